@@ -1,0 +1,135 @@
+package dev.kneepoint.metrics;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * How one request ended. Every dispatched or scheduled request ends as exactly one outcome
+ * (see METRICS.md "Outcomes"); failures are data, never exceptions.
+ *
+ * <p>{@link #label()} is the stable text form written to {@code requests.jsonl} and
+ * {@code summary.json}; {@link #parse(String)} reads it back.
+ */
+public sealed interface Outcome {
+
+    /** Stable label, e.g. {@code OK}, {@code HTTP_ERROR(429)}, {@code TIMEOUT(idle)}. */
+    String label();
+
+    /** The failure class without parameters, e.g. {@code HTTP_ERROR}; {@code OK} for success. */
+    default String kind() {
+        String l = label();
+        int p = l.indexOf('(');
+        return p < 0 ? l : l.substring(0, p);
+    }
+
+    default boolean isOk() {
+        return this instanceof Ok;
+    }
+
+    /** Short human-readable detail (server message, exception text); empty when none. */
+    default String detail() {
+        return "";
+    }
+
+    /** Which timeout fired. */
+    enum TimeoutKind {
+        CONNECT, FIRST_TOKEN, IDLE, TOTAL;
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    record Ok() implements Outcome {
+        public String label() { return "OK"; }
+    }
+
+    record HttpError(int status, String detail) implements Outcome {
+        public HttpError {
+            detail = Objects.requireNonNullElse(detail, "");
+        }
+        public String label() { return "HTTP_ERROR(" + status + ")"; }
+    }
+
+    record Timeout(TimeoutKind timeoutKind) implements Outcome {
+        public Timeout {
+            Objects.requireNonNull(timeoutKind, "timeoutKind");
+        }
+        public String label() { return "TIMEOUT(" + timeoutKind.label() + ")"; }
+    }
+
+    record ConnectionError(String detail) implements Outcome {
+        public ConnectionError {
+            detail = Objects.requireNonNullElse(detail, "");
+        }
+        public String label() { return "CONNECTION_ERROR"; }
+    }
+
+    /** An error object inside the stream, or a malformed event. */
+    record StreamError(String detail) implements Outcome {
+        public StreamError {
+            detail = Objects.requireNonNullElse(detail, "");
+        }
+        public String label() { return "STREAM_ERROR"; }
+    }
+
+    /** The stream ended normally with zero tokens. */
+    record Empty() implements Outcome {
+        public String label() { return "EMPTY"; }
+    }
+
+    /** The stream ended without a finish reason or {@code [DONE]}. */
+    record Truncated() implements Outcome {
+        public String label() { return "TRUNCATED"; }
+    }
+
+    /** The run was stopped or interrupted while this request was scheduled or in flight. */
+    record Cancelled() implements Outcome {
+        public String label() { return "CANCELLED"; }
+    }
+
+    /** Open loop with an in-flight cap and the drop policy: never sent, always counted. */
+    record Dropped() implements Outcome {
+        public String label() { return "DROPPED"; }
+    }
+
+    Ok OK = new Ok();
+    Empty EMPTY = new Empty();
+    Truncated TRUNCATED = new Truncated();
+    Cancelled CANCELLED = new Cancelled();
+    Dropped DROPPED = new Dropped();
+
+    /**
+     * Parses a label written by {@link #label()}; the detail text is not part of the label.
+     *
+     * @throws IllegalArgumentException naming the label when it is not one of the known forms
+     */
+    static Outcome parse(String label) {
+        Objects.requireNonNull(label, "label");
+        String kind = label;
+        String arg = null;
+        int p = label.indexOf('(');
+        if (p >= 0 && label.endsWith(")")) {
+            kind = label.substring(0, p);
+            arg = label.substring(p + 1, label.length() - 1);
+        }
+        try {
+            return switch (kind) {
+                case "OK" -> OK;
+                case "HTTP_ERROR" -> new HttpError(Integer.parseInt(arg), "");
+                case "TIMEOUT" -> new Timeout(TimeoutKind.valueOf(arg.toUpperCase(Locale.ROOT)));
+                case "CONNECTION_ERROR" -> new ConnectionError("");
+                case "STREAM_ERROR" -> new StreamError("");
+                case "EMPTY" -> EMPTY;
+                case "TRUNCATED" -> TRUNCATED;
+                case "CANCELLED" -> CANCELLED;
+                case "DROPPED" -> DROPPED;
+                default -> throw new IllegalArgumentException("unknown outcome label");
+            };
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("Unknown outcome label '" + label
+                    + "': expected OK, HTTP_ERROR(status), TIMEOUT(connect|first_token|idle|total), CONNECTION_ERROR,"
+                    + " STREAM_ERROR, EMPTY, TRUNCATED, CANCELLED or DROPPED", e);
+        }
+    }
+}

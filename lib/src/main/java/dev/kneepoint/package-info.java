@@ -1,0 +1,2 @@
+/** Kneepoint: load-step and analysis functions for LLM servers. */
+package dev.kneepoint;
