@@ -1,0 +1,31 @@
+package dev.kneepoint.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class OutcomeTest {
+
+    @Test
+    void everyOutcomeRoundTripsThroughItsLabel() {
+        List<Outcome> all = List.of(Outcome.OK, new Outcome.HttpError(429, "slow down"),
+                new Outcome.Timeout(Outcome.TimeoutKind.FIRST_TOKEN), new Outcome.ConnectionError("refused"),
+                new Outcome.StreamError("bad json"), Outcome.EMPTY, Outcome.TRUNCATED, Outcome.CANCELLED,
+                Outcome.DROPPED);
+        for (Outcome o : all) {
+            assertThat(Outcome.parse(o.label()).label()).isEqualTo(o.label());
+        }
+        assertThat(new Outcome.Timeout(Outcome.TimeoutKind.FIRST_TOKEN).label()).isEqualTo("TIMEOUT(first_token)");
+        assertThat(new Outcome.HttpError(503, "").kind()).isEqualTo("HTTP_ERROR");
+    }
+
+    @Test
+    void unknownLabelNamesTheProblemAndTheAcceptedForms() {
+        assertThatThrownBy(() -> Outcome.parse("TIMEOUT(forever)"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("TIMEOUT(forever)")
+                .hasMessageContaining("connect|first_token|idle|total");
+    }
+}
