@@ -1,0 +1,27 @@
+package dev.kneepoint.metrics;
+
+/**
+ * The measurement window of a finished step, on the run clock: from the end of warm-up to the
+ * moment the step stopped issuing load and its in-flight requests ended.
+ *
+ * @param stepStartNanos when the step began (warm-up included)
+ * @param startNanos     window start (after warm-up)
+ * @param endNanos       window end
+ * @param completed      false when the step was stopped early (interrupt, close, stop condition)
+ */
+public record StepWindow(long stepStartNanos, long startNanos, long endNanos, boolean completed) {
+    public StepWindow {
+        if (endNanos < startNanos || startNanos < stepStartNanos) {
+            throw new IllegalArgumentException("window must satisfy stepStart <= start <= end, got "
+                    + stepStartNanos + ", " + startNanos + ", " + endNanos);
+        }
+    }
+
+    public long lengthNanos() {
+        return endNanos - startNanos;
+    }
+
+    public boolean contains(long nanos) {
+        return nanos >= startNanos && nanos < endNanos;
+    }
+}
