@@ -1,0 +1,7 @@
+// Kneepoint JShell startup: the facade and the types a sweep returns.
+import dev.kneepoint.*;
+import dev.kneepoint.metrics.*;
+import dev.kneepoint.load.*;
+import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.sim.*;
+import java.time.Duration;
