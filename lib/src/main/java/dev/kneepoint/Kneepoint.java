@@ -1,0 +1,80 @@
+package dev.kneepoint;
+
+import dev.kneepoint.analysis.SummaryText;
+import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.io.RunLoader;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.sim.SimConfig;
+import dev.kneepoint.sim.Simulator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+/**
+ * The front door: every verb a notebook or JShell user needs, found by tab completion.
+ *
+ * <pre>{@code
+ * try (var sim = Kneepoint.simulator("cpu-small")) {
+ *     var target = Kneepoint.target(sim);
+ *     RunResult r = Kneepoint.ladder(target, 1, 2, 4, 8).stepDuration(Duration.ofSeconds(10)).run();
+ *     System.out.println(Kneepoint.table(r));
+ * }
+ * }</pre>
+ */
+public final class Kneepoint {
+    private Kneepoint() {}
+
+    /** An OpenAI-compatible chat target with default timeouts; use {@link #targetBuilder()} for more. */
+    public static TargetConfig target(String baseUrl, String model) {
+        return TargetConfig.builder().baseUrl(baseUrl).model(model).build();
+    }
+
+    /** The embedded simulator as a chat target. */
+    public static TargetConfig target(Simulator sim) {
+        return target(sim.url(), sim.config().modelName());
+    }
+
+    /** A target builder: API kind, streaming, API key from an environment variable, headers, timeouts. */
+    public static TargetConfig.Builder targetBuilder() {
+        return TargetConfig.builder();
+    }
+
+    /** Starts the embedded LLM server simulator with a preset ({@code fast}, {@code cpu-small}, {@code gpu-8b}, {@code gpu-70b-tp8}). */
+    public static Simulator simulator(String preset) {
+        return Simulator.start(SimConfig.preset(preset));
+    }
+
+    /** Starts the simulator with a full configuration. */
+    public static Simulator simulator(SimConfig config) {
+        return Simulator.start(config);
+    }
+
+    /** A sweep to configure: add {@code concurrency(...)} or {@code rates(...)}, then {@code run()}. */
+    public static Sweep sweep(TargetConfig target) {
+        return new Sweep(target);
+    }
+
+    /** A closed-loop concurrency ladder. */
+    public static Sweep ladder(TargetConfig target, int... concurrency) {
+        return sweep(target).concurrency(concurrency);
+    }
+
+    /** An open-loop request-rate ladder (Poisson arrivals by default). */
+    public static Sweep rateLadder(TargetConfig target, double... ratesRps) {
+        return sweep(target).rates(ratesRps);
+    }
+
+    /** Loads a run directory written earlier (also one from a run that was killed: it is marked incomplete). */
+    public static RunResult load(Path runDirectory) {
+        try {
+            return RunLoader.load(runDirectory).result();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot load run directory " + runDirectory + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The per-step summary as a text table. */
+    public static String table(RunResult run) {
+        return SummaryText.format(run);
+    }
+}

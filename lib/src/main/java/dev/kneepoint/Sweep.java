@@ -1,0 +1,361 @@
+package dev.kneepoint;
+
+import dev.kneepoint.client.OpenAiClient;
+import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.io.RunDirectory;
+import dev.kneepoint.load.ArrivalPlan;
+import dev.kneepoint.load.CapPolicy;
+import dev.kneepoint.load.ClosedLoopStep;
+import dev.kneepoint.load.Ladder;
+import dev.kneepoint.load.LoadProgress;
+import dev.kneepoint.load.LoadRun;
+import dev.kneepoint.load.OpenLoopStep;
+import dev.kneepoint.load.Workload;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.Slo;
+import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.workload.SyntheticPrompts;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A ladder of load steps against one target, as a fluent builder that ends in {@link #run()}
+ * (blocking; interrupt the thread to stop it) or {@link #start()} (an {@link AutoCloseable} handle).
+ *
+ * <pre>{@code
+ * RunResult r = Kneepoint.sweep(target)
+ *         .concurrency(1, 2, 4, 8)
+ *         .inputTokens(256).outputTokens(128)
+ *         .stepDuration(Duration.ofSeconds(20)).warmup(Duration.ofSeconds(3))
+ *         .run();
+ * }</pre>
+ *
+ * <p>Either {@link #concurrency(int...)} (closed loop: N users, each waits for its answer) or
+ * {@link #rates(double...)} (open loop: requests arrive on a schedule whether or not earlier ones
+ * finished) defines the steps. Every request is written to the run directory as it finishes.
+ * All settings are checked when the sweep starts and every problem is reported at once.
+ */
+public final class Sweep {
+    private final TargetConfig target;
+    private List<Integer> concurrency = List.of();
+    private List<Double> rates = List.of();
+    private String arrival = "poisson";
+    private double burstCv = 2.0;
+    private long seed = 42;
+    private int inputTokens = 128;
+    private int outputTokens = 128;
+    private boolean ignoreEos = true;
+    private Workload workload;
+    private Duration stepDuration = Duration.ofSeconds(10);
+    private Duration warmup = Duration.ofSeconds(2);
+    private Duration pause = Duration.ZERO;
+    private Duration thinkTime = Duration.ZERO;
+    private Duration drainTimeout = Duration.ofSeconds(30);
+    private long maxRequestsPerStep = -1;
+    private boolean baseline;
+    private int maxInFlight = -1;
+    private CapPolicy capPolicy = CapPolicy.QUEUE;
+    private Slo slo = Slo.none();
+    private double stopFailureRate = Double.NaN;
+    private double stopP99Ms = Double.NaN;
+    private Path outputDir = Path.of("runs");
+    private boolean writeRunDirectory = true;
+    private String name = "sweep";
+    private LoadProgress progress;
+
+    Sweep(TargetConfig target) {
+        this.target = Objects.requireNonNull(target, "target");
+    }
+
+    /** Closed-loop steps, one per concurrency level (users each waiting for their answer). */
+    public Sweep concurrency(int... levels) {
+        this.concurrency = Arrays.stream(levels).boxed().toList();
+        return this;
+    }
+
+    /** Open-loop steps, one per request rate (requests per second). */
+    public Sweep rates(double... ratesRps) {
+        this.rates = Arrays.stream(ratesRps).boxed().toList();
+        return this;
+    }
+
+    /** Arrival process of open-loop steps: {@code constant}, {@code poisson} (default) or {@code gamma}. */
+    public Sweep arrival(String process) {
+        this.arrival = process;
+        return this;
+    }
+
+    /** Coefficient of variation of gamma arrivals (burstiness; 1 = Poisson). */
+    public Sweep burstiness(double cv) {
+        this.burstCv = cv;
+        this.arrival = "gamma";
+        return this;
+    }
+
+    /** Seed for arrivals and synthetic prompts: the same seed replays the same load. */
+    public Sweep seed(long value) {
+        this.seed = value;
+        return this;
+    }
+
+    /** Synthetic prompt length in tokens (words of the synthetic vocabulary). */
+    public Sweep inputTokens(int tokens) {
+        this.inputTokens = tokens;
+        return this;
+    }
+
+    /** Output budget ({@code max_tokens}); with {@link #ignoreEos(boolean)} the exact output length. */
+    public Sweep outputTokens(int tokens) {
+        this.outputTokens = tokens;
+        return this;
+    }
+
+    /** Send {@code ignore_eos: true} so every answer has exactly the output budget (default true). */
+    public Sweep ignoreEos(boolean on) {
+        this.ignoreEos = on;
+        return this;
+    }
+
+    /** Replace the synthetic prompts by a workload of your own. */
+    public Sweep workload(Workload requests) {
+        this.workload = requests;
+        return this;
+    }
+
+    /** Measured length of each step, after warm-up. */
+    public Sweep stepDuration(Duration d) {
+        this.stepDuration = d;
+        return this;
+    }
+
+    /** Warm-up at the start of each step: requests dispatched then are logged but not measured. */
+    public Sweep warmup(Duration d) {
+        this.warmup = d;
+        return this;
+    }
+
+    /** Pause between steps, letting the server drain. */
+    public Sweep pause(Duration d) {
+        this.pause = d;
+        return this;
+    }
+
+    /** Think time of closed-loop users between an answer and their next request. */
+    public Sweep thinkTime(Duration d) {
+        this.thinkTime = d;
+        return this;
+    }
+
+    /** How long a finished step waits for its in-flight requests before cancelling them. */
+    public Sweep drainTimeout(Duration d) {
+        this.drainTimeout = d;
+        return this;
+    }
+
+    /** Bound each step by a request count too (whichever bound comes first). */
+    public Sweep maxRequestsPerStep(long count) {
+        this.maxRequestsPerStep = count;
+        return this;
+    }
+
+    /** Run a single-user baseline step first. */
+    public Sweep baseline(boolean on) {
+        this.baseline = on;
+        return this;
+    }
+
+    /** Cap in-flight requests of open-loop steps; the policy says whether extra arrivals queue or drop. */
+    public Sweep maxInFlight(int cap, CapPolicy policy) {
+        this.maxInFlight = cap;
+        this.capPolicy = policy;
+        return this;
+    }
+
+    /** Service-level objectives for goodput. */
+    public Sweep slo(Slo objectives) {
+        this.slo = objectives;
+        return this;
+    }
+
+    /** Stop the ladder after a step whose failure rate exceeds this fraction. */
+    public Sweep stopWhenFailureRateAbove(double fraction) {
+        this.stopFailureRate = fraction;
+        return this;
+    }
+
+    /** Stop the ladder after a step whose p99 TTFT (sched basis in open loop) exceeds this. */
+    public Sweep stopWhenP99TtftAbove(Duration bound) {
+        this.stopP99Ms = bound.toNanos() / 1e6;
+        return this;
+    }
+
+    /** Folder under which the run directory is created (default {@code runs}). */
+    public Sweep outputDir(Path dir) {
+        this.outputDir = dir;
+        this.writeRunDirectory = dir != null;
+        return this;
+    }
+
+    /** A short name for the run directory and reports. */
+    public Sweep name(String runName) {
+        this.name = runName;
+        return this;
+    }
+
+    /** Live progress events (step start/end, pauses). */
+    public Sweep progress(LoadProgress listener) {
+        this.progress = listener;
+        return this;
+    }
+
+    /** Runs the sweep on this thread and returns its result; interrupting the thread stops it, keeping what was measured. */
+    public RunResult run() {
+        return prepare().runBlocking();
+    }
+
+    /** Starts the sweep on a thread of its own; close the handle to stop it. */
+    public SweepHandle start() {
+        return prepare().startAsync();
+    }
+
+    SweepExecution prepare() {
+        List<String> problems = new ArrayList<>();
+        if (concurrency.isEmpty() == rates.isEmpty()) {
+            problems.add("give either concurrency levels (closed loop) or request rates (open loop), not "
+                    + (concurrency.isEmpty() ? "neither" : "both"));
+        }
+        concurrency.stream().filter(c -> c < 1).findFirst().ifPresent(c ->
+                problems.add("concurrency must be >= 1, got " + c));
+        rates.stream().filter(r -> !(r > 0) || r.isInfinite()).findFirst().ifPresent(r ->
+                problems.add("request rate must be a positive finite number of requests per second, got " + r));
+        if (!List.of("constant", "poisson", "gamma").contains(arrival)) {
+            problems.add("arrival must be constant, poisson or gamma, got '" + arrival + "'");
+        }
+        if (workload == null && inputTokens < 1) {
+            problems.add("inputTokens must be >= 1, got " + inputTokens);
+        }
+        if (workload == null && outputTokens < 1) {
+            problems.add("outputTokens must be >= 1, got " + outputTokens);
+        }
+        if (stepDuration == null || stepDuration.isNegative() || stepDuration.isZero()) {
+            problems.add("stepDuration must be positive, got " + stepDuration);
+        }
+        if (warmup == null || warmup.isNegative()) {
+            problems.add("warmup must be >= 0, got " + warmup);
+        }
+        if (pause == null || pause.isNegative()) {
+            problems.add("pause must be >= 0, got " + pause);
+        }
+        if (!Double.isNaN(stopFailureRate) && (stopFailureRate < 0 || stopFailureRate > 1)) {
+            problems.add("stopWhenFailureRateAbove takes a fraction in [0, 1], got " + stopFailureRate);
+        }
+        if (name == null || !name.matches("[A-Za-z0-9._-]{1,60}")) {
+            problems.add("name must be 1-60 letters, digits, '.', '_' or '-', got '" + name + "'");
+        }
+        Ladder ladder = null;
+        try {
+            ladder = ladder();
+        } catch (IllegalArgumentException e) {
+            if (problems.isEmpty()) {
+                problems.add(e.getMessage());
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("Invalid sweep (" + problems.size() + " problem"
+                    + (problems.size() == 1 ? "" : "s") + "):\n  - " + String.join("\n  - ", problems));
+        }
+        return new SweepExecution(this, ladder);
+    }
+
+    private Ladder ladder() {
+        Ladder l;
+        if (!concurrency.isEmpty()) {
+            ClosedLoopStep.Builder b = ClosedLoopStep.builder().concurrency(concurrency.get(0))
+                    .warmup(warmup).duration(stepDuration).thinkTime(thinkTime).drainTimeout(drainTimeout);
+            if (maxRequestsPerStep > 0) {
+                b.maxRequests(maxRequestsPerStep);
+            }
+            l = Ladder.concurrency(concurrency, b.build());
+        } else {
+            OpenLoopStep.Builder b = OpenLoopStep.builder().arrival(arrivalPlan(rates.get(0)))
+                    .warmup(warmup).duration(stepDuration).drainTimeout(drainTimeout);
+            if (maxRequestsPerStep > 0) {
+                b.maxRequests(maxRequestsPerStep);
+            }
+            if (maxInFlight > 0) {
+                b.maxInFlight(maxInFlight, capPolicy);
+            }
+            l = Ladder.rates(rates, b.build());
+        }
+        if (baseline) {
+            l = l.withBaseline();
+        }
+        return l.withPause(pause);
+    }
+
+    private ArrivalPlan arrivalPlan(double rate) {
+        return switch (arrival) {
+            case "constant" -> ArrivalPlan.constant(rate);
+            case "gamma" -> ArrivalPlan.gamma(rate, burstCv, seed);
+            default -> ArrivalPlan.poisson(rate, seed);
+        };
+    }
+
+    Workload workloadOrSynthetic() {
+        if (workload != null) {
+            return workload;
+        }
+        SyntheticPrompts prompts = new SyntheticPrompts(seed);
+        Map<String, Object> extra = ignoreEos ? Map.of("ignore_eos", true) : Map.of();
+        int in = inputTokens;
+        int out = outputTokens;
+        return index -> new RequestSpec(prompts.prompt(index, in), List.of(), out, in, extra, "default");
+    }
+
+    /** The run's configuration as written to {@code manifest.json} (no secrets). */
+    Map<String, Object> describe() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", name);
+        m.put("target", target.describe());
+        m.put("mode", concurrency.isEmpty() ? "open" : "closed");
+        if (concurrency.isEmpty()) {
+            m.put("rates_rps", rates);
+            m.put("arrival", arrival);
+            if (arrival.equals("gamma")) {
+                m.put("burstiness_cv", burstCv);
+            }
+            m.put("max_in_flight", maxInFlight);
+            m.put("cap_policy", maxInFlight > 0 ? capPolicy.name().toLowerCase(Locale.ROOT) : "");
+        } else {
+            m.put("concurrency", concurrency);
+            m.put("think_time_s", thinkTime.toNanos() / 1e9);
+        }
+        m.put("workload", workload == null
+                ? Map.of("kind", "synthetic", "input_tokens", inputTokens, "output_tokens", outputTokens,
+                        "ignore_eos", ignoreEos)
+                : Map.of("kind", workload.getClass().getName()));
+        m.put("seed", seed);
+        m.put("step_duration_s", stepDuration.toNanos() / 1e9);
+        m.put("warmup_s", warmup.toNanos() / 1e9);
+        m.put("pause_s", pause.toNanos() / 1e9);
+        m.put("max_requests_per_step", maxRequestsPerStep);
+        m.put("baseline", baseline);
+        m.put("slo", slo.toString());
+        return m;
+    }
+
+    TargetConfig target() { return target; }
+    Slo slo() { return slo; }
+    double stopFailureRate() { return stopFailureRate; }
+    double stopP99Ms() { return stopP99Ms; }
+    Path outputDir() { return writeRunDirectory ? outputDir : null; }
+    String name() { return name; }
+    LoadProgress progressListener() { return progress; }
+}

@@ -1,0 +1,146 @@
+package dev.kneepoint;
+
+import dev.kneepoint.client.OpenAiClient;
+import dev.kneepoint.io.RunDirectory;
+import dev.kneepoint.load.GateDecision;
+import dev.kneepoint.load.Ladder;
+import dev.kneepoint.load.LoadProgress;
+import dev.kneepoint.load.LoadResult;
+import dev.kneepoint.load.LoadRun;
+import dev.kneepoint.load.RunHandle;
+import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.metrics.RunAggregator;
+import dev.kneepoint.metrics.RunClock;
+import dev.kneepoint.metrics.RunListener;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepInfo;
+import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.metrics.StepWindow;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One validated sweep wired to its parts: the client, the load run, the aggregator and the run
+ * directory. Package-private: users meet it through {@link Sweep} and {@link SweepHandle}.
+ */
+final class SweepExecution {
+    private final Sweep sweep;
+    private final RunAggregator aggregator;
+    private final RunDirectory directory;
+    private final OpenAiClient client;
+    private final LoadRun loadRun;
+    private final Instant startTime = Instant.now();
+
+    SweepExecution(Sweep sweep, Ladder ladder) {
+        this.sweep = sweep;
+        this.aggregator = new RunAggregator(sweep.slo());
+        RunClock clock = RunClock.system();
+        try {
+            this.directory = sweep.outputDir() == null ? null
+                    : RunDirectory.create(sweep.outputDir(), sweep.name(), sweep.describe(), clock);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the run directory under " + sweep.outputDir()
+                    + ": " + e.getMessage() + " (choose a writable folder with outputDir(...))", e);
+        }
+        this.client = new OpenAiClient(sweep.target());
+        RunListener listeners = fanOut(aggregator, directory);
+        this.loadRun = LoadRun.builder()
+                .sender(client)
+                .workload(sweep.workloadOrSynthetic())
+                .listener(listeners)
+                .clock(clock)
+                .ladder(ladder.withGate(this::gate))
+                .progress(sweep.progressListener() == null ? new LoadProgress() {} : sweep.progressListener())
+                .build();
+    }
+
+    RunResult runBlocking() {
+        LoadResult load;
+        try {
+            load = loadRun.run();
+        } catch (RuntimeException e) {
+            finish(null);
+            throw e;
+        }
+        return finish(load);
+    }
+
+    SweepHandle startAsync() {
+        RunHandle handle = loadRun.start();
+        return new SweepHandle(handle, this);
+    }
+
+    /** Live progress of the step in flight, if any. */
+    Optional<dev.kneepoint.metrics.StepProgress> progress() {
+        return aggregator.progress(loadRun.clock().now());
+    }
+
+    /** Writes the final summary, closes the directory and the client; returns the run's result. */
+    synchronized RunResult finish(LoadResult load) {
+        boolean complete = load != null && load.ending() != LoadResult.Ending.INTERRUPTED
+                && load.ending() != LoadResult.Ending.STOPPED;
+        String runId = directory == null ? sweep.name() : directory.runId();
+        RunResult result = aggregator.result(runId, complete, startTime, sweep.target().baseUrl().toString());
+        try {
+            if (directory != null) {
+                directory.finish(result, load == null ? "failed" : load.reason());
+            }
+        } finally {
+            client.close();
+        }
+        return result;
+    }
+
+    RunDirectory directory() {
+        return directory;
+    }
+
+    private GateDecision gate(StepInfo step, StepWindow window) {
+        List<StepResult> results = aggregator.results();
+        if (results.isEmpty()) {
+            return GateDecision.proceed();
+        }
+        StepResult last = results.get(results.size() - 1);
+        if (!Double.isNaN(sweep.stopFailureRate()) && last.failureRate() > sweep.stopFailureRate()) {
+            return GateDecision.stop(String.format(java.util.Locale.ROOT,
+                    "failure rate %.3f above the bound %.3f", last.failureRate(), sweep.stopFailureRate()));
+        }
+        if (!Double.isNaN(sweep.stopP99Ms())) {
+            double p99 = step.isOpenLoop() ? last.ttftSched().p99() : last.ttft().p99();
+            if (p99 > sweep.stopP99Ms()) {
+                return GateDecision.stop(String.format(java.util.Locale.ROOT,
+                        "p99 %s %.1f ms above the bound %.1f ms", step.isOpenLoop() ? "ttft_sched" : "ttft",
+                        p99, sweep.stopP99Ms()));
+            }
+        }
+        return GateDecision.proceed();
+    }
+
+    private static RunListener fanOut(RunListener first, RunListener second) {
+        if (second == null) {
+            return first;
+        }
+        return new RunListener() {
+            @Override
+            public void stepStarted(StepInfo step, long stepStartNanos) {
+                first.stepStarted(step, stepStartNanos);
+                second.stepStarted(step, stepStartNanos);
+            }
+
+            @Override
+            public void requestFinished(RequestRecord record) {
+                first.requestFinished(record);
+                second.requestFinished(record);
+            }
+
+            @Override
+            public void stepFinished(StepInfo step, StepWindow window) {
+                first.stepFinished(step, window);
+                second.stepFinished(step, window);
+            }
+        };
+    }
+}

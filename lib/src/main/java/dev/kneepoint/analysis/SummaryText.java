@@ -1,0 +1,82 @@
+package dev.kneepoint.analysis;
+
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * Formats a run's steps as a fixed-width text table: one row per step, the columns an engineer
+ * reads first. Deterministic ({@link Locale#ROOT}); NaN prints as {@code -}.
+ */
+public final class SummaryText {
+    private record Column(String header, Function<StepResult, String> value) {}
+
+    private static final List<Column> COLUMNS = List.of(
+            new Column("step", s -> s.info().label()),
+            new Column("ok", s -> Long.toString(s.requestsOk())),
+            new Column("fail", s -> Long.toString(s.requestsFailed())),
+            new Column("conc", s -> num(s.concurrencyMean(), 1)),
+            new Column("req/s", s -> num(s.requestsPerS(), 2)),
+            new Column("out_tok/s", s -> num(s.outputTokensPerS(), 0)),
+            new Column("ttft_p50", s -> num(s.ttft().p50(), 1)),
+            new Column("ttft_p99", s -> num(s.ttft().p99(), 1)),
+            new Column("ttft_sched_p99", s -> num(s.ttftSched().p99(), 1)),
+            new Column("itl_p50", s -> num(s.itl().p50(), 2)),
+            new Column("itl_p99", s -> num(s.itl().p99(), 2)),
+            new Column("tpot_p50", s -> num(s.tpot().p50(), 2)),
+            new Column("e2e_p99", s -> num(s.e2e().p99(), 0)),
+            new Column("lag_p99", s -> num(s.scheduleLag().p99(), 2)),
+            new Column("goodput", s -> num(s.goodputRps(), 2)));
+
+    private SummaryText() {}
+
+    /** The table for all steps of a run, with a header line naming the run and the units. */
+    public static String format(RunResult run) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("run ").append(run.runId()).append(run.complete() ? "" : " (INCOMPLETE)")
+                .append(" against ").append(run.target()).append('\n');
+        sb.append(format(run.steps()));
+        sb.append("latencies in ms; out_tok/s = system output token throughput in the window;"
+                + " ttft_sched includes client-side wait (open loop)\n");
+        return sb.toString();
+    }
+
+    /** The table for the given steps. */
+    public static String format(List<StepResult> steps) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(COLUMNS.stream().map(Column::header).toArray(String[]::new));
+        for (StepResult s : steps) {
+            rows.add(COLUMNS.stream().map(c -> c.value().apply(s)).toArray(String[]::new));
+        }
+        int[] width = new int[COLUMNS.size()];
+        for (String[] row : rows) {
+            for (int i = 0; i < row.length; i++) {
+                width[i] = Math.max(width[i], row[i].length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String[] row : rows) {
+            for (int i = 0; i < row.length; i++) {
+                if (i == 0) {
+                    sb.append(String.format(Locale.ROOT, "%-" + width[i] + "s", row[i]));
+                } else {
+                    sb.append("  ").append(String.format(Locale.ROOT, "%" + width[i] + "s", row[i]));
+                }
+            }
+            sb.append('\n');
+        }
+        for (StepResult s : steps) {
+            if (!s.failuresByClass().isEmpty()) {
+                sb.append("failures in ").append(s.info().label()).append(": ").append(s.failuresByClass()).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String num(double v, int decimals) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", v);
+    }
+}

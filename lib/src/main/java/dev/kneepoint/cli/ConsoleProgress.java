@@ -1,0 +1,43 @@
+package dev.kneepoint.cli;
+
+import dev.kneepoint.load.ExecutedStep;
+import dev.kneepoint.load.GateDecision;
+import dev.kneepoint.load.LoadProgress;
+import dev.kneepoint.load.LoadResult;
+import dev.kneepoint.metrics.StepInfo;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Locale;
+
+/** Prints one line per step start and end on a stream (stderr), so the summary on stdout stays clean. */
+final class ConsoleProgress implements LoadProgress {
+    private final PrintStream out;
+
+    ConsoleProgress(PrintStream out) {
+        this.out = out;
+    }
+
+    @Override
+    public void stepStarting(StepInfo step, int stepCount) {
+        double seconds = (step.warmupNanos() + Math.max(0, step.durationNanos())) / 1e9;
+        out.printf(Locale.ROOT, "[%d/%d] step %s (%s loop, ~%.0f s)%n", step.index() + 1, stepCount,
+                step.label(), step.mode(), seconds);
+    }
+
+    @Override
+    public void stepEnded(ExecutedStep step, GateDecision decision) {
+        if (decision instanceof GateDecision.Stop stop) {
+            out.println("        ladder stops: " + stop.reason());
+        }
+    }
+
+    @Override
+    public void pausing(Duration pause) {
+        out.printf(Locale.ROOT, "        pause %.1f s%n", pause.toNanos() / 1e9);
+    }
+
+    @Override
+    public void runEnded(LoadResult result) {
+        out.println("run ended: " + result.reason());
+    }
+}

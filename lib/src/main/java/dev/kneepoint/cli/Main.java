@@ -1,0 +1,34 @@
+package dev.kneepoint.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Entry point of {@code bin/kneepoint}: demo, run, sim, analyze. */
+@Command(name = "kneepoint", mixinStandardHelpOptions = true, version = "kneepoint 0.1.0",
+        description = "Measures what an LLM server really delivers under load.",
+        subcommands = {DemoCommand.class, RunCommand.class, SimCommand.class, AnalyzeCommand.class})
+public final class Main implements Runnable {
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs the command line and returns the exit code (for tests). */
+    public static int execute(String... args) {
+        CommandLine cl = new CommandLine(new Main());
+        cl.registerConverter(java.time.Duration.class, Durations::parse);
+        cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            if (e instanceof IllegalArgumentException || e instanceof java.io.UncheckedIOException) {
+                cmd.getErr().println("kneepoint: " + e.getMessage());
+                return 2;
+            }
+            throw e;
+        });
+        return cl.execute(args);
+    }
+
+    @Override
+    public void run() {
+        new CommandLine(this).usage(System.out);
+    }
+}

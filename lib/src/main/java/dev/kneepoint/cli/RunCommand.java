@@ -1,0 +1,167 @@
+package dev.kneepoint.cli;
+
+import dev.kneepoint.Kneepoint;
+import dev.kneepoint.Sweep;
+import dev.kneepoint.analysis.SummaryText;
+import dev.kneepoint.client.ApiKind;
+import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.load.CapPolicy;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.Slo;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code kneepoint run}: a ladder against any OpenAI-compatible server, headless. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = "Run a concurrency or request-rate ladder against an OpenAI-compatible server; "
+                + "prints the summary table and writes the run directory.")
+final class RunCommand implements Callable<Integer> {
+    @Option(names = "--url", required = true, description = "Server base URL, e.g. http://127.0.0.1:8000")
+    String url;
+
+    @Option(names = "--model", required = true, description = "Model name sent in each request")
+    String model;
+
+    @Option(names = "--api", defaultValue = "chat", description = "chat or completions (default: ${DEFAULT-VALUE})")
+    String api;
+
+    @Option(names = "--concurrency", split = ",", description = "Closed-loop levels, e.g. 1,2,4,8")
+    List<Integer> concurrency = List.of();
+
+    @Option(names = "--rate", split = ",", description = "Open-loop request rates in req/s, e.g. 1,2,4")
+    List<Double> rates = List.of();
+
+    @Option(names = "--arrival", defaultValue = "poisson", description = "constant, poisson or gamma (default: ${DEFAULT-VALUE})")
+    String arrival;
+
+    @Option(names = "--burstiness", defaultValue = "2.0", description = "Gamma arrivals' coefficient of variation")
+    double burstiness;
+
+    @Option(names = "--input-tokens", defaultValue = "128", description = "Synthetic prompt length (default: ${DEFAULT-VALUE})")
+    int inputTokens;
+
+    @Option(names = "--output-tokens", defaultValue = "128", description = "max_tokens per request (default: ${DEFAULT-VALUE})")
+    int outputTokens;
+
+    @Option(names = "--no-ignore-eos", description = "Do not send ignore_eos (outputs may end early)")
+    boolean noIgnoreEos;
+
+    @Option(names = "--duration", defaultValue = "30s", description = "Measured length of each step (default: ${DEFAULT-VALUE})")
+    Duration duration;
+
+    @Option(names = "--warmup", defaultValue = "5s", description = "Warm-up per step, excluded from statistics (default: ${DEFAULT-VALUE})")
+    Duration warmup;
+
+    @Option(names = "--pause", defaultValue = "0s", description = "Pause between steps (default: ${DEFAULT-VALUE})")
+    Duration pause;
+
+    @Option(names = "--max-requests", defaultValue = "-1", description = "Also bound each step by a request count")
+    long maxRequests;
+
+    @Option(names = "--baseline", description = "Run a single-user baseline step first")
+    boolean baseline;
+
+    @Option(names = "--max-in-flight", defaultValue = "-1", description = "Open loop: cap on in-flight requests")
+    int maxInFlight;
+
+    @Option(names = "--cap-policy", defaultValue = "queue", description = "Open loop at the cap: queue or drop")
+    String capPolicy;
+
+    @Option(names = "--seed", defaultValue = "42", description = "Seed for arrivals and prompts")
+    long seed;
+
+    @Option(names = "--slo-ttft", description = "SLO on TTFT for goodput, e.g. 500ms")
+    Duration sloTtft;
+
+    @Option(names = "--slo-tpot", description = "SLO on TPOT for goodput, e.g. 50ms")
+    Duration sloTpot;
+
+    @Option(names = "--slo-e2e", description = "SLO on end-to-end latency for goodput, e.g. 10s")
+    Duration sloE2e;
+
+    @Option(names = "--stop-failure-rate", defaultValue = "NaN", description = "Stop the ladder after a step failing more than this fraction")
+    double stopFailureRate;
+
+    @Option(names = "--stop-p99-ttft", description = "Stop the ladder after a step whose p99 TTFT exceeds this")
+    Duration stopP99Ttft;
+
+    @Option(names = "--api-key-env", description = "Environment variable holding the API key (sent as a Bearer token)")
+    String apiKeyEnv;
+
+    @Option(names = "--header", description = "Extra request header NAME=VALUE (repeatable)")
+    Map<String, String> headers = Map.of();
+
+    @Option(names = "--no-stream", description = "Non-streaming requests (TTFT equals E2E)")
+    boolean noStream;
+
+    @Option(names = "--continuous-usage", description = "Ask vLLM for per-chunk usage (continuous_usage_stats)")
+    boolean continuousUsage;
+
+    @Option(names = "--out", defaultValue = "runs", description = "Parent folder of run directories (default: ${DEFAULT-VALUE})")
+    Path out;
+
+    @Option(names = "--name", defaultValue = "run", description = "Run name (default: ${DEFAULT-VALUE})")
+    String name;
+
+    @Override
+    public Integer call() {
+        TargetConfig.Builder tb = Kneepoint.targetBuilder().baseUrl(url).model(model)
+                .apiKind(api.equalsIgnoreCase("completions") ? ApiKind.COMPLETIONS : ApiKind.CHAT)
+                .stream(!noStream).continuousUsageStats(continuousUsage);
+        if (!api.equalsIgnoreCase("chat") && !api.equalsIgnoreCase("completions")) {
+            throw new IllegalArgumentException("--api must be chat or completions, got '" + api + "'");
+        }
+        headers.forEach(tb::header);
+        if (apiKeyEnv != null) {
+            tb.apiKeyFromEnv(apiKeyEnv);
+        }
+        Sweep sweep = configure(Kneepoint.sweep(tb.build()));
+        RunResult result = sweep.run();
+        System.out.print(SummaryText.format(result));
+        return result.complete() ? 0 : 3;
+    }
+
+    Sweep configure(Sweep sweep) {
+        if (!concurrency.isEmpty()) {
+            sweep.concurrency(concurrency.stream().mapToInt(Integer::intValue).toArray());
+        }
+        if (!rates.isEmpty()) {
+            sweep.rates(rates.stream().mapToDouble(Double::doubleValue).toArray());
+        }
+        sweep.arrival(arrival).seed(seed).inputTokens(inputTokens).outputTokens(outputTokens)
+                .ignoreEos(!noIgnoreEos).stepDuration(duration).warmup(warmup).pause(pause)
+                .maxRequestsPerStep(maxRequests).baseline(baseline).outputDir(out).name(name)
+                .progress(new ConsoleProgress(System.err));
+        if (arrival.equals("gamma")) {
+            sweep.burstiness(burstiness);
+        }
+        if (maxInFlight > 0) {
+            sweep.maxInFlight(maxInFlight, capPolicy.equalsIgnoreCase("drop") ? CapPolicy.DROP : CapPolicy.QUEUE);
+        }
+        if (sloTtft != null || sloTpot != null || sloE2e != null) {
+            Slo.Builder slo = Slo.builder();
+            if (sloTtft != null) {
+                slo.ttftMs(sloTtft.toNanos() / 1e6);
+            }
+            if (sloTpot != null) {
+                slo.tpotMs(sloTpot.toNanos() / 1e6);
+            }
+            if (sloE2e != null) {
+                slo.e2eMs(sloE2e.toNanos() / 1e6);
+            }
+            sweep.slo(slo.build());
+        }
+        if (!Double.isNaN(stopFailureRate)) {
+            sweep.stopWhenFailureRateAbove(stopFailureRate);
+        }
+        if (stopP99Ttft != null) {
+            sweep.stopWhenP99TtftAbove(stopP99Ttft);
+        }
+        return sweep;
+    }
+}
