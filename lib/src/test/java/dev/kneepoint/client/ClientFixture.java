@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
+import mockwebserver3.SocketEffect;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -38,7 +39,9 @@ abstract class ClientFixture {
     }
 
     void enqueueSse(ScriptedBody body) {
-        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(body).build());
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
+                .addHeader("Transfer-Encoding", "chunked").body(body)
+                .onResponseEnd(SocketEffect.ShutdownConnection.INSTANCE).build());
     }
 
     TargetConfig target(UnaryOperator<TargetConfig.Builder> custom) {

@@ -9,9 +9,11 @@ import mockwebserver3.MockResponseBody;
 import okio.BufferedSink;
 
 /**
- * A chunked response body written step by step: text parts are written and flushed at once,
- * pauses wait (ending early when {@link #release()} is called so that tests shut down fast),
- * and {@link #fail()} aborts the body mid-way.
+ * A chunked ({@code Transfer-Encoding: chunked}, framed here because MockWebServer writes a
+ * length-less body raw) response body written step by step: text parts are written as one chunk
+ * and flushed at once, pauses wait (ending early when {@link #release()} is called so that tests
+ * shut down fast), and {@link #fail()} stops without the terminating chunk so that the connection
+ * shutdown that follows cuts the body mid-way.
  */
 final class ScriptedBody implements MockResponseBody {
     private final List<Object> steps = new ArrayList<>();
@@ -59,7 +61,8 @@ final class ScriptedBody implements MockResponseBody {
         for (Object s : steps) {
             switch (s) {
                 case String text -> {
-                    sink.writeUtf8(text);
+                    okio.ByteString bytes = okio.ByteString.encodeUtf8(text);
+                    sink.writeUtf8(Integer.toHexString(bytes.size())).writeUtf8("\r\n").write(bytes).writeUtf8("\r\n");
                     sink.flush();
                 }
                 case Pause p -> {
@@ -70,10 +73,15 @@ final class ScriptedBody implements MockResponseBody {
                         throw new IOException("interrupted", e);
                     }
                 }
-                case Fail f -> throw new IOException("scripted failure");
+                case Fail f -> {
+                    sink.flush();
+                    return;
+                }
                 default -> throw new IllegalStateException();
             }
         }
+        sink.writeUtf8("0\r\n");
+        sink.flush();
     }
 
     static String content(String text) {
