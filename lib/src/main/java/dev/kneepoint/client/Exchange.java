@@ -1,0 +1,174 @@
+package dev.kneepoint.client;
+
+import dev.kneepoint.metrics.Outcome;
+import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.metrics.RunClock;
+import java.io.IOException;
+import java.util.Locale;
+import okhttp3.Call;
+import okhttp3.MediaType;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.BufferedSource;
+
+/**
+ * One request on the wire: executes the call on the caller's thread, reads the body in large reads,
+ * timestamps each read once, and leaves timestamps, counts and the outcome in the record builder.
+ * Single use; owned by the request's thread.
+ */
+final class Exchange {
+    /**
+     * Read buffer. okio hands out at most one 8 KiB segment per read from an empty buffer, so a
+     * larger array only costs memory when thousands of streams are open at once.
+     */
+    private static final int READ_BUFFER_BYTES = 16 * 1024;
+    private static final int ERROR_SNIPPET_CHARS = 500;
+
+    private final TargetConfig target;
+    private final Call call;
+    private final CallProbe probe;
+    private final RunClock clock;
+    private final RequestRecord.Builder b;
+    private final RequestDeadlines deadlines;
+    private final StreamState state = new StreamState();
+    private boolean headersReceived;
+
+    Exchange(TargetConfig target, Call call, CallProbe probe, RunClock clock, RequestRecord.Builder b) {
+        this.target = target;
+        this.call = call;
+        this.probe = probe;
+        this.clock = clock;
+        this.b = b;
+        this.deadlines = new RequestDeadlines(call, System.nanoTime(), target);
+    }
+
+    /** Runs the request; every failure ends as an outcome in the builder, never as an exception. */
+    void run(Cancellation cancellation, int requestedPromptTokens) {
+        b.dispatchNanos = clock.now();
+        try {
+            deadlines.arm();
+            try (Response response = call.execute()) {
+                deadlines.disarm();
+                b.firstByteNanos = clock.now();
+                headersReceived = true;
+                b.outcome = handle(response, cancellation);
+            }
+        } catch (IOException | RuntimeException e) {
+            b.outcome = failure(e, cancellation);
+        } finally {
+            deadlines.disarm();
+            if (b.endNanos < 0) {
+                b.endNanos = clock.now();
+            }
+            state.tally.settle(b, requestedPromptTokens);
+            b.finishReason = state.finishReason;
+            b.serverTimings = state.timings;
+        }
+    }
+
+    private Outcome handle(Response response, Cancellation cancellation) throws IOException {
+        ResponseBody body = response.body();
+        if (response.code() >= 400) {
+            return httpError(response);
+        }
+        MediaType type = body.contentType();
+        boolean json = type != null && type.subtype().toLowerCase(Locale.ROOT).contains("json");
+        if (!target.stream() || json) {
+            return readWhole(body);
+        }
+        return readStream(body.source(), cancellation);
+    }
+
+    private Outcome readStream(BufferedSource source, Cancellation cancellation) throws IOException {
+        SseParser parser = new SseParser(state, target.maxEventBytes());
+        byte[] buf = new byte[READ_BUFFER_BYTES];
+        while (true) {
+            deadlines.arm();
+            int n = source.read(buf, 0, buf.length);
+            long now = clock.now();
+            deadlines.disarm();
+            if (cancellation.isCancelled() || Thread.currentThread().isInterrupted()) {
+                b.endNanos = now;
+                return Outcome.CANCELLED;
+            }
+            if (n < 0) {
+                b.endNanos = now;
+                return state.endOutcome(parser.finish());
+            }
+            state.now = now;
+            parser.feed(buf, 0, n);
+            if (state.tally.tokenEvents() > 0) {
+                deadlines.tokensFlowing();
+            }
+            if (state.finished()) {
+                b.endNanos = state.doneNanos >= 0 ? state.doneNanos : now;
+                return state.endOutcome(false);
+            }
+        }
+    }
+
+    private Outcome readWhole(ResponseBody body) throws IOException {
+        b.streamed = false;
+        BufferedSource source = body.source();
+        deadlines.arm();
+        source.request((long) target.maxEventBytes() + 1);
+        long now = clock.now();
+        deadlines.disarm();
+        b.endNanos = now;
+        long size = source.getBuffer().size();
+        if (size > target.maxEventBytes()) {
+            return new Outcome.StreamError("response larger than the limit of " + target.maxEventBytes() + " bytes");
+        }
+        byte[] bytes = source.readByteArray();
+        StringBuilder text = new StringBuilder(bytes.length);
+        int bad = Utf8.decode(bytes, 0, bytes.length, text);
+        if (bad >= 0) {
+            return new Outcome.StreamError("response is not valid UTF-8 (byte " + bad + ")");
+        }
+        StreamPayload p = OpenAiChunkDecoder.decode(text.toString());
+        return switch (p) {
+            case StreamPayload.Chunk c -> {
+                state.finishReason = c.finishReason();
+                state.timings.putAll(c.timings());
+                state.tally.onWholeResponse(now, c);
+                yield state.tally.tokenEvents() == 0 ? Outcome.EMPTY : Outcome.OK;
+            }
+            case StreamPayload.ServerError e -> new Outcome.StreamError("server error: " + e.message());
+            case StreamPayload.Malformed m -> new Outcome.StreamError("malformed response: " + m.message());
+            case StreamPayload.Done d -> Outcome.EMPTY;
+        };
+    }
+
+    private Outcome httpError(Response response) {
+        b.endNanos = clock.now();
+        String snippet;
+        try {
+            deadlines.arm();
+            snippet = response.peekBody(4 * ERROR_SNIPPET_CHARS).string();
+        } catch (IOException e) {
+            snippet = "(body unreadable: " + Failures.describe(e) + ")";
+        } finally {
+            deadlines.disarm();
+        }
+        snippet = snippet.strip().replaceAll("\\s+", " ");
+        if (snippet.length() > ERROR_SNIPPET_CHARS) {
+            snippet = snippet.substring(0, ERROR_SNIPPET_CHARS) + "...";
+        }
+        return new Outcome.HttpError(response.code(), snippet);
+    }
+
+    private Outcome failure(Exception e, Cancellation cancellation) {
+        if (cancellation.isCancelled() || Thread.currentThread().isInterrupted()) {
+            return Outcome.CANCELLED;
+        }
+        Outcome.TimeoutKind fired = deadlines.fired();
+        if (fired != null) {
+            return new Outcome.Timeout(fired);
+        }
+        if (e instanceof IOException io) {
+            return Failures.classify(io, target.endpoint(), headersReceived, probe.connected(),
+                    state.tally.tokenEvents());
+        }
+        return new Outcome.ConnectionError("client failure: " + Failures.describe(e));
+    }
+}

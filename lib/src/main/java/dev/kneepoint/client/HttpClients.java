@@ -1,0 +1,58 @@
+package dev.kneepoint.client;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import okhttp3.ConnectionPool;
+import okhttp3.Dispatcher;
+import okhttp3.OkHttpClient;
+
+/**
+ * The one {@link OkHttpClient} of the process. Targets derive their own clients from it with
+ * {@code newBuilder()}, which share its connection pool and dispatcher.
+ *
+ * <p>The pool keeps up to 4096 idle connections for five minutes so that thousands of concurrent
+ * streams reuse their sockets; the dispatcher's limits are raised far above any load level (they
+ * only matter for asynchronous calls, which Kneepoint does not make: requests run with
+ * {@code execute()} on the caller's virtual thread, so no executor is ever created).
+ */
+public final class HttpClients {
+    /** Idle connections kept in the shared pool. */
+    public static final int MAX_IDLE_CONNECTIONS = 4096;
+    /** Dispatcher limits (total and per host). */
+    public static final int MAX_REQUESTS = 1 << 16;
+
+    private static volatile OkHttpClient shared;
+
+    private HttpClients() {
+    }
+
+    /** The shared client, created on first use. */
+    public static OkHttpClient shared() {
+        OkHttpClient c = shared;
+        if (c == null) {
+            synchronized (HttpClients.class) {
+                c = shared;
+                if (c == null) {
+                    Dispatcher d = new Dispatcher();
+                    d.setMaxRequests(MAX_REQUESTS);
+                    d.setMaxRequestsPerHost(MAX_REQUESTS);
+                    c = new OkHttpClient.Builder()
+                            .connectionPool(new ConnectionPool(MAX_IDLE_CONNECTIONS, 5, TimeUnit.MINUTES))
+                            .dispatcher(d)
+                            .connectTimeout(Duration.ofSeconds(10))
+                            .build();
+                    shared = c;
+                }
+            }
+        }
+        return c;
+    }
+
+    /** Closes the shared pool's idle connections (e.g. between runs); in-flight calls are untouched. */
+    public static void evictIdleConnections() {
+        OkHttpClient c = shared;
+        if (c != null) {
+            c.connectionPool().evictAll();
+        }
+    }
+}

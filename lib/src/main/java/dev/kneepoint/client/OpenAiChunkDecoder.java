@@ -1,0 +1,230 @@
+package dev.kneepoint.client;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Decodes one SSE data payload of an OpenAI-compatible stream, {@code /v1/chat/completions}
+ * ({@code chat.completion.chunk}) or {@code /v1/completions} ({@code text_completion}), and also a
+ * whole non-streaming response (whose choices carry {@code message} instead of {@code delta}).
+ *
+ * <p>It reads with Jackson's streaming parser over a shared {@link JsonFactory}, keeps only the
+ * fields that matter for measurement and skips the rest without building a tree. Stateless and
+ * thread-safe.
+ */
+public final class OpenAiChunkDecoder {
+
+    /** The process-wide Jackson mapper used by the client (thread-safe once configured). */
+    static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final JsonFactory JSON = MAPPER.getFactory();
+
+    private OpenAiChunkDecoder() {
+    }
+
+    /** Decodes one payload; never throws for bad input, which becomes {@link StreamPayload.Malformed}. */
+    public static StreamPayload decode(String data) {
+        if (data.length() < 16 && data.strip().equals("[DONE]")) {
+            return StreamPayload.DONE;
+        }
+        try (JsonParser p = JSON.createParser(data)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return new StreamPayload.Malformed("expected a JSON object, got: " + snippet(data));
+            }
+            Fields f = new Fields();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken t = p.nextToken();
+                switch (name) {
+                    case "choices" -> readChoices(p, t, f);
+                    case "usage" -> readUsage(p, t, f);
+                    case "error" -> f.error = readError(p, t);
+                    case "object" -> f.objectIsError = t == JsonToken.VALUE_STRING && "error".equals(p.getText());
+                    case "message" -> f.topMessage = t == JsonToken.VALUE_STRING ? p.getText() : skip(p);
+                    case "timings" -> f.timings = readNumbers(p, t);
+                    default -> p.skipChildren();
+                }
+            }
+            if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
+                return new StreamPayload.Malformed("trailing content after the JSON object: " + snippet(data));
+            }
+            if (f.error != null) {
+                return new StreamPayload.ServerError(f.error);
+            }
+            if (f.objectIsError) {
+                return new StreamPayload.ServerError(f.topMessage == null ? snippet(data) : f.topMessage);
+            }
+            return new StreamPayload.Chunk(f.content, f.reasoning, f.role, f.finishReason, f.choices,
+                    f.promptTokens, f.completionTokens, f.reasoningTokens, f.timings);
+        } catch (JsonProcessingException e) {
+            return new StreamPayload.Malformed("invalid JSON (" + e.getOriginalMessage() + "): " + snippet(data));
+        } catch (IOException e) {
+            return new StreamPayload.Malformed("unreadable JSON: " + e.getMessage());
+        }
+    }
+
+    private static final class Fields {
+        String content;
+        String reasoning;
+        String role;
+        String finishReason;
+        int choices = -1;
+        int promptTokens = -1;
+        int completionTokens = -1;
+        int reasoningTokens = -1;
+        String error;
+        boolean objectIsError;
+        String topMessage;
+        Map<String, Double> timings;
+    }
+
+    private static void readChoices(JsonParser p, JsonToken t, Fields f) throws IOException {
+        if (t != JsonToken.START_ARRAY) {
+            p.skipChildren();
+            return;
+        }
+        f.choices = 0;
+        while (p.nextToken() == JsonToken.START_OBJECT) {
+            f.choices++;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken v = p.nextToken();
+                switch (name) {
+                    case "delta", "message" -> readDelta(p, v, f);
+                    case "text" -> f.content = concat(f.content, v == JsonToken.VALUE_STRING ? p.getText() : skip(p));
+                    case "finish_reason" -> {
+                        if (v == JsonToken.VALUE_STRING && f.finishReason == null) {
+                            f.finishReason = p.getText();
+                        }
+                    }
+                    default -> p.skipChildren();
+                }
+            }
+        }
+        if (p.currentToken() != JsonToken.END_ARRAY) {
+            throw new JsonParseFailure(p, "choices must be an array of objects");
+        }
+    }
+
+    private static void readDelta(JsonParser p, JsonToken t, Fields f) throws IOException {
+        if (t != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return;
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken v = p.nextToken();
+            String s = v == JsonToken.VALUE_STRING ? p.getText() : skip(p);
+            switch (name) {
+                case "content" -> f.content = concat(f.content, s);
+                case "reasoning_content", "reasoning" -> f.reasoning = concat(f.reasoning, s);
+                case "role" -> f.role = s != null ? s : f.role;
+                default -> {
+                }
+            }
+        }
+    }
+
+    private static void readUsage(JsonParser p, JsonToken t, Fields f) throws IOException {
+        if (t != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return;
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken v = p.nextToken();
+            switch (name) {
+                case "prompt_tokens" -> f.promptTokens = intOr(p, v, f.promptTokens);
+                case "completion_tokens" -> f.completionTokens = intOr(p, v, f.completionTokens);
+                case "completion_tokens_details" -> {
+                    Map<String, Double> d = readNumbers(p, v);
+                    Double r = d.get("reasoning_tokens");
+                    if (r != null) {
+                        f.reasoningTokens = r.intValue();
+                    }
+                }
+                default -> p.skipChildren();
+            }
+        }
+    }
+
+    private static String readError(JsonParser p, JsonToken t) throws IOException {
+        if (t == JsonToken.VALUE_STRING) {
+            return p.getText();
+        }
+        if (t != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return t == JsonToken.VALUE_NULL ? null : "error";
+        }
+        String message = null;
+        String type = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken v = p.nextToken();
+            String s = v == JsonToken.VALUE_STRING ? p.getText() : skip(p);
+            if ("message".equals(name)) {
+                message = s;
+            } else if ("type".equals(name)) {
+                type = s;
+            }
+        }
+        if (message != null) {
+            return message;
+        }
+        return type != null ? type : "error object without a message";
+    }
+
+    private static Map<String, Double> readNumbers(JsonParser p, JsonToken t) throws IOException {
+        if (t != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return Map.of();
+        }
+        Map<String, Double> out = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken v = p.nextToken();
+            if (v.isNumeric()) {
+                out.put(name, p.getDoubleValue());
+            } else {
+                p.skipChildren();
+            }
+        }
+        return out;
+    }
+
+    private static int intOr(JsonParser p, JsonToken v, int dflt) throws IOException {
+        if (v.isNumeric()) {
+            return p.getIntValue();
+        }
+        p.skipChildren();
+        return dflt;
+    }
+
+    /** Skips the current value and returns null (for fields whose non-string values are ignored). */
+    private static String skip(JsonParser p) throws IOException {
+        p.skipChildren();
+        return null;
+    }
+
+    private static String concat(String a, String b) {
+        if (b == null || b.isEmpty()) {
+            return a;
+        }
+        return a == null || a.isEmpty() ? b : a + b;
+    }
+
+    static String snippet(String s) {
+        return s.length() <= 200 ? s : s.substring(0, 200) + "...";
+    }
+
+    private static final class JsonParseFailure extends JsonProcessingException {
+        JsonParseFailure(JsonParser p, String message) {
+            super(message, p.currentLocation());
+        }
+    }
+}

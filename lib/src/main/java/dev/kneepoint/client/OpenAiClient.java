@@ -1,0 +1,134 @@
+package dev.kneepoint.client;
+
+import dev.kneepoint.metrics.Outcome;
+import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.workload.RequestSpec;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import okhttp3.Call;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+
+/**
+ * Sends requests to an OpenAI-compatible server ({@code /v1/chat/completions} or
+ * {@code /v1/completions}), streaming by default, and measures each one by METRICS.md.
+ *
+ * <p>Threading: {@link #execute} runs the HTTP call synchronously on the caller's thread (the load
+ * layer gives each request its own virtual thread), so thousands of concurrent streams need no
+ * platform thread each. The OkHttp client is derived from {@link HttpClients#shared()} and shares its
+ * connection pool. Thread-safe; one instance per target.
+ *
+ * <p>Timestamps: {@code t_dispatch} just before the call executes, {@code t_first_byte} when the
+ * response headers are in, then one timestamp right after each read returns, used for every event
+ * decoded from that read: {@code t_first_token} at the first event carrying content or reasoning
+ * text (never a role-only or usage-only chunk), a chunk per token-carrying event, {@code t_end} at
+ * {@code [DONE]} or end of stream.
+ *
+ * <p>Outcomes (exactly one): {@code HTTP_ERROR(status)} with a body snippet for status >= 400;
+ * {@code CONNECTION_ERROR} for refused, unknown host, TLS or a reset before or during the stream;
+ * {@code STREAM_ERROR} for an error object, malformed JSON, invalid UTF-8 or an oversize event;
+ * {@code EMPTY} for a finished stream without tokens; {@code TRUNCATED} for end of stream without
+ * {@code [DONE]} nor a finish reason; {@code TIMEOUT(kind)} naming the deadline that passed;
+ * {@code CANCELLED} when the {@link Cancellation} fires, the thread is interrupted or the client is
+ * closed, keeping what was measured. A platform thread blocked in a read notices an interrupt only
+ * when the read returns; virtual threads are woken at once by the JDK.
+ */
+public final class OpenAiClient implements RequestSender, AutoCloseable {
+    private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
+
+    private final TargetConfig target;
+    private final OkHttpClient http;
+    private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    /** A client for {@code target}, sharing the process-wide connection pool. */
+    public OpenAiClient(TargetConfig target) {
+        this.target = Objects.requireNonNull(target, "target");
+        this.http = HttpClients.shared().newBuilder()
+                .connectTimeout(target.connectTimeout())
+                // first-token, idle and total deadlines are enforced per request by RequestDeadlines,
+                // which knows which one passed; OkHttp's own would fire the idle limit while queued
+                .readTimeout(Duration.ZERO)
+                .writeTimeout(Duration.ZERO)
+                .callTimeout(Duration.ZERO)
+                .eventListenerFactory(CallProbe.FACTORY)
+                .build();
+    }
+
+    /** The target this client sends to. */
+    public TargetConfig target() {
+        return target;
+    }
+
+    /**
+     * Sends one request and blocks until it ended; never throws for a request failure.
+     *
+     * @throws IllegalArgumentException only when the spec's extra body cannot be written as JSON
+     *                                  (a configuration bug, not a server behaviour)
+     */
+    @Override
+    public RequestRecord execute(RequestSpec spec, RequestContext context, Cancellation cancellation) {
+        RequestRecord.Builder b = new RequestRecord.Builder();
+        b.id = context.id();
+        b.step = context.step();
+        b.tag = spec.tag();
+        b.warmup = context.warmup();
+        b.intendedNanos = context.intendedNanos();
+        b.requestedPromptTokens = spec.requestedPromptTokens();
+        b.requestedOutputTokens = spec.maxTokens() >= 0 ? spec.maxTokens() : -1;
+        b.streamed = target.stream();
+        b.promptTokens = spec.requestedPromptTokens();
+        if (closed || cancellation.isCancelled() || Thread.currentThread().isInterrupted()) {
+            b.outcome = Outcome.CANCELLED;
+            b.endNanos = context.clock().now();
+            return b.build();
+        }
+        CallProbe probe = new CallProbe();
+        Call call = http.newCall(request(spec, probe));
+        inFlight.add(call);
+        try {
+            cancellation.onCancel(call::cancel);
+            if (closed) {
+                call.cancel();
+            }
+            new Exchange(target, call, probe, context.clock(), b).run(cancellation, spec.requestedPromptTokens());
+            if (closed && !b.outcome.isOk() && call.isCanceled()) {
+                b.outcome = Outcome.CANCELLED;
+            }
+        } finally {
+            inFlight.remove(call);
+        }
+        return b.build();
+    }
+
+    private Request request(RequestSpec spec, CallProbe probe) {
+        Request.Builder r = new Request.Builder()
+                .url(target.endpoint())
+                .post(RequestBody.create(RequestBodies.body(target, spec), JSON))
+                .header("Accept", target.stream() ? "text/event-stream" : "application/json")
+                .tag(CallProbe.class, probe);
+        if (target.hasApiKey()) {
+            r.header("Authorization", "Bearer " + target.apiKey());
+        }
+        target.extraHeaders().forEach(r::header);
+        return r.build();
+    }
+
+    /** Cancels every request in flight (they end as {@code CANCELLED}) and refuses new ones. */
+    @Override
+    public void close() {
+        closed = true;
+        for (Call c : inFlight) {
+            c.cancel();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "OpenAiClient[" + target.describe() + "]";
+    }
+}

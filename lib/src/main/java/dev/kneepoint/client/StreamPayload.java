@@ -1,0 +1,66 @@
+package dev.kneepoint.client;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One decoded SSE data payload of an OpenAI-compatible stream (or a whole non-streaming response):
+ * a chunk, the {@code [DONE]} marker, an error object sent by the server, or something that could
+ * not be decoded.
+ */
+public sealed interface StreamPayload {
+
+    /** The {@code [DONE]} sentinel that ends an OpenAI stream. */
+    record Done() implements StreamPayload {
+    }
+
+    /** Shared instance of {@link Done}. */
+    Done DONE = new Done();
+
+    /** An error object in the stream ({@code {"error":{...}}} or {@code {"object":"error",...}}). */
+    record ServerError(String message) implements StreamPayload {
+        public ServerError {
+            message = Objects.requireNonNullElse(message, "");
+        }
+    }
+
+    /** Not valid JSON, or JSON of an unexpected shape. */
+    record Malformed(String message) implements StreamPayload {
+        public Malformed {
+            message = Objects.requireNonNullElse(message, "");
+        }
+    }
+
+    /**
+     * A {@code chat.completion.chunk}, {@code text_completion} or non-streaming completion.
+     *
+     * @param content          generated text ({@code delta.content}, {@code message.content} or {@code text}); "" when none
+     * @param reasoning        reasoning text ({@code reasoning_content} or {@code reasoning}); "" when none
+     * @param role             the role announced by the chunk, or null
+     * @param finishReason     the first non-null {@code finish_reason}, or null
+     * @param choices          number of entries in {@code choices} (0 for a usage-only chunk), -1 when absent
+     * @param promptTokens     {@code usage.prompt_tokens}, -1 when absent
+     * @param completionTokens {@code usage.completion_tokens} (cumulative under continuous usage), -1 when absent
+     * @param reasoningTokens  {@code usage.completion_tokens_details.reasoning_tokens}, -1 when absent
+     * @param timings          numeric fields of llama.cpp's {@code timings} object, possibly empty
+     */
+    record Chunk(String content, String reasoning, String role, String finishReason, int choices,
+                 int promptTokens, int completionTokens, int reasoningTokens, Map<String, Double> timings)
+            implements StreamPayload {
+        public Chunk {
+            content = Objects.requireNonNullElse(content, "");
+            reasoning = Objects.requireNonNullElse(reasoning, "");
+            timings = timings == null ? Map.of() : Map.copyOf(timings);
+        }
+
+        /** True when the chunk carries generated text (content or reasoning): a token-carrying event. */
+        public boolean carriesText() {
+            return !content.isEmpty() || !reasoning.isEmpty();
+        }
+
+        /** True when the chunk has a {@code usage} object with a completion count. */
+        public boolean hasUsage() {
+            return completionTokens >= 0;
+        }
+    }
+}

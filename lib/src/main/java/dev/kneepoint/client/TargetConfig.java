@@ -1,0 +1,313 @@
+package dev.kneepoint.client;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+import okhttp3.HttpUrl;
+
+/**
+ * Where and how to send requests: an OpenAI-compatible server, its model, the endpoint kind,
+ * streaming, extra body fields and headers, the API key source and the four timeouts.
+ *
+ * <p>Build with {@link #builder()}; {@link Builder#build()} reports every problem at once. The API
+ * key is read from an environment variable or a file at build time and is never shown:
+ * {@link #toString()} and {@link #describe()} (a map fit for a run manifest) only say where it came from.
+ *
+ * <p>Timeouts (METRICS.md "Outcomes", {@code TIMEOUT(kind)}): {@code connect} bounds opening the
+ * connection; {@code firstToken} runs from dispatch until the first token-carrying event;
+ * {@code idle} is the longest silence allowed between reads once tokens flow; {@code total}
+ * bounds the whole request.
+ */
+public final class TargetConfig {
+    private static final List<String> SENSITIVE = List.of("authorization", "key", "token", "cookie", "secret");
+
+    private final HttpUrl baseUrl;
+    private final HttpUrl endpoint;
+    private final String model;
+    private final ApiKind apiKind;
+    private final boolean stream;
+    private final boolean continuousUsageStats;
+    private final Map<String, Object> extraBody;
+    private final Map<String, String> extraHeaders;
+    private final String apiKeySource;
+    private final String apiKey;
+    private final Duration connectTimeout;
+    private final Duration firstTokenTimeout;
+    private final Duration idleTimeout;
+    private final Duration totalTimeout;
+    private final int maxEventBytes;
+
+    private TargetConfig(Builder b, HttpUrl baseUrl, HttpUrl endpoint, String apiKey) {
+        this.baseUrl = baseUrl;
+        this.endpoint = endpoint;
+        this.model = b.model;
+        this.apiKind = b.apiKind;
+        this.stream = b.stream;
+        this.continuousUsageStats = b.continuousUsageStats;
+        this.extraBody = Collections.unmodifiableMap(new LinkedHashMap<>(b.extraBody));
+        this.extraHeaders = Collections.unmodifiableMap(new LinkedHashMap<>(b.extraHeaders));
+        this.apiKeySource = b.apiKeyEnv != null ? "env:" + b.apiKeyEnv
+                : b.apiKeyFile != null ? "file:" + b.apiKeyFile : "none";
+        this.apiKey = apiKey;
+        this.connectTimeout = b.connectTimeout;
+        this.firstTokenTimeout = b.firstTokenTimeout;
+        this.idleTimeout = b.idleTimeout;
+        this.totalTimeout = b.totalTimeout;
+        this.maxEventBytes = b.maxEventBytes;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The base URL as given (e.g. {@code http://localhost:8000} or {@code .../v1}). */
+    public HttpUrl baseUrl() { return baseUrl; }
+
+    /** The full endpoint URL requests are posted to. */
+    public HttpUrl endpoint() { return endpoint; }
+
+    public String model() { return model; }
+
+    public ApiKind apiKind() { return apiKind; }
+
+    /** True to request {@code stream: true} (the default). */
+    public boolean stream() { return stream; }
+
+    /** True to ask for vLLM's {@code stream_options.continuous_usage_stats}. */
+    public boolean continuousUsageStats() { return continuousUsageStats; }
+
+    /** Fields merged into every request body (unmodifiable, in insertion order). */
+    public Map<String, Object> extraBody() { return extraBody; }
+
+    /** Headers added to every request (unmodifiable). */
+    public Map<String, String> extraHeaders() { return extraHeaders; }
+
+    public Duration connectTimeout() { return connectTimeout; }
+
+    public Duration firstTokenTimeout() { return firstTokenTimeout; }
+
+    public Duration idleTimeout() { return idleTimeout; }
+
+    public Duration totalTimeout() { return totalTimeout; }
+
+    /** Largest SSE event accepted before the stream is declared malformed. */
+    public int maxEventBytes() { return maxEventBytes; }
+
+    /** True when an API key was configured (and read). */
+    public boolean hasApiKey() { return apiKey != null; }
+
+    /** The bearer token for the {@code Authorization} header; package-private so it cannot leak through the API. */
+    String apiKey() { return apiKey; }
+
+    /**
+     * A description with no secrets, fit for a manifest: the key appears only as its source
+     * ({@code env:NAME}, {@code file:PATH} or {@code none}), sensitive header values as
+     * {@code <redacted>} and the URL without user info.
+     */
+    public Map<String, Object> describe() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("base_url", baseUrl.newBuilder().username("").password("").build().toString());
+        m.put("endpoint", endpoint.newBuilder().username("").password("").build().toString());
+        m.put("model", model);
+        m.put("api", apiKind.name().toLowerCase(Locale.ROOT));
+        m.put("stream", stream);
+        m.put("continuous_usage_stats", continuousUsageStats);
+        m.put("extra_body", extraBody);
+        Map<String, String> headers = new LinkedHashMap<>();
+        extraHeaders.forEach((k, v) -> headers.put(k, isSensitive(k) ? "<redacted>" : v));
+        m.put("extra_headers", headers);
+        m.put("api_key", apiKeySource);
+        m.put("connect_timeout_ms", connectTimeout.toMillis());
+        m.put("first_token_timeout_ms", firstTokenTimeout.toMillis());
+        m.put("idle_timeout_ms", idleTimeout.toMillis());
+        m.put("total_timeout_ms", totalTimeout.toMillis());
+        m.put("max_event_bytes", maxEventBytes);
+        return Collections.unmodifiableMap(m);
+    }
+
+    @Override
+    public String toString() {
+        return "TargetConfig" + describe();
+    }
+
+    static boolean isSensitive(String headerName) {
+        String n = headerName.toLowerCase(Locale.ROOT);
+        return SENSITIVE.stream().anyMatch(n::contains);
+    }
+
+    /** Validated builder; {@link #build()} lists all problems in one exception. */
+    public static final class Builder {
+        private String baseUrl;
+        private String model;
+        private ApiKind apiKind = ApiKind.CHAT;
+        private boolean stream = true;
+        private boolean continuousUsageStats;
+        private final Map<String, Object> extraBody = new LinkedHashMap<>();
+        private final Map<String, String> extraHeaders = new LinkedHashMap<>();
+        private String apiKeyEnv;
+        private Path apiKeyFile;
+        private UnaryOperator<String> environment = System::getenv;
+        private Duration connectTimeout = Duration.ofSeconds(10);
+        private Duration firstTokenTimeout = Duration.ofSeconds(600);
+        private Duration idleTimeout = Duration.ofSeconds(60);
+        private Duration totalTimeout = Duration.ofSeconds(1800);
+        private int maxEventBytes = SseParser.DEFAULT_MAX_EVENT_BYTES;
+
+        private Builder() {
+        }
+
+        /** Server root such as {@code http://localhost:8000}; a trailing {@code /v1} is accepted. */
+        public Builder baseUrl(String url) { this.baseUrl = url; return this; }
+
+        public Builder model(String model) { this.model = model; return this; }
+
+        public Builder apiKind(ApiKind kind) { this.apiKind = kind; return this; }
+
+        public Builder stream(boolean on) { this.stream = on; return this; }
+
+        public Builder continuousUsageStats(boolean on) { this.continuousUsageStats = on; return this; }
+
+        /** Adds one field merged into every body (e.g. {@code ignore_eos}, {@code min_tokens}). */
+        public Builder extraBody(String field, Object value) { extraBody.put(field, value); return this; }
+
+        public Builder extraBody(Map<String, ?> fields) { extraBody.putAll(fields); return this; }
+
+        public Builder header(String name, String value) { extraHeaders.put(name, value); return this; }
+
+        /** Reads the API key from this environment variable (sent as {@code Authorization: Bearer}). */
+        public Builder apiKeyFromEnv(String variable) { this.apiKeyEnv = variable; return this; }
+
+        /** Reads the API key from this file (first line, trimmed). */
+        public Builder apiKeyFromFile(Path file) { this.apiKeyFile = file; return this; }
+
+        /** Replaces the environment lookup (tests). */
+        Builder environment(UnaryOperator<String> lookup) { this.environment = lookup; return this; }
+
+        public Builder connectTimeout(Duration d) { this.connectTimeout = d; return this; }
+
+        public Builder firstTokenTimeout(Duration d) { this.firstTokenTimeout = d; return this; }
+
+        public Builder idleTimeout(Duration d) { this.idleTimeout = d; return this; }
+
+        public Builder totalTimeout(Duration d) { this.totalTimeout = d; return this; }
+
+        public Builder maxEventBytes(int bytes) { this.maxEventBytes = bytes; return this; }
+
+        /**
+         * Validates and builds.
+         *
+         * @throws IllegalArgumentException listing every problem found (never the key's value)
+         */
+        public TargetConfig build() {
+            List<String> problems = new ArrayList<>();
+            HttpUrl base = null;
+            if (baseUrl == null || baseUrl.isBlank()) {
+                problems.add("baseUrl is required (e.g. http://localhost:8000)");
+            } else {
+                base = HttpUrl.parse(baseUrl.strip());
+                if (base == null) {
+                    problems.add("baseUrl '" + baseUrl + "' is not a valid http:// or https:// URL");
+                }
+            }
+            if (model == null || model.isBlank()) {
+                problems.add("model is required (the model name the server serves)");
+            }
+            if (apiKind == null) {
+                problems.add("apiKind is required (CHAT or COMPLETIONS)");
+            }
+            checkPositive(problems, "connectTimeout", connectTimeout);
+            checkPositive(problems, "firstTokenTimeout", firstTokenTimeout);
+            checkPositive(problems, "idleTimeout", idleTimeout);
+            checkPositive(problems, "totalTimeout", totalTimeout);
+            if (maxEventBytes <= 0) {
+                problems.add("maxEventBytes must be positive, got " + maxEventBytes);
+            }
+            extraHeaders.forEach((k, v) -> {
+                if (k == null || k.isBlank() || v == null) {
+                    problems.add("extra header '" + k + "' needs a non-blank name and a value");
+                }
+            });
+            extraBody.keySet().forEach(k -> {
+                if (k == null || k.isBlank()) {
+                    problems.add("extra body fields need non-blank names");
+                }
+            });
+            String key = readKey(problems);
+            if (!problems.isEmpty()) {
+                throw new IllegalArgumentException("Invalid target configuration ("
+                        + problems.size() + " problem" + (problems.size() > 1 ? "s" : "") + "):\n - "
+                        + String.join("\n - ", problems));
+            }
+            return new TargetConfig(this, base, endpointOf(base, apiKind), key);
+        }
+
+        private String readKey(List<String> problems) {
+            if (apiKeyEnv != null && apiKeyFile != null) {
+                problems.add("give the API key either from an environment variable or from a file, not both");
+                return null;
+            }
+            if (apiKeyEnv != null) {
+                String v = apiKeyEnv.isBlank() ? null : environment.apply(apiKeyEnv);
+                if (v == null || v.isBlank()) {
+                    problems.add("API key environment variable '" + apiKeyEnv + "' is not set or empty");
+                    return null;
+                }
+                return v.strip();
+            }
+            if (apiKeyFile != null) {
+                try {
+                    String v = Files.readString(apiKeyFile, StandardCharsets.UTF_8).strip();
+                    int nl = v.indexOf('\n');
+                    v = nl < 0 ? v : v.substring(0, nl).strip();
+                    if (v.isEmpty()) {
+                        problems.add("API key file '" + apiKeyFile + "' is empty");
+                        return null;
+                    }
+                    return v;
+                } catch (IOException | RuntimeException e) {
+                    problems.add("API key file '" + apiKeyFile + "' cannot be read ("
+                            + e.getClass().getSimpleName() + ")");
+                    return null;
+                }
+            }
+            return null;
+        }
+
+        private static void checkPositive(List<String> problems, String name, Duration d) {
+            if (d == null || d.isNegative() || d.isZero()) {
+                problems.add(name + " must be a positive duration, got " + d);
+            }
+        }
+
+        private static HttpUrl endpointOf(HttpUrl base, ApiKind kind) {
+            String path = base.encodedPath();
+            while (path.endsWith("/")) {
+                path = path.substring(0, path.length() - 1);
+            }
+            if (path.endsWith("/v1")) {
+                path = path.substring(0, path.length() - 3);
+            }
+            return base.newBuilder().encodedPath(path + kind.path()).build();
+        }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TargetConfig t && describe().equals(t.describe()) && Objects.equals(apiKey, t.apiKey);
+    }
+
+    @Override
+    public int hashCode() {
+        return describe().hashCode();
+    }
+}

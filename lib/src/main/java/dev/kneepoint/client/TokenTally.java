@@ -1,0 +1,118 @@
+package dev.kneepoint.client;
+
+import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.metrics.TokenSource;
+import java.util.Arrays;
+
+/**
+ * Accumulates the token-carrying events of one request and settles their counts into a
+ * {@link RequestRecord.Builder} by METRICS.md "Token counts":
+ * <ol>
+ *   <li>each text-carrying chunk gets a client count: the growth of the cumulative
+ *       {@code usage.completion_tokens} since the last counted chunk when the chunk carries usage
+ *       (vLLM {@code continuous_usage_stats}; tokens on text-less chunks carry over to the next one),
+ *       else one per event;</li>
+ *   <li>when a final server total exists (usage on a usage-only chunk, on a chunk with a finish
+ *       reason, or on a non-streamed response) the counts are scaled to it by largest remainder and
+ *       the source is {@code SERVER_USAGE}; else {@code SERVER_CONTINUOUS} when every chunk had
+ *       usage, else {@code EVENTS}.</li>
+ * </ol>
+ * Not thread-safe: owned by the request's thread.
+ */
+final class TokenTally {
+    private long[] times = new long[64];
+    private int[] counts = new int[64];
+    private boolean[] reasoningOnly = new boolean[64];
+    private int n;
+    private boolean allContinuous = true;
+    private int lastCumulative;
+    private int finalTotal = -1;
+    private int promptTokens = -1;
+    private int serverReasoning = -1;
+
+    /** Records one decoded chunk that arrived at {@code nowNanos}; returns true when it carried text. */
+    boolean onChunk(long nowNanos, StreamPayload.Chunk c) {
+        if (c.promptTokens() >= 0) {
+            promptTokens = c.promptTokens();
+        }
+        if (c.hasUsage() && (c.choices() <= 0 || c.finishReason() != null)) {
+            finalTotal = c.completionTokens();
+            if (c.reasoningTokens() >= 0) {
+                serverReasoning = c.reasoningTokens();
+            }
+        }
+        if (!c.carriesText()) {
+            return false;
+        }
+        int count;
+        if (c.hasUsage()) {
+            count = Math.max(0, c.completionTokens() - lastCumulative);
+            lastCumulative = Math.max(lastCumulative, c.completionTokens());
+        } else {
+            count = 1;
+            allContinuous = false;
+        }
+        add(nowNanos, count, c.content().isEmpty());
+        return true;
+    }
+
+    /** Records a whole non-streamed response as one chunk at {@code nowNanos}. */
+    void onWholeResponse(long nowNanos, StreamPayload.Chunk c) {
+        onChunk(nowNanos, c);
+        if (c.hasUsage()) {
+            finalTotal = c.completionTokens();
+        }
+    }
+
+    int tokenEvents() {
+        return n;
+    }
+
+    long firstNanos() {
+        return n == 0 ? RequestRecord.ABSENT : times[0];
+    }
+
+    /** Writes chunks, counts, token source, prompt and reasoning tokens into {@code b}. */
+    void settle(RequestRecord.Builder b, int requestedPromptTokens) {
+        int[] client = Arrays.copyOf(counts, n);
+        int clientSum = TokenAccounting.sum(client);
+        int[] finalCounts = client;
+        if (finalTotal >= 0 && (n == 0 || finalTotal > 0)) {
+            finalCounts = TokenAccounting.scaleLargestRemainder(client, finalTotal);
+            b.tokenSource = TokenSource.SERVER_USAGE;
+            b.outputTokens = finalTotal;
+        } else {
+            b.tokenSource = n > 0 && allContinuous ? TokenSource.SERVER_CONTINUOUS : TokenSource.EVENTS;
+            b.outputTokens = clientSum;
+        }
+        b.clientCountedTokens = n > 0 ? clientSum : (finalTotal >= 0 ? 0 : -1);
+        b.chunkNanos = Arrays.copyOf(times, n);
+        b.chunkTokens = finalCounts;
+        int reasoning = 0;
+        for (int i = 0; i < n; i++) {
+            if (reasoningOnly[i]) {
+                reasoning += finalCounts[i];
+            }
+        }
+        b.reasoningTokens = serverReasoning >= 0 && b.tokenSource == TokenSource.SERVER_USAGE
+                ? serverReasoning : reasoning;
+        b.promptTokens = promptTokens >= 0 ? promptTokens : requestedPromptTokens;
+        if (n > 0) {
+            b.firstTokenNanos = times[0];
+            b.lastTokenNanos = times[n - 1];
+        }
+    }
+
+    private void add(long t, int count, boolean reasoning) {
+        if (n == times.length) {
+            int cap = n * 2;
+            times = Arrays.copyOf(times, cap);
+            counts = Arrays.copyOf(counts, cap);
+            reasoningOnly = Arrays.copyOf(reasoningOnly, cap);
+        }
+        times[n] = t;
+        counts[n] = count;
+        reasoningOnly[n] = reasoning;
+        n++;
+    }
+}
