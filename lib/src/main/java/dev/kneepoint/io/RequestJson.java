@@ -6,7 +6,6 @@ import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.TokenSource;
 import java.io.IOException;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -111,8 +110,7 @@ public final class RequestJson {
         b.finishReason = Json.textOrNull(n, "finish_reason");
         b.streamed = n.path("streamed").asBoolean(true);
         Map<String, Double> timings = new TreeMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = n.path("server_timings").fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : n.path("server_timings").properties()) {
             timings.put(e.getKey(), e.getValue().isNull() ? Double.NaN : e.getValue().asDouble());
         }
         b.serverTimings = timings;
