@@ -1,0 +1,132 @@
+package dev.kneepoint.io;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.kneepoint.metrics.Distribution;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepInfo;
+import dev.kneepoint.metrics.StepResult;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+
+/**
+ * The {@code summary.json} format, version {@value #FORMAT_VERSION}. Stable snake_case names; NaN written as
+ * {@code null}; numbers rounded to 6 decimals without exponent; maps sorted by key. Top level:
+ * {@code format_version, run_id, complete, start_time, target, steps[]}. Each step: {@code label, index, mode,
+ * concurrency (null for open loop), rate_rps (null for closed loop), arrival, max_in_flight, cap_policy,
+ * warmup_s, window_s, window{step_start_ns, start_ns, end_ns, completed}, requests_ok, requests_failed,
+ * cancelled, dropped, warmup_requests, failure_rate, failures_by_class{label: n}}, then for each of
+ * {@code ttft_ms, ttft_sched_ms, itl_ms, chunk_gap_ms, tpot_ms, e2e_ms, e2e_sched_ms, schedule_lag_ms} an object
+ * {@code {count, mean, stddev, min, p50, p90, p95, p99, p999, max}}, then {@code output_tokens_per_s,
+ * input_tokens_per_s, requests_per_s, goodput_rps, good_fraction, concurrency_mean, output_len_mismatch,
+ * count_discrepancy, token_sources{source: n}, slo{...}}. Sealed by a golden-file test.
+ */
+public final class SummaryJson {
+    /** Version of this format. */
+    public static final int FORMAT_VERSION = 1;
+
+    private SummaryJson() {}
+
+    /** The summary of {@code run} as a string (ends with a newline). */
+    public static String toJson(RunResult run) {
+        StringWriter w = new StringWriter();
+        try (JsonGenerator g = Json.MAPPER.getFactory().createGenerator(w)) {
+            g.useDefaultPrettyPrinter();
+            write(g, run);
+            g.writeRaw('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return w.toString();
+    }
+
+    /** Writes {@code run} to {@code file} atomically (temporary file, then move). */
+    public static void write(Path file, RunResult run) {
+        Json.writeAtomically(file, g -> write(g, run));
+    }
+
+    static void write(JsonGenerator g, RunResult run) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("format_version", FORMAT_VERSION);
+        g.writeStringField("run_id", run.runId());
+        g.writeBooleanField("complete", run.complete());
+        g.writeStringField("start_time", DateTimeFormatter.ISO_INSTANT.format(run.startTime()));
+        g.writeStringField("target", run.target());
+        g.writeArrayFieldStart("steps");
+        for (StepResult s : run.steps()) {
+            writeStep(g, s);
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+    }
+
+    private static void writeStep(JsonGenerator g, StepResult s) throws IOException {
+        StepInfo info = s.info();
+        g.writeStartObject();
+        g.writeStringField("label", info.label());
+        g.writeNumberField("index", info.index());
+        g.writeStringField("mode", info.mode());
+        g.writeFieldName("concurrency");
+        if (info.concurrency() < 0) {
+            g.writeNull();
+        } else {
+            g.writeNumber(info.concurrency());
+        }
+        Json.number(g, "rate_rps", info.rateRps());
+        g.writeStringField("arrival", info.arrival());
+        g.writeNumberField("max_in_flight", info.maxInFlight());
+        g.writeStringField("cap_policy", info.capPolicy());
+        Json.number(g, "warmup_s", info.warmupNanos() / 1e9);
+        Json.number(g, "window_s", s.windowS());
+        g.writeFieldName("window");
+        StepJson.writeWindow(g, s.window());
+        g.writeNumberField("requests_ok", s.requestsOk());
+        g.writeNumberField("requests_failed", s.requestsFailed());
+        g.writeNumberField("cancelled", s.cancelled());
+        g.writeNumberField("dropped", s.dropped());
+        g.writeNumberField("warmup_requests", s.warmupRequests());
+        Json.number(g, "failure_rate", s.failureRate());
+        writeCounts(g, "failures_by_class", s.failuresByClass());
+        for (Map.Entry<String, Distribution> e : s.distributions().entrySet()) {
+            writeDistribution(g, e.getKey(), e.getValue());
+        }
+        Json.number(g, "output_tokens_per_s", s.outputTokensPerS());
+        Json.number(g, "input_tokens_per_s", s.inputTokensPerS());
+        Json.number(g, "requests_per_s", s.requestsPerS());
+        Json.number(g, "goodput_rps", s.goodputRps());
+        Json.number(g, "good_fraction", s.goodFraction());
+        Json.number(g, "concurrency_mean", s.concurrencyMean());
+        g.writeNumberField("output_len_mismatch", s.outputLenMismatch());
+        g.writeNumberField("count_discrepancy", s.countDiscrepancy());
+        writeCounts(g, "token_sources", s.tokenSources());
+        g.writeFieldName("slo");
+        StepJson.writeSlo(g, s.slo());
+        g.writeEndObject();
+    }
+
+    private static void writeCounts(JsonGenerator g, String name, Map<String, Long> counts) throws IOException {
+        g.writeObjectFieldStart(name);
+        for (Map.Entry<String, Long> e : counts.entrySet()) {
+            g.writeNumberField(e.getKey(), e.getValue());
+        }
+        g.writeEndObject();
+    }
+
+    private static void writeDistribution(JsonGenerator g, String name, Distribution d) throws IOException {
+        g.writeObjectFieldStart(name);
+        g.writeNumberField("count", d.count());
+        Json.number(g, "mean", d.mean());
+        Json.number(g, "stddev", d.stddev());
+        Json.number(g, "min", d.min());
+        Json.number(g, "p50", d.p50());
+        Json.number(g, "p90", d.p90());
+        Json.number(g, "p95", d.p95());
+        Json.number(g, "p99", d.p99());
+        Json.number(g, "p999", d.p999());
+        Json.number(g, "max", d.max());
+        g.writeEndObject();
+    }
+}

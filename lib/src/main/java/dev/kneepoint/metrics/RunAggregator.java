@@ -1,0 +1,83 @@
+package dev.kneepoint.metrics;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A {@link RunListener} that keeps one {@link StepAggregator} per step and collects the step results.
+ * Records are routed by {@link RequestRecord#step()}; a record whose step was never started is counted in
+ * {@link #unassignedRecords()} and otherwise ignored.
+ *
+ * <p>Threading as {@link RunListener}: step events from the driving thread, records concurrently.
+ */
+public final class RunAggregator implements RunListener {
+    private final Slo slo;
+    private final Map<String, StepAggregator> active = new ConcurrentHashMap<>();
+    private final List<StepResult> results = new ArrayList<>();
+    private volatile StepAggregator current;
+    private final java.util.concurrent.atomic.AtomicLong unassigned = new java.util.concurrent.atomic.AtomicLong();
+
+    public RunAggregator(Slo slo) {
+        this.slo = Objects.requireNonNull(slo, "slo");
+    }
+
+    public Slo slo() {
+        return slo;
+    }
+
+    @Override
+    public void stepStarted(StepInfo step, long stepStartNanos) {
+        StepAggregator a = new StepAggregator(step, slo);
+        active.put(step.label(), a);
+        current = a;
+    }
+
+    @Override
+    public void requestFinished(RequestRecord record) {
+        StepAggregator a = active.get(record.step());
+        if (a == null) {
+            unassigned.incrementAndGet();
+        } else {
+            a.accept(record);
+        }
+    }
+
+    @Override
+    public void stepFinished(StepInfo step, StepWindow window) {
+        StepAggregator a = active.remove(step.label());
+        if (a != null) {
+            StepResult r = a.finish(window);
+            synchronized (results) {
+                results.add(r);
+            }
+        }
+    }
+
+    /** Results of the finished steps, in finishing order. */
+    public List<StepResult> results() {
+        synchronized (results) {
+            return List.copyOf(results);
+        }
+    }
+
+    /** Live progress of the most recently started step, if it is still running. */
+    public Optional<StepProgress> progress(long nowNanos) {
+        StepAggregator a = current;
+        return a != null && active.containsValue(a) ? Optional.of(a.progress(nowNanos)) : Optional.empty();
+    }
+
+    /** Records that named a step that was not started (or had already finished). */
+    public long unassignedRecords() {
+        return unassigned.get();
+    }
+
+    /** The run result so far. */
+    public RunResult result(String runId, boolean complete, Instant startTime, String target) {
+        return new RunResult(runId, results(), complete, startTime, target);
+    }
+}

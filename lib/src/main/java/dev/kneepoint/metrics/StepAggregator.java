@@ -1,0 +1,181 @@
+package dev.kneepoint.metrics;
+
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Aggregates one step's request records into a {@link StepResult}: HdrHistograms of every latency
+ * (METRICS.md), outcome counts, and the time facts the windowed rates need once the window is known.
+ *
+ * <p>Threading: {@link #accept} is called concurrently from request threads; it computes what it can
+ * outside a short lock and holds the lock only to record (O(token-carrying events) work).
+ * {@link #progress} may be called from any thread; {@link #finish} once, after the step's last record.
+ *
+ * <p>Memory: 8 bytes per token-carrying event and 24 bytes per request are kept until {@link #finish},
+ * so that tokens straddling the window edges are counted exactly.
+ */
+public final class StepAggregator {
+
+    /** Span of the live token rate in {@link #progress}: 5 s. */
+    public static final long PROGRESS_SPAN_NANOS = 5_000_000_000L;
+    private static final long BIN_NANOS = 250_000_000L;
+    private static final int BINS = 64;
+
+    private final StepInfo info;
+    private final Slo slo;
+    private final Object lock = new Object();
+    private final Histogram ttft = Distribution.newHistogram();
+    private final Histogram ttftSched = Distribution.newHistogram();
+    private final Histogram itl = Distribution.newHistogram();
+    private final Histogram chunkGap = Distribution.newHistogram();
+    private final Histogram tpot = Distribution.newHistogram();
+    private final Histogram e2e = Distribution.newHistogram();
+    private final Histogram e2eSched = Distribution.newHistogram();
+    private final Histogram scheduleLag = Distribution.newHistogram();
+    private final WindowFacts facts = new WindowFacts();
+    private final Map<String, Long> failures = new HashMap<>();
+    private final Map<TokenSource, Long> sources = new EnumMap<>(TokenSource.class);
+    private final long[] binId = new long[BINS];
+    private final long[] binTokens = new long[BINS];
+    private long ok;
+    private long failed;
+    private long cancelled;
+    private long dropped;
+    private long warmup;
+    private long lenMismatch;
+    private long countDiscrepancy;
+
+    public StepAggregator(StepInfo info, Slo slo) {
+        this.info = Objects.requireNonNull(info, "info");
+        this.slo = Objects.requireNonNull(slo, "slo");
+        java.util.Arrays.fill(binId, -1);
+    }
+
+    public StepInfo info() {
+        return info;
+    }
+
+    public Slo slo() {
+        return slo;
+    }
+
+    /** Records one finished request of this step (any outcome, warm-up included). Thread-safe. */
+    public void accept(RequestRecord r) {
+        boolean good = slo.isGood(r, info.isOpenLoop());
+        synchronized (lock) {
+            facts.add(r, good);
+            addProgressTokens(r);
+            if (r.warmup()) {
+                warmup++;
+                return;
+            }
+            sources.merge(r.tokenSource(), 1L, Long::sum);
+            lenMismatch += r.outputLengthMismatch() ? 1 : 0;
+            countDiscrepancy += r.countDiscrepancy() ? 1 : 0;
+            record(scheduleLag, r.scheduleLagNanos());
+            switch (r.outcome()) {
+                case Outcome.Ok o -> {
+                    ok++;
+                    recordLatencies(r);
+                }
+                case Outcome.Cancelled c -> cancelled++;
+                default -> {
+                    failed++;
+                    dropped += r.outcome() instanceof Outcome.Dropped ? 1 : 0;
+                    failures.merge(r.outcome().label(), 1L, Long::sum);
+                }
+            }
+        }
+    }
+
+    private void recordLatencies(RequestRecord r) {
+        record(ttft, r.ttftNanos());
+        record(ttftSched, r.ttftSchedNanos());
+        record(tpot, r.tpotNanos());
+        record(e2e, r.e2eNanos());
+        record(e2eSched, r.e2eSchedNanos());
+        long[] t = r.chunkNanos();
+        int[] k = r.chunkTokens();
+        for (int i = 1; i < t.length; i++) {
+            long gap = Math.max(0, t[i] - t[i - 1]);
+            chunkGap.recordValue(gap);
+            if (k[i] > 0) {
+                itl.recordValueWithCount(gap / k[i], k[i]);
+            }
+        }
+    }
+
+    private static void record(Histogram h, long nanos) {
+        if (nanos >= 0) {
+            h.recordValue(nanos);
+        }
+    }
+
+    private void addProgressTokens(RequestRecord r) {
+        long[] t = r.chunkNanos();
+        int[] k = r.chunkTokens();
+        for (int i = 0; i < t.length; i++) {
+            if (t[i] < 0) {
+                continue;
+            }
+            long id = t[i] / BIN_NANOS;
+            int slot = (int) (id % BINS);
+            if (binId[slot] < id) {
+                binId[slot] = id;
+                binTokens[slot] = 0;
+            }
+            if (binId[slot] == id) {
+                binTokens[slot] += k[i];
+            }
+        }
+    }
+
+    /** A live snapshot at {@code nowNanos} (run clock). Thread-safe. */
+    public StepProgress progress(long nowNanos) {
+        synchronized (lock) {
+            long from = (nowNanos - PROGRESS_SPAN_NANOS) / BIN_NANOS;
+            long to = nowNanos / BIN_NANOS;
+            long tokens = 0;
+            for (int s = 0; s < BINS; s++) {
+                if (binId[s] >= from && binId[s] < to) {
+                    tokens += binTokens[s];
+                }
+            }
+            double span = (to - from) * BIN_NANOS / 1e9;
+            return new StepProgress(info.label(), ok + failed + cancelled, failed, warmup, tokens / span,
+                    p99(ttft), p99(ttftSched), -1);
+        }
+    }
+
+    private static double p99(Histogram h) {
+        return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(99) / 1e6;
+    }
+
+    /** Largest request end seen so far on the run clock, or -1: closes the window of an interrupted step. */
+    public long lastEventNanos() {
+        synchronized (lock) {
+            return facts.lastNanos();
+        }
+    }
+
+    /** The step's result over {@code window}. The aggregator may keep accepting, but should not. */
+    public StepResult finish(StepWindow window) {
+        synchronized (lock) {
+            WindowFacts.Rates rates = facts.rates(window);
+            long outcomes = ok + failed;
+            Map<String, Long> tokenSources = new TreeMap<>();
+            sources.forEach((s, n) -> tokenSources.put(s.label(), n));
+            return new StepResult(info, window, window.lengthNanos() / 1e9, ok, failed, cancelled, dropped, warmup,
+                    failures, Distribution.of(ttft), Distribution.of(ttftSched), Distribution.of(itl),
+                    Distribution.of(chunkGap), Distribution.of(tpot), Distribution.of(e2e),
+                    Distribution.of(e2eSched), Distribution.of(scheduleLag), rates.outputTokensPerS(),
+                    rates.inputTokensPerS(), rates.requestsPerS(), rates.goodputRps(), rates.goodFraction(),
+                    outcomes == 0 ? Double.NaN : (double) failed / outcomes, rates.concurrencyMean(),
+                    lenMismatch, countDiscrepancy, tokenSources, slo);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package dev.kneepoint.metrics;
+
+import java.util.Collections;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Everything measured in one step (METRICS.md "Step (aggregate) metrics").
+ *
+ * <p>Membership: counts, failure classes and latency distributions cover the step's non-warm-up
+ * requests (the load layer flags as warm-up the requests dispatched before the window start, and the
+ * window ends after the step's last request ended, so these are the requests dispatched in the window).
+ * Latency distributions take OK requests only; {@code schedule_lag} takes every dispatched request.
+ * Windowed rates are about time, not membership: they count whatever of the step happened inside the
+ * window (tokens arriving, prompts dispatched, requests completing), warm-up requests included.
+ * Rates are NaN for a zero-length window.
+ *
+ * @param info              what load the step applied
+ * @param window            measurement window
+ * @param windowS           window length, seconds
+ * @param requestsOk        OK requests
+ * @param requestsFailed    not OK and not cancelled (dropped included)
+ * @param cancelled         cancelled requests, reported apart
+ * @param dropped           dropped requests (also in {@code requestsFailed} and {@code failuresByClass})
+ * @param warmupRequests    warm-up requests, excluded from everything but the windowed rates
+ * @param failuresByClass   outcome label → count for every non-OK, non-cancelled outcome, sorted by label
+ * @param ttft              {@code t_first_token − t_dispatch}
+ * @param ttftSched         {@code t_first_token − t_intended}
+ * @param itl               per-token inter-token latency
+ * @param chunkGap          raw gaps between token-carrying events
+ * @param tpot              time per output token, requests with at least 2 output tokens
+ * @param e2e               {@code t_last_token − t_dispatch}
+ * @param e2eSched          {@code t_last_token − t_intended}
+ * @param scheduleLag       {@code t_dispatch − t_intended}
+ * @param outputTokensPerS  output tokens arriving in the window / window length
+ * @param inputTokensPerS   prompt tokens of requests dispatched in the window / window length
+ * @param requestsPerS      OK requests completing in the window / window length
+ * @param goodputRps        requests completing in the window that met the SLO / window length
+ * @param goodFraction      good / all non-cancelled outcomes completing in the window (NaN when none)
+ * @param failureRate       requestsFailed / (requestsOk + requestsFailed) (NaN when none)
+ * @param concurrencyMean   time-average of requests in flight over the window
+ * @param outputLenMismatch OK requests whose output length differs from the requested one
+ * @param countDiscrepancy  requests whose client-side token count disagrees with the server total
+ * @param tokenSources      token source label → requests, sorted by label
+ * @param slo               the SLO goodput was judged against
+ */
+public record StepResult(
+        StepInfo info, StepWindow window, double windowS,
+        long requestsOk, long requestsFailed, long cancelled, long dropped, long warmupRequests,
+        Map<String, Long> failuresByClass,
+        Distribution ttft, Distribution ttftSched, Distribution itl, Distribution chunkGap,
+        Distribution tpot, Distribution e2e, Distribution e2eSched, Distribution scheduleLag,
+        double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
+        double goodFraction, double failureRate, double concurrencyMean,
+        long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources, Slo slo) {
+
+    public StepResult {
+        Objects.requireNonNull(info, "info");
+        Objects.requireNonNull(window, "window");
+        failuresByClass = Collections.unmodifiableMap(new TreeMap<>(failuresByClass));
+        tokenSources = Collections.unmodifiableMap(new TreeMap<>(tokenSources));
+        Objects.requireNonNull(slo, "slo");
+    }
+
+    /** The distributions by their file name ({@code ttft_ms} ...), in the order summary.json lists them. */
+    public Map<String, Distribution> distributions() {
+        Map<String, Distribution> m = new java.util.LinkedHashMap<>();
+        m.put("ttft_ms", ttft);
+        m.put("ttft_sched_ms", ttftSched);
+        m.put("itl_ms", itl);
+        m.put("chunk_gap_ms", chunkGap);
+        m.put("tpot_ms", tpot);
+        m.put("e2e_ms", e2e);
+        m.put("e2e_sched_ms", e2eSched);
+        m.put("schedule_lag_ms", scheduleLag);
+        return Collections.unmodifiableMap(m);
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "StepResult[%s, window=%.3fs, ok=%d, failed=%d, out_tok/s=%.1f, "
+                        + "req/s=%.3f, goodput=%.3f, conc=%.2f, ttft p99=%.3fms, ttft_sched p99=%.3fms, itl p99=%.3fms]",
+                info.label(), windowS, requestsOk, requestsFailed, outputTokensPerS, requestsPerS, goodputRps,
+                concurrencyMean, ttft.p99(), ttftSched.p99(), itl.p99());
+    }
+}
