@@ -6,8 +6,6 @@ import dev.kneepoint.io.RunLoader;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.sim.SimConfig;
 import dev.kneepoint.sim.Simulator;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 
 /**
@@ -66,11 +64,7 @@ public final class Kneepoint {
 
     /** Loads a run directory written earlier (also one from a run that was killed: it is marked incomplete). */
     public static RunResult load(Path runDirectory) {
-        try {
-            return RunLoader.load(runDirectory).result();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot load run directory " + runDirectory + ": " + e.getMessage(), e);
-        }
+        return RunLoader.load(runDirectory).result();
     }
 
     /** The per-step summary as a text table. */

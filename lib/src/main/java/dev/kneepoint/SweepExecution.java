@@ -8,7 +8,6 @@ import dev.kneepoint.load.LoadProgress;
 import dev.kneepoint.load.LoadResult;
 import dev.kneepoint.load.LoadRun;
 import dev.kneepoint.load.RunHandle;
-import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunAggregator;
 import dev.kneepoint.metrics.RunClock;
 import dev.kneepoint.metrics.RunListener;
@@ -16,8 +15,6 @@ import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.metrics.StepWindow;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -36,17 +33,14 @@ final class SweepExecution {
 
     SweepExecution(Sweep sweep, Ladder ladder) {
         this.sweep = sweep;
-        this.aggregator = new RunAggregator(sweep.slo());
         RunClock clock = RunClock.system();
-        try {
-            this.directory = sweep.outputDir() == null ? null
-                    : RunDirectory.create(sweep.outputDir(), sweep.name(), sweep.describe(), clock);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the run directory under " + sweep.outputDir()
-                    + ": " + e.getMessage() + " (choose a writable folder with outputDir(...))", e);
-        }
+        this.directory = sweep.outputDir() == null ? null
+                : RunDirectory.builder(sweep.outputDir()).slug(sweep.name())
+                        .targetUrl(sweep.target().baseUrl().toString()).model(sweep.target().model())
+                        .config(sweep.describe()).slo(sweep.slo()).open();
+        this.aggregator = directory == null ? new RunAggregator(sweep.slo()) : directory.aggregator();
         this.client = new OpenAiClient(sweep.target());
-        RunListener listeners = fanOut(aggregator, directory);
+        RunListener listeners = directory == null ? aggregator : directory;
         this.loadRun = LoadRun.builder()
                 .sender(client)
                 .workload(sweep.workloadOrSynthetic())
@@ -82,16 +76,16 @@ final class SweepExecution {
     synchronized RunResult finish(LoadResult load) {
         boolean complete = load != null && load.ending() != LoadResult.Ending.INTERRUPTED
                 && load.ending() != LoadResult.Ending.STOPPED;
-        String runId = directory == null ? sweep.name() : directory.runId();
-        RunResult result = aggregator.result(runId, complete, startTime, sweep.target().baseUrl().toString());
         try {
             if (directory != null) {
-                directory.finish(result, load == null ? "failed" : load.reason());
+                directory.close(complete, load == null ? "failed" : load.ending().name().toLowerCase(java.util.Locale.ROOT)
+                        + ": " + load.reason());
+                return directory.result(complete);
             }
+            return aggregator.result(sweep.name(), complete, startTime, sweep.target().baseUrl().toString());
         } finally {
             client.close();
         }
-        return result;
     }
 
     RunDirectory directory() {
@@ -117,30 +111,5 @@ final class SweepExecution {
             }
         }
         return GateDecision.proceed();
-    }
-
-    private static RunListener fanOut(RunListener first, RunListener second) {
-        if (second == null) {
-            return first;
-        }
-        return new RunListener() {
-            @Override
-            public void stepStarted(StepInfo step, long stepStartNanos) {
-                first.stepStarted(step, stepStartNanos);
-                second.stepStarted(step, stepStartNanos);
-            }
-
-            @Override
-            public void requestFinished(RequestRecord record) {
-                first.requestFinished(record);
-                second.requestFinished(record);
-            }
-
-            @Override
-            public void stepFinished(StepInfo step, StepWindow window) {
-                first.stepFinished(step, window);
-                second.stepFinished(step, window);
-            }
-        };
     }
 }

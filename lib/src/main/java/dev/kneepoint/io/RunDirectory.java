@@ -56,6 +56,7 @@ public final class RunDirectory implements RunListener, AutoCloseable {
     private final Writer steps;
     private final HlogFiles hlogs;
     private boolean closed;
+    private String ending;
 
     private RunDirectory(Builder b) throws IOException {
         this.config = b;
@@ -184,6 +185,7 @@ public final class RunDirectory implements RunListener, AutoCloseable {
             g.writeBooleanField("complete", complete);
             g.writeStringField("start_time", DateTimeFormatter.ISO_INSTANT.format(startTime));
             g.writeStringField("end_time", endTime == null ? null : DateTimeFormatter.ISO_INSTANT.format(endTime));
+            g.writeStringField("ending", ending);
             g.writeStringField("target_url", config.targetUrl);
             g.writeStringField("model", config.model);
             g.writeFieldName("slo");
@@ -201,11 +203,20 @@ public final class RunDirectory implements RunListener, AutoCloseable {
      * @throws UncheckedIOException when a file could not be written
      */
     @Override
-    public synchronized void close() {
+    public void close() {
+        close(true, "closed");
+    }
+
+    /**
+     * Like {@link #close()}, but says whether the run completed (a stopped or interrupted run is not)
+     * and why it ended; both go into {@code manifest.json} and {@code summary.json}.
+     */
+    public synchronized void close(boolean complete, String ending) {
         if (closed) {
             return;
         }
         closed = true;
+        this.ending = ending;
         try {
             requests.close();
         } finally {
@@ -215,8 +226,8 @@ public final class RunDirectory implements RunListener, AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            SummaryJson.write(path.resolve("summary.json"), result(true));
-            writeManifest(true, config.clock.instant());
+            SummaryJson.write(path.resolve("summary.json"), result(complete));
+            writeManifest(complete, config.clock.instant());
         }
     }
 
