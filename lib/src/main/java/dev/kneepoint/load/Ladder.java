@@ -32,7 +32,7 @@ public final class Ladder {
         List<String> problems = new ArrayList<>();
         if (levels == null || levels.isEmpty()) {
             problems.add("a ladder needs at least one step");
-        } else if (levels.contains(null)) {
+        } else if (levels.stream().anyMatch(java.util.Objects::isNull)) {
             problems.add("steps must not be null");
         }
         if (pause == null || pause.isNegative()) {

@@ -18,8 +18,6 @@ import java.util.concurrent.TimeUnit;
 final class OpenLoopRunner {
     /** The plan's zero lies this far after the step begins, so the scheduler thread is up in time. */
     static final long START_LEAD_NANOS = RequestTracker.millis(5);
-    /** How often a queued request re-checks its cancellation while waiting for a slot. */
-    private static final long QUEUE_POLL_MILLIS = 10;
 
     private final OpenLoopStep step;
     private final StepInfo info;
@@ -34,7 +32,7 @@ final class OpenLoopRunner {
         this.step = step;
         this.info = info;
         this.run = run;
-        this.permits = step.maxInFlight().isPresent() ? new Semaphore(step.maxInFlight().getAsInt()) : null;
+        this.permits = step.maxInFlight().isPresent() ? new Semaphore(step.maxInFlight().getAsInt(), true) : null;
         this.dropAtCap = step.capPolicy().orElse(null) == CapPolicy.DROP;
     }
 
@@ -117,18 +115,25 @@ final class OpenLoopRunner {
         }
     }
 
-    /** QUEUE policy: waits for an in-flight slot; false if the request was cancelled meanwhile. */
+    /**
+     * QUEUE policy: waits (first come, first served) for an in-flight slot; false if the request was
+     * cancelled meanwhile. The cancellation interrupts the wait.
+     */
     private boolean awaitPermit(Cancellation cancellation) {
+        cancellation.onCancel(Thread.currentThread()::interrupt);
         try {
-            while (!cancellation.isCancelled()) {
-                if (permits.tryAcquire(QUEUE_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
-                    return true;
-                }
-            }
+            permits.acquire();
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            return false;
+        } finally {
+            cancellation.onCancel(null);
         }
-        return false;
+        if (cancellation.isCancelled()) {
+            Thread.interrupted();
+            permits.release();
+            return false;
+        }
+        return true;
     }
 
     /**
