@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.ToLongFunction;
 
 /** Keeps every fact a run reports, in arrival order, and checks the listener contract on the way. */
-final class RecordingListener implements RunListener {
+class RecordingListener implements RunListener {
     final ConcurrentLinkedQueue<RequestRecord> records = new ConcurrentLinkedQueue<>();
     final List<String> events = new ArrayList<>();
     final List<StepInfo> started = new ArrayList<>();
