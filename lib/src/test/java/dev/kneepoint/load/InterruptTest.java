@@ -80,9 +80,11 @@ class InterruptTest {
         assertStoppedStep(listener, "rate=20");
         List<RequestRecord> rs = listener.of("rate=20");
         // 500 ms at 20 rps: ~10 fired (11 planned up to 500 ms inclusive); all still waiting on the
-        // 10 s server, so all CANCELLED and dispatched.
+        // 10 s server, so all CANCELLED. The one planned at the very instant of the interrupt may be
+        // due but not yet fired: it is recorded CANCELLED without a dispatch.
         assertThat(rs.size()).isBetween(8, 12);
-        assertThat(rs).allMatch(r -> r.outcome().equals(Outcome.CANCELLED) && r.dispatched());
+        assertThat(rs).allMatch(r -> r.outcome().equals(Outcome.CANCELLED));
+        assertThat(rs.stream().filter(r -> !r.dispatched()).count()).isLessThanOrEqualTo(1);
         assertThat(sender.inFlight.get()).isZero();
         assertThat(sender.allThreadsEnded(1000)).isTrue();
         assertNoKneepointThreads();
