@@ -181,6 +181,9 @@ public final class OpenLoopStep implements Step {
                             expected, MAX_PLANNED));
                 }
             }
+            if (maxRequests > MAX_PLANNED) {
+                problems.add("maxRequests must be <= " + MAX_PLANNED + " (the plan is precomputed), got " + maxRequests);
+            }
             if (!problems.isEmpty()) {
                 throw StepBounds.invalid("open-loop step", problems);
             }
