@@ -7,6 +7,7 @@ import dev.kneepoint.metrics.StepWindow;
 import dev.kneepoint.workload.RequestSpec;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -20,6 +21,7 @@ final class ClosedLoopRunner {
     private final RequestTracker tracker = new RequestTracker();
     private final CountDownLatch issuingStopped = new CountDownLatch(1);
     private final AtomicLong measuredIssued = new AtomicLong();
+    private final AtomicInteger liveUsers = new AtomicInteger();
     private long stepStart;
     private long warmupEnd;
     private long issueEnd;
@@ -38,10 +40,11 @@ final class ClosedLoopRunner {
         issueEnd = issueLength == Long.MAX_VALUE ? Long.MAX_VALUE : stepStart + issueLength;
         run.listener.stepStarted(info, stepStart);
         boolean completed = true;
+        liveUsers.set(step.concurrency());
         try {
             for (int u = 0; u < step.concurrency(); u++) {
                 int user = u;
-                tracker.startWorker("kneepoint-user-" + info.label() + "-" + u, () -> userLoop(user));
+                tracker.startWorker("kneepoint-user-" + info.label() + "-" + u, () -> user(user));
             }
             awaitBound();
             if (!tracker.awaitIdle(step.drainTimeout().toNanos())) {
@@ -76,8 +79,19 @@ final class ClosedLoopRunner {
         return issuingStopped.getCount() > 0;
     }
 
+    /** A user thread; the last user to leave (however it leaves) makes sure the driver stops waiting. */
+    private void user(int user) {
+        try {
+            userLoop();
+        } finally {
+            if (liveUsers.decrementAndGet() == 0) {
+                stopIssuing();
+            }
+        }
+    }
+
     /** One user: send, wait for the end, think, repeat until the step stops issuing. */
-    private void userLoop(int user) {
+    private void userLoop() {
         long intended = stepStart;
         while (waitForSlot(intended)) {
             long now = run.clock.now();
@@ -91,7 +105,11 @@ final class ClosedLoopRunner {
             }
             long id = run.nextId();
             RequestContext context = new RequestContext(id, info.label(), warmup, intended, run.clock);
-            RequestSpec spec = run.workload.next(id);
+            RequestSpec spec = run.spec(id);
+            if (spec == null) {
+                stopIssuing();
+                return;
+            }
             Cancellation cancellation = tracker.begin(id);
             try {
                 run.deliver(run.execute(spec, context, cancellation));

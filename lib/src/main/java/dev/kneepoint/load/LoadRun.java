@@ -30,8 +30,8 @@ import java.util.function.BooleanSupplier;
  * <p>Listener threading: {@code stepStarted}, {@code stepFinished}, the {@link StepGate} and the
  * {@link LoadProgress} are called on the thread running the run; {@code requestFinished} on request
  * threads (and, for dropped or never-fired requests, on the scheduler thread), concurrently. If
- * {@code requestFinished} throws, the record is lost, the step runs to its end and the run then fails
- * with an {@link IllegalStateException}.
+ * {@code requestFinished} (or {@link Workload#next}) throws, that request is lost, the step runs to its
+ * end and the run then fails with an {@link IllegalStateException}.
  */
 public final class LoadRun {
     private final RequestSender sender;
@@ -102,7 +102,7 @@ public final class LoadRun {
             StepInfo info = steps.get(k).info(k);
             progress.stepStarting(info, steps.size());
             StepWindow window = StepRunners.run(steps.get(k), info, context);
-            context.rethrowListenerFailure();
+            context.rethrowFailure();
             ExecutedStep executed = new ExecutedStep(info, window);
             done.add(executed);
             if (!window.completed()) {

@@ -78,7 +78,10 @@ final class OpenLoopRunner {
         if (dropAtCap) {
             holdsPermit = permits.tryAcquire();
             if (!holdsPermit) {
-                run.deliver(run.unsent(run.workload.next(id), context, Outcome.DROPPED));
+                RequestSpec spec = run.spec(id);
+                if (spec != null) {
+                    run.deliver(run.unsent(spec, context, Outcome.DROPPED));
+                }
                 return;
             }
         }
@@ -88,7 +91,11 @@ final class OpenLoopRunner {
 
     /** On a request's own virtual thread: wait for a slot if queueing, send, hand the record over. */
     private void send(RequestContext context, boolean holdsPermit) {
-        RequestSpec spec = run.workload.next(context.id());
+        RequestSpec spec = run.spec(context.id());
+        if (spec == null) {
+            permits(holdsPermit);
+            return;
+        }
         Cancellation cancellation = tracker.begin(context.id());
         boolean permit = holdsPermit;
         try {
@@ -146,7 +153,10 @@ final class OpenLoopRunner {
             long id = run.nextId();
             long intended = stepStart + offsets[j];
             RequestContext context = new RequestContext(id, info.label(), intended < warmupEnd, intended, run.clock);
-            run.deliver(run.unsent(run.workload.next(id), context, Outcome.CANCELLED));
+            RequestSpec spec = run.spec(id);
+            if (spec != null) {
+                run.deliver(run.unsent(spec, context, Outcome.CANCELLED));
+            }
         }
     }
 

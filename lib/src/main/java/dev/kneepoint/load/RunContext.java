@@ -18,7 +18,7 @@ final class RunContext {
     final RunListener listener;
     final RunClock clock;
     private final AtomicLong ids = new AtomicLong();
-    private final AtomicReference<RuntimeException> listenerFailure = new AtomicReference<>();
+    private final AtomicReference<IllegalStateException> failure = new AtomicReference<>();
 
     RunContext(RequestSender sender, Workload workload, RunListener listener, RunClock clock) {
         this.sender = sender;
@@ -47,20 +47,35 @@ final class RunContext {
         }
     }
 
+    /** The workload's spec for request {@code id}, or null (failure kept) if the workload threw. */
+    RequestSpec spec(long id) {
+        try {
+            return java.util.Objects.requireNonNull(workload.next(id), "Workload.next returned null");
+        } catch (RuntimeException e) {
+            fail("Workload.next", e);
+            return null;
+        }
+    }
+
     /** Hands a record to the listener; a listener failure is kept and rethrown by the run. */
     void deliver(RequestRecord record) {
         try {
             listener.requestFinished(record);
         } catch (RuntimeException e) {
-            listenerFailure.compareAndSet(null, e);
+            fail("RunListener.requestFinished", e);
         }
     }
 
-    /** Throws the first failure of {@code requestFinished}, if any. */
-    void rethrowListenerFailure() {
-        RuntimeException e = listenerFailure.get();
+    /** Keeps the first failure of caller-supplied code on a request thread (listener, workload). */
+    void fail(String where, RuntimeException e) {
+        failure.compareAndSet(null, new IllegalStateException(where + " failed: " + e, e));
+    }
+
+    /** Throws the first failure kept by {@link #fail}, if any. */
+    void rethrowFailure() {
+        IllegalStateException e = failure.get();
         if (e != null) {
-            throw new IllegalStateException("RunListener.requestFinished failed: " + e, e);
+            throw e;
         }
     }
 

@@ -117,4 +117,22 @@ class LadderRunTest {
         assertThatThrownBy(run::run).isInstanceOf(IllegalStateException.class).hasMessageContaining("disk full");
         assertThat(listener.events).containsExactly("start c=1", "finish c=1");
     }
+
+    @Test
+    void aFailingWorkloadFailsTheRunInsteadOfHanging() {
+        Workload broken = i -> {
+            if (i == 3) {
+                throw new IllegalArgumentException("no prompt for index 3");
+            }
+            return ClosedLoopTest.WORKLOAD.next(i);
+        };
+        RecordingListener listener = new RecordingListener();
+        // Count-bounded only: if the failing user were not accounted for, the step would wait forever.
+        LoadRun run = LoadRun.builder().sender(FakeSender.fixedLatency(ms(5))).workload(broken).listener(listener)
+                .step(ClosedLoopStep.builder().concurrency(1).maxRequests(10).build()).build();
+        assertThatThrownBy(run::run).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Workload.next failed").hasMessageContaining("no prompt for index 3");
+        assertThat(listener.events).containsExactly("start c=1", "finish c=1");
+        assertThat(listener.of("c=1")).hasSize(3);
+    }
 }
