@@ -1,0 +1,145 @@
+package dev.kneepoint.load;
+
+import dev.kneepoint.client.Cancellation;
+import dev.kneepoint.client.RequestContext;
+import dev.kneepoint.metrics.StepInfo;
+import dev.kneepoint.metrics.StepWindow;
+import dev.kneepoint.workload.RequestSpec;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Runs one {@link ClosedLoopStep}: one virtual thread per user, each calling the sender in a loop.
+ * The driving thread waits for the bound, then for the drain, then reports the window.
+ */
+final class ClosedLoopRunner {
+    private final ClosedLoopStep step;
+    private final StepInfo info;
+    private final RunContext run;
+    private final RequestTracker tracker = new RequestTracker();
+    private final CountDownLatch issuingStopped = new CountDownLatch(1);
+    private final AtomicLong measuredIssued = new AtomicLong();
+    private final AtomicInteger liveUsers = new AtomicInteger();
+    private long stepStart;
+    private long warmupEnd;
+    private long issueEnd;
+
+    ClosedLoopRunner(ClosedLoopStep step, StepInfo info, RunContext run) {
+        this.step = step;
+        this.info = info;
+        this.run = run;
+    }
+
+    /** Runs the step on the calling thread; an interrupt ends it early with {@code completed = false}. */
+    StepWindow run() {
+        stepStart = run.clock.now();
+        warmupEnd = stepStart + step.bounds().warmupNanos();
+        long issueLength = step.bounds().issueEndNanos();
+        issueEnd = issueLength == Long.MAX_VALUE ? Long.MAX_VALUE : stepStart + issueLength;
+        run.listener.stepStarted(info, stepStart);
+        boolean completed = true;
+        liveUsers.set(step.concurrency());
+        try {
+            for (int u = 0; u < step.concurrency(); u++) {
+                int user = u;
+                tracker.startWorker("kneepoint-user-" + info.label() + "-" + u, () -> user(user));
+            }
+            awaitBound();
+            if (!tracker.awaitIdle(step.drainTimeout().toNanos())) {
+                tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
+            }
+        } catch (InterruptedException e) {
+            completed = false;
+            stopIssuing();
+            tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
+            Thread.currentThread().interrupt();
+        }
+        return StepRunners.finish(run, info, stepStart, warmupEnd, completed);
+    }
+
+    /** Waits until the users must stop issuing: the duration has passed or the count bound was reached. */
+    private void awaitBound() throws InterruptedException {
+        if (issueEnd == Long.MAX_VALUE) {
+            issuingStopped.await();
+            return;
+        }
+        long remaining = issueEnd - run.clock.now();
+        if (!issuingStopped.await(Math.max(0, remaining), TimeUnit.NANOSECONDS)) {
+            stopIssuing();
+        }
+    }
+
+    private void stopIssuing() {
+        issuingStopped.countDown();
+    }
+
+    private boolean issuing() {
+        return issuingStopped.getCount() > 0;
+    }
+
+    /** A user thread; the last user to leave (however it leaves) makes sure the driver stops waiting. */
+    private void user(int user) {
+        try {
+            userLoop();
+        } finally {
+            if (liveUsers.decrementAndGet() == 0) {
+                stopIssuing();
+            }
+        }
+    }
+
+    /** One user: send, wait for the end, think, repeat until the step stops issuing. */
+    private void userLoop() {
+        long intended = stepStart;
+        while (waitForSlot(intended)) {
+            long now = run.clock.now();
+            if (!issuing() || now >= issueEnd) {
+                stopIssuing();
+                return;
+            }
+            boolean warmup = now < warmupEnd;
+            if (!warmup && !claimMeasured()) {
+                return;
+            }
+            long id = run.nextId();
+            RequestContext context = new RequestContext(id, info.label(), warmup, intended, run.clock);
+            RequestSpec spec = run.spec(id);
+            if (spec == null) {
+                stopIssuing();
+                return;
+            }
+            Cancellation cancellation = tracker.begin(id);
+            try {
+                run.deliver(run.execute(spec, context, cancellation));
+            } finally {
+                tracker.end(id);
+            }
+            intended = run.clock.now() + step.thinkTime().toNanos();
+        }
+    }
+
+    /** Think time: waits until {@code intended}; false if the step stopped issuing meanwhile. */
+    private boolean waitForSlot(long intended) {
+        try {
+            long remaining = intended - run.clock.now();
+            return remaining <= 0 ? issuing() : !issuingStopped.await(remaining, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            return false;
+        }
+    }
+
+    /** Takes one of the {@code maxRequests} measured slots; the last one stops issuing. */
+    private boolean claimMeasured() {
+        long max = step.bounds().maxRequests();
+        if (max < 0) {
+            return true;
+        }
+        long n = measuredIssued.incrementAndGet();
+        if (n >= max) {
+            stopIssuing();
+        }
+        return n <= max;
+    }
+}

@@ -1,0 +1,150 @@
+package dev.kneepoint.load;
+
+import dev.kneepoint.metrics.StepInfo;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * A closed-loop step: {@code concurrency} users, each sends a request, waits for it to end, waits
+ * {@code thinkTime}, and sends again. A request's {@code t_intended} is the instant its user's slot
+ * became free plus the think time (the step start for each user's first request).
+ *
+ * <p>Warm-up: requests handed to the sender during the warm-up are flagged {@code warmup} and do not
+ * count towards {@code maxRequests}. When the duration (after warm-up) has passed, or the last of
+ * {@code maxRequests} measured requests was issued, users stop issuing; in-flight requests get
+ * {@code drainTimeout} to finish and are then cancelled ({@code CANCELLED}).
+ *
+ * <pre>{@code
+ * ClosedLoopStep step = ClosedLoopStep.builder().concurrency(8)
+ *         .warmup(Duration.ofSeconds(10)).duration(Duration.ofSeconds(60)).build();
+ * }</pre>
+ */
+public final class ClosedLoopStep implements Step {
+    private final String label;
+    private final boolean labelSet;
+    private final int concurrency;
+    private final Duration thinkTime;
+    private final StepBounds bounds;
+
+    private ClosedLoopStep(Builder b) {
+        this.concurrency = b.concurrency;
+        this.thinkTime = b.thinkTime;
+        this.bounds = new StepBounds(b.warmup, b.duration, b.maxRequests, b.drainTimeout);
+        this.labelSet = b.label != null;
+        this.label = labelSet ? b.label : "c=" + b.concurrency;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this step's settings (label included only if it was set explicitly). */
+    public Builder toBuilder() {
+        Builder b = new Builder().concurrency(concurrency).thinkTime(thinkTime).warmup(bounds.warmup())
+                .maxRequests(bounds.maxRequests()).drainTimeout(bounds.drainTimeout()).label(labelSet ? label : null);
+        b.duration = bounds.duration();
+        return b;
+    }
+
+    /** The same step with another number of users, labelled {@code c=N}. */
+    public ClosedLoopStep withConcurrency(int users) {
+        return toBuilder().concurrency(users).label("c=" + users).build();
+    }
+
+    @Override
+    public ClosedLoopStep withLabel(String newLabel) {
+        return toBuilder().label(newLabel).build();
+    }
+
+    public int concurrency() {
+        return concurrency;
+    }
+
+    public Duration thinkTime() {
+        return thinkTime;
+    }
+
+    @Override public String label() { return label; }
+    @Override public Duration warmup() { return bounds.warmup(); }
+    @Override public Optional<Duration> duration() { return bounds.durationOpt(); }
+    @Override public OptionalLong maxRequests() { return bounds.maxRequestsOpt(); }
+    @Override public Duration drainTimeout() { return bounds.drainTimeout(); }
+
+    StepBounds bounds() {
+        return bounds;
+    }
+
+    @Override
+    public StepInfo info(int index) {
+        return new StepInfo(index, label, StepInfo.CLOSED, concurrency, Double.NaN, "", -1, "",
+                bounds.warmupNanos(), bounds.durationNanos(), bounds.maxRequests());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ClosedLoopStep s && label.equals(s.label) && concurrency == s.concurrency
+                && thinkTime.equals(s.thinkTime) && bounds.equals(s.bounds);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(label, concurrency, thinkTime, bounds);
+    }
+
+    @Override
+    public String toString() {
+        return "ClosedLoopStep[" + label + ", users=" + concurrency + ", think=" + thinkTime
+                + ", warmup=" + bounds.warmup() + ", duration=" + bounds.duration()
+                + ", maxRequests=" + bounds.maxRequests() + ", drain=" + bounds.drainTimeout() + "]";
+    }
+
+    /** Builds a {@link ClosedLoopStep}; {@link #build()} reports every invalid setting at once. */
+    public static final class Builder {
+        private String label;
+        private int concurrency = 1;
+        private Duration thinkTime = Duration.ZERO;
+        private Duration warmup = Duration.ZERO;
+        private Duration duration;
+        private long maxRequests = -1;
+        private Duration drainTimeout = Step.DEFAULT_DRAIN_TIMEOUT;
+
+        private Builder() {}
+
+        /** Number of users (default 1). */
+        public Builder concurrency(int users) { this.concurrency = users; return this; }
+        /** Fixed pause between a request's end and the user's next request (default 0). */
+        public Builder thinkTime(Duration think) { this.thinkTime = think; return this; }
+        /** Warm-up before measurement (default 0). */
+        public Builder warmup(Duration warmupTime) { this.warmup = warmupTime; return this; }
+        /** Measurement length after warm-up. */
+        public Builder duration(Duration measured) { this.duration = Objects.requireNonNull(measured, "duration"); return this; }
+        /** Bound on measured (non-warm-up) requests; -1 for none. */
+        public Builder maxRequests(long max) { this.maxRequests = max; return this; }
+        /** Time in-flight requests get to finish once the step stops issuing (default 30 s). */
+        public Builder drainTimeout(Duration drain) { this.drainTimeout = drain; return this; }
+        /** Label (default {@code c=N}). */
+        public Builder label(String stepLabel) { this.label = stepLabel; return this; }
+
+        public ClosedLoopStep build() {
+            List<String> problems = new ArrayList<>();
+            if (concurrency < 1) {
+                problems.add("concurrency must be >= 1 user, got " + concurrency);
+            }
+            if (thinkTime == null || thinkTime.isNegative()) {
+                problems.add("think time must be >= 0, got " + thinkTime);
+            }
+            if (label != null && label.isBlank()) {
+                problems.add("label must not be blank");
+            }
+            StepBounds.check(warmup, duration, maxRequests, drainTimeout, problems);
+            if (!problems.isEmpty()) {
+                throw StepBounds.invalid("closed-loop step", problems);
+            }
+            return new ClosedLoopStep(this);
+        }
+    }
+}

@@ -1,0 +1,199 @@
+package dev.kneepoint.load;
+
+import dev.kneepoint.client.RequestSender;
+import dev.kneepoint.metrics.RunClock;
+import dev.kneepoint.metrics.RunListener;
+import dev.kneepoint.metrics.StepInfo;
+import dev.kneepoint.metrics.StepWindow;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Runs a {@link Ladder} (or a single step) against a {@link RequestSender}, a {@link Workload} and a
+ * {@link RunListener} on a {@link RunClock}. Two ways: {@link #run()} blocks the calling thread;
+ * {@link #start()} drives the run on one platform thread it owns and returns a {@link RunHandle}. A
+ * LoadRun runs once.
+ *
+ * <p>Stopping: interrupting the thread running the run (or {@link RunHandle#stop()}) stops it within
+ * about a second: no new requests; requests in flight are cancelled through their
+ * {@link dev.kneepoint.client.Cancellation} and end as {@code CANCELLED}; open-loop requests whose
+ * planned time had come but which were not yet fired end as {@code CANCELLED} too, later planned ones
+ * are not recorded; the step still gets {@code stepFinished} with {@code completed = false}; everything
+ * already measured is kept.
+ *
+ * <p>Threads: each closed-loop user and each open-loop request runs on its own virtual thread; each
+ * open-loop step owns one platform scheduler thread. All of them end before the step's
+ * {@code stepFinished}. There is no shared pool.
+ *
+ * <p>Listener threading: {@code stepStarted}, {@code stepFinished}, the {@link StepGate} and the
+ * {@link LoadProgress} are called on the thread running the run; {@code requestFinished} on request
+ * threads (and, for dropped or never-fired requests, on the scheduler thread), concurrently. If
+ * {@code requestFinished} (or {@link Workload#next}) throws, that request is lost, the step runs to its
+ * end and the run then fails with an {@link IllegalStateException}.
+ */
+public final class LoadRun {
+    private final RequestSender sender;
+    private final Workload workload;
+    private final RunListener listener;
+    private final RunClock clock;
+    private final Ladder ladder;
+    private final LoadProgress progress;
+    private final AtomicBoolean used = new AtomicBoolean();
+
+    private LoadRun(Builder b) {
+        this.sender = b.sender;
+        this.workload = b.workload;
+        this.listener = b.listener;
+        this.clock = b.clock != null ? b.clock : RunClock.system();
+        this.ladder = b.ladder;
+        this.progress = b.progress;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Ladder ladder() {
+        return ladder;
+    }
+
+    public RunClock clock() {
+        return clock;
+    }
+
+    /**
+     * Runs the whole ladder on the calling thread and returns how it went. If the thread is interrupted,
+     * the run stops (see the class comment), the result says {@code INTERRUPTED} and the thread's
+     * interrupt status is set on return.
+     *
+     * @throws IllegalStateException if this LoadRun already ran, or the listener failed
+     */
+    public LoadResult run() {
+        claim();
+        return drive(() -> false);
+    }
+
+    /** Starts the run on a new platform thread named {@code kneepoint-run} and returns its handle. */
+    public RunHandle start() {
+        claim();
+        return RunHandle.start(this);
+    }
+
+    private void claim() {
+        if (!used.compareAndSet(false, true)) {
+            throw new IllegalStateException("this LoadRun has already run; build a new one");
+        }
+    }
+
+    /** The ladder loop; {@code stopRequested} tells a stop() apart from a plain interrupt. */
+    LoadResult drive(BooleanSupplier stopRequested) {
+        RunContext context = new RunContext(sender, workload, listener, clock);
+        List<Step> steps = ladder.steps();
+        List<ExecutedStep> done = new ArrayList<>();
+        LoadResult.Ending ending = LoadResult.Ending.COMPLETED;
+        String reason = "all " + steps.size() + " steps completed";
+        for (int k = 0; k < steps.size(); k++) {
+            if ((k > 0 && !pause()) || Thread.currentThread().isInterrupted() || stopRequested.getAsBoolean()) {
+                ending = null;
+                break;
+            }
+            StepInfo info = steps.get(k).info(k);
+            progress.stepStarting(info, steps.size());
+            StepWindow window = StepRunners.run(steps.get(k), info, context);
+            context.rethrowFailure();
+            ExecutedStep executed = new ExecutedStep(info, window);
+            done.add(executed);
+            if (!window.completed()) {
+                progress.stepEnded(executed, GateDecision.stop("step interrupted"));
+                ending = null;
+                break;
+            }
+            GateDecision decision = ladder.gate().evaluate(info, window);
+            progress.stepEnded(executed, decision);
+            if (decision instanceof GateDecision.Stop stop) {
+                ending = LoadResult.Ending.GATE_STOPPED;
+                reason = "stopped after step '" + info.label() + "': " + stop.reason();
+                break;
+            }
+        }
+        if (ending == null) {
+            boolean stopped = stopRequested.getAsBoolean();
+            ending = stopped ? LoadResult.Ending.STOPPED : LoadResult.Ending.INTERRUPTED;
+            reason = (stopped ? "stopped by RunHandle" : "interrupted") + " after " + done.size() + " of "
+                    + steps.size() + " steps";
+        }
+        LoadResult result = new LoadResult(done, ending, reason);
+        progress.runEnded(result);
+        return result;
+    }
+
+    /** The pause between steps; false if interrupted (the interrupt status is set). */
+    private boolean pause() {
+        if (ladder.pause().isZero()) {
+            return true;
+        }
+        progress.pausing(ladder.pause());
+        try {
+            Thread.sleep(ladder.pause());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Builds a {@link LoadRun}; {@link #build()} reports every missing or conflicting setting at once. */
+    public static final class Builder {
+        private RequestSender sender;
+        private Workload workload;
+        private RunListener listener;
+        private RunClock clock;
+        private Ladder ladder;
+        private boolean ladderTwice;
+        private LoadProgress progress = LoadProgress.NONE;
+
+        private Builder() {}
+
+        /** Sends and measures each request (required). */
+        public Builder sender(RequestSender requestSender) { this.sender = requestSender; return this; }
+        /** What each request sends (required). */
+        public Builder workload(Workload requestWorkload) { this.workload = requestWorkload; return this; }
+        /** Receives every record and step boundary (required). */
+        public Builder listener(RunListener runListener) { this.listener = runListener; return this; }
+        /** The run clock shared with the listener's consumers (default {@link RunClock#system()}). */
+        public Builder clock(RunClock runClock) { this.clock = runClock; return this; }
+        /** The steps to run (this or {@link #step}, required). */
+        public Builder ladder(Ladder stepLadder) { ladderTwice |= ladder != null; this.ladder = stepLadder; return this; }
+        /** Runs a single step (same as {@code ladder(Ladder.single(step))}). */
+        public Builder step(Step single) { return ladder(single == null ? null : Ladder.single(single)); }
+        /** Live progress callbacks (default none). */
+        public Builder progress(LoadProgress runProgress) { this.progress = runProgress; return this; }
+
+        public LoadRun build() {
+            List<String> problems = new ArrayList<>();
+            if (sender == null) {
+                problems.add("a RequestSender is required");
+            }
+            if (workload == null) {
+                problems.add("a Workload is required");
+            }
+            if (listener == null) {
+                problems.add("a RunListener is required (it receives every measurement)");
+            }
+            if (ladder == null) {
+                problems.add("a ladder or a step is required");
+            } else if (ladderTwice) {
+                problems.add("give either one ladder or one step, not several");
+            }
+            if (progress == null) {
+                problems.add("progress must not be null (use LoadProgress.NONE)");
+            }
+            if (!problems.isEmpty()) {
+                throw StepBounds.invalid("load run", problems);
+            }
+            return new LoadRun(this);
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package dev.kneepoint.load;
+
+import dev.kneepoint.client.Cancellation;
+import dev.kneepoint.client.RequestContext;
+import dev.kneepoint.metrics.Outcome;
+import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.metrics.StepInfo;
+import dev.kneepoint.metrics.StepWindow;
+import dev.kneepoint.workload.RequestSpec;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one {@link OpenLoopStep}: one platform scheduler thread owned by the step fires each planned
+ * request at its absolute time on a new virtual thread, and never waits for requests in flight. The
+ * driving thread waits for the scheduler, then for the drain, then reports the window.
+ */
+final class OpenLoopRunner {
+    /** The plan's zero lies this far after the step begins, so the scheduler thread is up in time. */
+    static final long START_LEAD_NANOS = RequestTracker.millis(5);
+
+    private final OpenLoopStep step;
+    private final StepInfo info;
+    private final RunContext run;
+    private final RequestTracker tracker = new RequestTracker();
+    private final Semaphore permits;
+    private final boolean dropAtCap;
+    private long stepStart;
+    private long warmupEnd;
+
+    OpenLoopRunner(OpenLoopStep step, StepInfo info, RunContext run) {
+        this.step = step;
+        this.info = info;
+        this.run = run;
+        this.permits = step.maxInFlight().isPresent() ? new Semaphore(step.maxInFlight().getAsInt(), true) : null;
+        this.dropAtCap = step.capPolicy().orElse(null) == CapPolicy.DROP;
+    }
+
+    /** Runs the step on the calling thread; an interrupt ends it early with {@code completed = false}. */
+    StepWindow run() {
+        long[] offsets = step.plannedOffsets();
+        stepStart = run.clock.now() + START_LEAD_NANOS;
+        warmupEnd = stepStart + step.bounds().warmupNanos();
+        run.listener.stepStarted(info, stepStart);
+        Thread scheduler = Thread.ofPlatform().name("kneepoint-sched-" + info.label()).daemon(true)
+                .unstarted(() -> schedule(offsets));
+        scheduler.start();
+        boolean completed = true;
+        try {
+            scheduler.join();
+            if (!tracker.awaitIdle(step.drainTimeout().toNanos())) {
+                tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
+            }
+        } catch (InterruptedException e) {
+            completed = false;
+            scheduler.interrupt();
+            joinQuietly(scheduler);
+            tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
+            Thread.currentThread().interrupt();
+        }
+        return StepRunners.finish(run, info, stepStart, warmupEnd, completed);
+    }
+
+    /** The scheduler: fire request i at stepStart + offset(i); on interrupt, account for overdue ones. */
+    private void schedule(long[] offsets) {
+        int i = 0;
+        while (i < offsets.length && Pacer.awaitUntil(run.clock, stepStart + offsets[i])) {
+            fire(stepStart + offsets[i]);
+            i++;
+        }
+        cancelOverdue(offsets, i);
+    }
+
+    private void fire(long intended) {
+        long id = run.nextId();
+        RequestContext context = new RequestContext(id, info.label(), intended < warmupEnd, intended, run.clock);
+        boolean holdsPermit = false;
+        if (dropAtCap) {
+            holdsPermit = permits.tryAcquire();
+            if (!holdsPermit) {
+                RequestSpec spec = run.spec(id);
+                if (spec != null) {
+                    run.deliver(run.unsent(spec, context, Outcome.DROPPED));
+                }
+                return;
+            }
+        }
+        boolean permitTaken = holdsPermit;
+        tracker.startWorker("kneepoint-req-" + id, () -> send(context, permitTaken));
+    }
+
+    /** On a request's own virtual thread: wait for a slot if queueing, send, hand the record over. */
+    private void send(RequestContext context, boolean holdsPermit) {
+        RequestSpec spec = run.spec(context.id());
+        if (spec == null) {
+            permits(holdsPermit);
+            return;
+        }
+        Cancellation cancellation = tracker.begin(context.id());
+        boolean permit = holdsPermit;
+        try {
+            if (permits != null && !permit) {
+                permit = awaitPermit(cancellation);
+                if (!permit) {
+                    run.deliver(run.unsent(spec, context, Outcome.CANCELLED));
+                    return;
+                }
+            }
+            RequestRecord record = run.execute(spec, context, cancellation);
+            permits(permit);
+            permit = false;
+            run.deliver(record);
+        } finally {
+            permits(permit);
+            tracker.end(context.id());
+        }
+    }
+
+    private void permits(boolean release) {
+        if (release) {
+            permits.release();
+        }
+    }
+
+    /**
+     * QUEUE policy: waits (first come, first served) for an in-flight slot; false if the request was
+     * cancelled meanwhile. The cancellation interrupts the wait.
+     */
+    private boolean awaitPermit(Cancellation cancellation) {
+        cancellation.onCancel(Thread.currentThread()::interrupt);
+        try {
+            permits.acquire();
+        } catch (InterruptedException e) {
+            return false;
+        } finally {
+            cancellation.onCancel(null);
+        }
+        if (cancellation.isCancelled()) {
+            Thread.interrupted();
+            permits.release();
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * After a stop: planned requests whose time had come but which were not fired end as CANCELLED
+     * (never dispatched); later ones were never scheduled and are not recorded.
+     */
+    private void cancelOverdue(long[] offsets, int from) {
+        long now = run.clock.now();
+        for (int j = from; j < offsets.length && stepStart + offsets[j] <= now; j++) {
+            long id = run.nextId();
+            long intended = stepStart + offsets[j];
+            RequestContext context = new RequestContext(id, info.label(), intended < warmupEnd, intended, run.clock);
+            RequestSpec spec = run.spec(id);
+            if (spec != null) {
+                run.deliver(run.unsent(spec, context, Outcome.CANCELLED));
+            }
+        }
+    }
+
+    private static void joinQuietly(Thread thread) {
+        try {
+            thread.join(TimeUnit.NANOSECONDS.toMillis(StepRunners.CANCEL_GRACE_NANOS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

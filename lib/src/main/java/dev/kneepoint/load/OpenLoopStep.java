@@ -1,0 +1,193 @@
+package dev.kneepoint.load;
+
+import dev.kneepoint.metrics.StepInfo;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * An open-loop step: requests arrive by an {@link ArrivalPlan}, whatever the server does. One scheduler
+ * thread owned by the step fires request {@code i} at {@code stepStart + offset(i)} and never waits for
+ * requests in flight (no coordinated omission); a request fired late keeps its planned
+ * {@code t_intended}, so the lateness shows in {@code schedule_lag}.
+ *
+ * <p>Optional in-flight cap with an explicit {@link CapPolicy}: {@code QUEUE} (the request waits for a
+ * slot on its own thread, the scheduler does not) or {@code DROP} (recorded as {@code DROPPED}).
+ *
+ * <p>The plan covers the warm-up plus the duration and/or stops after {@code maxRequests} arrivals
+ * after warm-up. Requests whose planned time had come when the run was stopped but which were not yet
+ * fired end as {@code CANCELLED} (never dispatched); planned requests whose time had not yet come are
+ * not recorded: they were never scheduled, and their intended time lies outside the step's window.
+ *
+ * <pre>{@code
+ * OpenLoopStep step = OpenLoopStep.builder().arrival(ArrivalPlan.poisson(4.0, 42))
+ *         .duration(Duration.ofSeconds(60)).maxInFlight(256, CapPolicy.DROP).build();
+ * }</pre>
+ */
+public final class OpenLoopStep implements Step {
+    /** Steps may not plan more arrivals than this (the plan is precomputed as a long[]). */
+    public static final long MAX_PLANNED = 20_000_000L;
+
+    private final String label;
+    private final boolean labelSet;
+    private final ArrivalPlan arrival;
+    private final int maxInFlight;
+    private final CapPolicy capPolicy;
+    private final StepBounds bounds;
+
+    private OpenLoopStep(Builder b) {
+        this.arrival = b.arrival;
+        this.maxInFlight = b.maxInFlight;
+        this.capPolicy = b.capPolicy;
+        this.bounds = new StepBounds(b.warmup, b.duration, b.maxRequests, b.drainTimeout);
+        this.labelSet = b.label != null;
+        this.label = labelSet ? b.label : "rate=" + ArrivalPlan.plain(b.arrival.rateRps());
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this step's settings (label included only if it was set explicitly). */
+    public Builder toBuilder() {
+        Builder b = new Builder().arrival(arrival).warmup(bounds.warmup()).maxRequests(bounds.maxRequests())
+                .drainTimeout(bounds.drainTimeout()).label(labelSet ? label : null);
+        b.duration = bounds.duration();
+        b.maxInFlight = maxInFlight;
+        b.capPolicy = capPolicy;
+        return b;
+    }
+
+    /** The same step at another mean rate (same process and seed), labelled {@code rate=R}. */
+    public OpenLoopStep withRate(double rateRps) {
+        return toBuilder().arrival(arrival.withRate(rateRps)).label("rate=" + ArrivalPlan.plain(rateRps)).build();
+    }
+
+    @Override
+    public OpenLoopStep withLabel(String newLabel) {
+        return toBuilder().label(newLabel).build();
+    }
+
+    public ArrivalPlan arrival() {
+        return arrival;
+    }
+
+    /** The in-flight cap, empty when uncapped. */
+    public OptionalInt maxInFlight() {
+        return maxInFlight < 0 ? OptionalInt.empty() : OptionalInt.of(maxInFlight);
+    }
+
+    /** What happens at the cap; empty when uncapped. */
+    public Optional<CapPolicy> capPolicy() {
+        return Optional.ofNullable(capPolicy);
+    }
+
+    @Override public String label() { return label; }
+    @Override public Duration warmup() { return bounds.warmup(); }
+    @Override public Optional<Duration> duration() { return bounds.durationOpt(); }
+    @Override public OptionalLong maxRequests() { return bounds.maxRequestsOpt(); }
+    @Override public Duration drainTimeout() { return bounds.drainTimeout(); }
+
+    StepBounds bounds() {
+        return bounds;
+    }
+
+    /** The intended start offsets of this step's requests (nanos from the step start), deterministic. */
+    public long[] plannedOffsets() {
+        long max = bounds.maxRequests() < 0 ? Long.MAX_VALUE : bounds.maxRequests();
+        return arrival.offsets(bounds.issueEndNanos(), bounds.warmupNanos(), max);
+    }
+
+    @Override
+    public StepInfo info(int index) {
+        return new StepInfo(index, label, StepInfo.OPEN, -1, arrival.rateRps(), arrival.label(), maxInFlight,
+                capPolicy == null ? "" : capPolicy.label(), bounds.warmupNanos(), bounds.durationNanos(),
+                bounds.maxRequests());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof OpenLoopStep s && label.equals(s.label) && arrival.equals(s.arrival)
+                && maxInFlight == s.maxInFlight && capPolicy == s.capPolicy && bounds.equals(s.bounds);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(label, arrival, maxInFlight, capPolicy, bounds);
+    }
+
+    @Override
+    public String toString() {
+        return "OpenLoopStep[" + label + ", " + arrival + ", cap=" + (maxInFlight < 0 ? "none" : maxInFlight + " "
+                + capPolicy.label()) + ", warmup=" + bounds.warmup() + ", duration=" + bounds.duration()
+                + ", maxRequests=" + bounds.maxRequests() + ", drain=" + bounds.drainTimeout() + "]";
+    }
+
+    /** Builds an {@link OpenLoopStep}; {@link #build()} reports every invalid setting at once. */
+    public static final class Builder {
+        private String label;
+        private ArrivalPlan arrival;
+        private int maxInFlight = -1;
+        private CapPolicy capPolicy;
+        private Duration warmup = Duration.ZERO;
+        private Duration duration;
+        private long maxRequests = -1;
+        private Duration drainTimeout = Step.DEFAULT_DRAIN_TIMEOUT;
+
+        private Builder() {}
+
+        /** The arrival plan (rate, process, seed); required. */
+        public Builder arrival(ArrivalPlan plan) { this.arrival = plan; return this; }
+        /** Caps requests in flight at {@code max}, with the given policy at the cap. */
+        public Builder maxInFlight(int max, CapPolicy policy) {
+            this.maxInFlight = max;
+            this.capPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+        /** Removes the in-flight cap (the default). */
+        public Builder uncapped() { this.maxInFlight = -1; this.capPolicy = null; return this; }
+        /** Warm-up before measurement (default 0). */
+        public Builder warmup(Duration warmupTime) { this.warmup = warmupTime; return this; }
+        /** Measurement length after warm-up. */
+        public Builder duration(Duration measured) { this.duration = Objects.requireNonNull(measured, "duration"); return this; }
+        /** Bound on measured (after warm-up) arrivals; -1 for none. */
+        public Builder maxRequests(long max) { this.maxRequests = max; return this; }
+        /** Time in-flight requests get to finish after the last arrival (default 30 s). */
+        public Builder drainTimeout(Duration drain) { this.drainTimeout = drain; return this; }
+        /** Label (default {@code rate=R}). */
+        public Builder label(String stepLabel) { this.label = stepLabel; return this; }
+
+        public OpenLoopStep build() {
+            List<String> problems = new ArrayList<>();
+            if (arrival == null) {
+                problems.add("an arrival plan is required (ArrivalPlan.constant/poisson/gamma)");
+            }
+            if (capPolicy != null && maxInFlight < 1) {
+                problems.add("maxInFlight must be >= 1 when capped, got " + maxInFlight);
+            }
+            if (label != null && label.isBlank()) {
+                problems.add("label must not be blank");
+            }
+            StepBounds.check(warmup, duration, maxRequests, drainTimeout, problems);
+            if (arrival != null && duration != null && warmup != null && !warmup.isNegative()) {
+                double expected = arrival.rateRps() * (warmup.toNanos() + (double) duration.toNanos()) / 1e9;
+                if (expected > MAX_PLANNED && (maxRequests < 0 || maxRequests > MAX_PLANNED)) {
+                    problems.add(String.format(java.util.Locale.ROOT,
+                            "the step would plan about %.0f arrivals, more than %d: shorten it or bound maxRequests",
+                            expected, MAX_PLANNED));
+                }
+            }
+            if (maxRequests > MAX_PLANNED) {
+                problems.add("maxRequests must be <= " + MAX_PLANNED + " (the plan is precomputed), got " + maxRequests);
+            }
+            if (!problems.isEmpty()) {
+                throw StepBounds.invalid("open-loop step", problems);
+            }
+            return new OpenLoopStep(this);
+        }
+    }
+}

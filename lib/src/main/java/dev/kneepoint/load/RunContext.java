@@ -1,0 +1,97 @@
+package dev.kneepoint.load;
+
+import dev.kneepoint.client.Cancellation;
+import dev.kneepoint.client.RequestContext;
+import dev.kneepoint.client.RequestSender;
+import dev.kneepoint.metrics.Outcome;
+import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.metrics.RunClock;
+import dev.kneepoint.metrics.RunListener;
+import dev.kneepoint.workload.RequestSpec;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** What every step of one run shares: sender, workload, listener, clock and the request-id counter. */
+final class RunContext {
+    final RequestSender sender;
+    final Workload workload;
+    final RunListener listener;
+    final RunClock clock;
+    private final AtomicLong ids = new AtomicLong();
+    private final AtomicReference<IllegalStateException> failure = new AtomicReference<>();
+
+    RunContext(RequestSender sender, Workload workload, RunListener listener, RunClock clock) {
+        this.sender = sender;
+        this.workload = workload;
+        this.listener = listener;
+        this.clock = clock;
+    }
+
+    long nextId() {
+        return ids.getAndIncrement();
+    }
+
+    /**
+     * Calls the sender. A sender must not throw; if it does anyway, the request still ends as one record
+     * (a {@code CONNECTION_ERROR} naming the exception) rather than vanishing.
+     */
+    RequestRecord execute(RequestSpec spec, RequestContext context, Cancellation cancellation) {
+        try {
+            RequestRecord r = sender.execute(spec, context, cancellation);
+            if (r != null) {
+                return r;
+            }
+            return unsent(spec, context, new Outcome.ConnectionError("sender returned no record"));
+        } catch (RuntimeException e) {
+            return unsent(spec, context, new Outcome.ConnectionError("sender threw " + e));
+        }
+    }
+
+    /** The workload's spec for request {@code id}, or null (failure kept) if the workload threw. */
+    RequestSpec spec(long id) {
+        try {
+            return java.util.Objects.requireNonNull(workload.next(id), "Workload.next returned null");
+        } catch (RuntimeException e) {
+            fail("Workload.next", e);
+            return null;
+        }
+    }
+
+    /** Hands a record to the listener; a listener failure is kept and rethrown by the run. */
+    void deliver(RequestRecord record) {
+        try {
+            listener.requestFinished(record);
+        } catch (RuntimeException e) {
+            fail("RunListener.requestFinished", e);
+        }
+    }
+
+    /** Keeps the first failure of caller-supplied code on a request thread (listener, workload). */
+    void fail(String where, RuntimeException e) {
+        failure.compareAndSet(null, new IllegalStateException(where + " failed: " + e, e));
+    }
+
+    /** Throws the first failure kept by {@link #fail}, if any. */
+    void rethrowFailure() {
+        IllegalStateException e = failure.get();
+        if (e != null) {
+            throw e;
+        }
+    }
+
+    /** The record of a request that was never dispatched (dropped, or cancelled before dispatch). */
+    RequestRecord unsent(RequestSpec spec, RequestContext context, Outcome outcome) {
+        RequestRecord.Builder b = new RequestRecord.Builder();
+        b.id = context.id();
+        b.step = context.step();
+        b.tag = spec.tag();
+        b.warmup = context.warmup();
+        b.intendedNanos = context.intendedNanos();
+        b.endNanos = clock.now();
+        b.promptTokens = spec.requestedPromptTokens();
+        b.requestedPromptTokens = spec.requestedPromptTokens();
+        b.requestedOutputTokens = spec.maxTokens();
+        b.outcome = outcome;
+        return b.build();
+    }
+}

@@ -1,0 +1,146 @@
+package dev.kneepoint.load;
+
+import static dev.kneepoint.load.FakeSender.ms;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kneepoint.metrics.Outcome;
+import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.metrics.RunClock;
+import dev.kneepoint.metrics.StepInfo;
+import dev.kneepoint.workload.RequestSpec;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class ClosedLoopTest {
+    static final Workload WORKLOAD = i -> RequestSpec.of("prompt " + i, 16);
+
+    static LoadResult run(Step step, FakeSender sender, RecordingListener listener) {
+        return LoadRun.builder().sender(sender).workload(WORKLOAD).listener(listener).clock(RunClock.system())
+                .step(step).build().run();
+    }
+
+    @Test
+    void builderReportsEveryProblemAtOnce() {
+        assertThatThrownBy(() -> ClosedLoopStep.builder().concurrency(0).warmup(Duration.ofSeconds(-1))
+                .thinkTime(Duration.ofMillis(-5)).maxRequests(0).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("concurrency must be >= 1 user, got 0")
+                .hasMessageContaining("think time must be >= 0")
+                .hasMessageContaining("warm-up must be >= 0")
+                .hasMessageContaining("maxRequests must be > 0 when given, got 0")
+                .hasMessageContaining("4 problems");
+        assertThatThrownBy(() -> ClosedLoopStep.builder().concurrency(2).build())
+                .hasMessageContaining("needs a duration, a maxRequests bound, or both");
+        assertThatThrownBy(() -> ClosedLoopStep.builder().duration(Duration.ZERO).build())
+                .hasMessageContaining("duration must be > 0");
+    }
+
+    @Test
+    void stepInfoDescribesThePlan() {
+        ClosedLoopStep step = ClosedLoopStep.builder().concurrency(8).warmup(Duration.ofSeconds(2))
+                .duration(Duration.ofSeconds(10)).build();
+        StepInfo info = step.info(3);
+        assertThat(info).isEqualTo(new StepInfo(3, "c=8", "closed", 8, Double.NaN, "", -1, "", 2_000_000_000L,
+                10_000_000_000L, -1));
+        assertThat(step.withConcurrency(16).label()).isEqualTo("c=16");
+        assertThat(step.withLabel("x").withConcurrency(2).label()).isEqualTo("c=2");
+        assertThat(step.withLabel("x").toBuilder().concurrency(2).build().label()).isEqualTo("x");
+    }
+
+    @Test
+    void fourUsersAtFiftyMillisecondsForOneSecondSendAboutEighty() throws Exception {
+        FakeSender sender = FakeSender.fixedLatency(ms(50));
+        RecordingListener listener = new RecordingListener();
+        ClosedLoopStep step = ClosedLoopStep.builder().concurrency(4).duration(Duration.ofSeconds(1)).build();
+
+        LoadResult result = run(step, sender, listener);
+
+        List<RequestRecord> records = listener.of("c=4");
+        // Each request takes >= 50 ms, so a user can start at most 20 (at 0, 50, ..., 950 ms) before the
+        // 1 s bound: 80 is the exact upper limit. The lower limit allows each request ~12 % overhead
+        // (scheduling on a loaded 2-core machine): 4 × floor(1000 / 56) = 68.
+        assertThat(records.size()).isBetween(68, 80);
+        assertThat(records).allMatch(RequestRecord::isOk);
+        assertThat(sender.maxInFlight.get()).isEqualTo(4);
+        assertThat(result.completed()).isTrue();
+        assertThat(listener.windows.get(0).completed()).isTrue();
+        assertThat(listener.violation).isNull();
+        // Ids are unique and dense.
+        assertThat(records.stream().map(RequestRecord::id).distinct().count()).isEqualTo(records.size());
+        assertThat(sender.allThreadsEnded(1000)).isTrue();
+    }
+
+    @Test
+    void intendedStartIsWhenTheSlotFreedPlusThinkTime() {
+        FakeSender sender = FakeSender.fixedLatency(ms(20));
+        RecordingListener listener = new RecordingListener();
+        ClosedLoopStep step = ClosedLoopStep.builder().concurrency(2).thinkTime(Duration.ofMillis(30))
+                .duration(Duration.ofMillis(400)).build();
+
+        run(step, sender, listener);
+
+        long stepStart = listener.stepStarts.get(0);
+        Map<String, List<RequestRecord>> byUser = listener.of("c=2").stream()
+                .collect(Collectors.groupingBy(r -> sender.threadNameById.get(r.id())));
+        assertThat(byUser).hasSize(2);
+        for (List<RequestRecord> user : byUser.values()) {
+            List<RequestRecord> rs = user.stream().sorted(Comparator.comparingLong(RequestRecord::intendedNanos))
+                    .toList();
+            // 400 ms of 20 ms requests + 30 ms think: about 8 per user; at least 5 even when slowed down.
+            assertThat(rs.size()).isBetween(5, 8);
+            assertThat(rs.get(0).intendedNanos()).isEqualTo(stepStart);
+            for (int k = 1; k < rs.size(); k++) {
+                long slotFree = rs.get(k - 1).endNanos();
+                long intended = rs.get(k).intendedNanos();
+                // The runner reads the clock right after the sender returns: at or after the record's end,
+                // within scheduling noise (5 ms, generous for one thread continuing without blocking).
+                assertThat(intended - slotFree).isBetween(ms(30), ms(35));
+                assertThat(rs.get(k).dispatchNanos()).isGreaterThanOrEqualTo(intended);
+            }
+        }
+    }
+
+    @Test
+    void warmupRequestsAreFlaggedAndCountBoundIsExact() {
+        FakeSender sender = FakeSender.fixedLatency(ms(10));
+        RecordingListener listener = new RecordingListener();
+        ClosedLoopStep step = ClosedLoopStep.builder().concurrency(3).warmup(Duration.ofMillis(100))
+                .maxRequests(25).build();
+
+        run(step, sender, listener);
+
+        List<RequestRecord> records = listener.of("c=3");
+        long warmupEnd = listener.stepStarts.get(0) + ms(100);
+        // Exactly 25 measured requests, whatever the timing; 3 users × ~10 warm-up requests before them.
+        assertThat(records.stream().filter(r -> !r.warmup()).count()).isEqualTo(25);
+        assertThat(records.stream().filter(RequestRecord::warmup).count()).isBetween(15L, 33L);
+        // The flag is decided when the request is handed to the sender, a few µs before the fake's
+        // dispatch stamp: allow 2 ms at the boundary.
+        assertThat(records).allMatch(r -> r.warmup() ? r.dispatchNanos() < warmupEnd + ms(2)
+                : r.dispatchNanos() >= warmupEnd);
+        assertThat(listener.windows.get(0).startNanos()).isEqualTo(warmupEnd);
+    }
+
+    @Test
+    void requestsStillInFlightAfterTheDrainTimeoutAreCancelled() throws Exception {
+        FakeSender sender = FakeSender.fixedLatency(ms(5_000));
+        RecordingListener listener = new RecordingListener();
+        ClosedLoopStep step = ClosedLoopStep.builder().concurrency(2).duration(Duration.ofMillis(100))
+                .drainTimeout(Duration.ofMillis(200)).build();
+
+        long t0 = System.nanoTime();
+        LoadResult result = run(step, sender, listener);
+        long took = System.nanoTime() - t0;
+
+        assertThat(listener.of("c=2")).hasSize(2).allMatch(r -> r.outcome().equals(Outcome.CANCELLED));
+        // 100 ms + 200 ms drain, then the cancellation is immediate: well under 1.5 s (vs 5 s latency).
+        assertThat(took).isLessThan(ms(1_500));
+        assertThat(result.completed()).isTrue();
+        assertThat(sender.allThreadsEnded(1000)).isTrue();
+    }
+}
