@@ -85,7 +85,7 @@ final class CompletionHandler {
         StreamSink sink = new StreamSink();
         Sequence seq = new Sequence(index, prompt, Sequence.blockHashes(cr.promptIds(), config.blockSize()), target, sink);
         Response r = new Response(cr, seq, sink, fault, finishReason, random.nextLong(),
-                new Sse(chat, (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(Sequence.mix(index)),
+                new Sse(chat, (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(Sequence.mix(config.seed() + index + 1)),
                         System.currentTimeMillis() / 1000, config.modelName()));
         engine.submit(seq);
         try {
@@ -143,7 +143,7 @@ final class CompletionHandler {
         StringBuilder text = new StringBuilder();
         Sse.appendWords(text, r.textSeed(), 0, generated);
         boolean chat = r.request().chat();
-        String body = "{\"id\":\"" + (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(Sequence.mix(r.seq().id))
+        String body = "{\"id\":\"" + (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(Sequence.mix(config.seed() + r.seq().id + 1))
                 + "\",\"object\":\"" + (chat ? "chat.completion" : "text_completion") + "\",\"created\":"
                 + System.currentTimeMillis() / 1000 + ",\"model\":\"" + Json.escape(config.modelName())
                 + "\",\"choices\":[{\"index\":0," + (chat ? "\"message\":{\"role\":\"assistant\",\"content\":\"" + text

@@ -27,7 +27,7 @@ public record SimStats(int running, int waiting, double kvUsage, long preemption
                        long tokensEmitted, Duration emissionLagP50, Duration emissionLagP99, Duration emissionLagMax,
                        long emissionLagCount, Map<FaultKind, Long> faultsInjected) {
     public SimStats {
-        faultsInjected = Map.copyOf(faultsInjected);
+        faultsInjected = java.util.Collections.unmodifiableMap(new java.util.EnumMap<>(faultsInjected));
     }
 
     /** Total faults injected, all kinds. */
