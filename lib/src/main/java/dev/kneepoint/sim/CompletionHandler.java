@@ -1,0 +1,163 @@
+package dev.kneepoint.sim;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code /v1/chat/completions} and {@code /v1/completions}: validates, decides the request's fault,
+ * submits the sequence to the engine, then writes its outputs at their scheduled times.
+ *
+ * <p>Streaming, in OpenAI's shape: headers at once; with the first token the role chunk (chat),
+ * then one content event per engine step of this request, then a finish chunk with an empty delta
+ * and {@code finish_reason}, the usage chunk with {@code "choices":[]} (if {@code include_usage}),
+ * and {@code data: [DONE]}. With {@code continuous_usage_stats} every chunk carries cumulative usage.
+ */
+final class CompletionHandler {
+    private static final String JSON = "application/json";
+    private final SimConfig config;
+    private final Engine engine;
+    private final SimMetrics metrics;
+    private final FaultPlanner faults;
+    private final ObjectMapper mapper;
+    private final AtomicLong counter = new AtomicLong();
+
+    CompletionHandler(SimConfig config, Engine engine, SimMetrics metrics, FaultPlanner faults, ObjectMapper mapper) {
+        this.config = config;
+        this.engine = engine;
+        this.metrics = metrics;
+        this.faults = faults;
+        this.mapper = mapper;
+    }
+
+    void handle(boolean chat, HttpRequestData req, SimExchange ex) throws IOException {
+        metrics.requestsReceived.increment();
+        long index = counter.getAndIncrement();
+        SplittableRandom random = new SplittableRandom(Sequence.mix(config.seed() ^ Sequence.mix(index + 1)));
+        CompletionRequest cr;
+        FaultPlanner.Decision fault;
+        try {
+            cr = CompletionRequest.parse(chat, mapper.readTree(req.body()));
+            fault = faults.decide(req.header(FaultPlanner.HEADER), random, System.nanoTime());
+        } catch (IllegalArgumentException | JsonProcessingException e) {
+            error(ex, 400, "BadRequestError", e.getMessage());
+            return;
+        }
+        if (cr.model() != null && !cr.model().equals(config.modelName())) {
+            error(ex, 404, "NotFoundError", "The model `" + cr.model() + "` does not exist.");
+            return;
+        }
+        FaultKind kind = fault.kind();
+        if (kind != null && kind.httpStatus() != 0) {
+            metrics.fault(kind);
+            error(ex, kind.httpStatus(), kind == FaultKind.HTTP_429 ? "RateLimitError" : "ServiceUnavailableError",
+                    "simulated fault " + kind.wireName());
+            return;
+        }
+        int prompt = cr.promptIds().length;
+        int maxLen = config.maxModelLen();
+        int maxTokens = cr.maxTokens() == null ? maxLen - prompt : cr.maxTokens();
+        if (prompt < 1 || prompt + maxTokens > maxLen) {
+            error(ex, 400, "BadRequestError", "This model's maximum context length is " + maxLen + " tokens. However,"
+                    + " you requested " + (prompt + Math.max(maxTokens, 0)) + " tokens (" + prompt
+                    + " in the messages, " + maxTokens + " in the completion).");
+            return;
+        }
+        int natural = cr.ignoreEos() ? maxTokens : Math.max(config.outputLength().sample(random), cr.minTokens());
+        int target = Math.min(natural, maxTokens);
+        String finishReason = target >= maxTokens ? "length" : "stop";
+        if (config.maxWaiting() > 0 && engine.waitingApprox() >= config.maxWaiting()) {
+            metrics.fault(FaultKind.QUEUE_FULL);
+            error(ex, 503, "ServiceUnavailableError", "waiting queue is full (" + config.maxWaiting() + " requests)");
+            return;
+        }
+        if (kind != null) {
+            metrics.fault(kind);
+            if (kind == FaultKind.ENGINE_STALL) {
+                engine.stall(fault.durationNanos());
+            }
+        }
+        StreamSink sink = new StreamSink();
+        Sequence seq = new Sequence(index, prompt, Sequence.blockHashes(cr.promptIds(), config.blockSize()), target, sink);
+        Response r = new Response(cr, seq, sink, fault, finishReason, random.nextLong(),
+                new Sse(chat, (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(Sequence.mix(config.seed() + index + 1)),
+                        System.currentTimeMillis() / 1000, config.modelName()));
+        engine.submit(seq);
+        try {
+            if (cr.stream()) {
+                new StreamWriter(r, ex, engine, metrics).run();
+            } else {
+                complete(r, ex);
+            }
+        } catch (IOException e) {
+            engine.abort(seq);
+            throw e;
+        } catch (InterruptedException e) {
+            engine.abort(seq);
+            ex.markBroken();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Everything a writer needs about one accepted request. */
+    record Response(CompletionRequest request, Sequence seq, StreamSink sink, FaultPlanner.Decision fault,
+                    String finishReason, long textSeed, Sse sse) {
+        int promptTokens() {
+            return seq.promptTokens;
+        }
+    }
+
+    private void complete(Response r, SimExchange ex) throws IOException, InterruptedException {
+        List<StreamSink.Out> batch = new ArrayList<>();
+        int generated = 0;
+        boolean finished = false;
+        while (!finished) {
+            r.sink().takeAll(batch);
+            for (StreamSink.Out o : batch) {
+                generated = o.generated();
+                finished |= o.finished();
+            }
+        }
+        metrics.tokensWritten.add(generated);
+        FaultKind kind = r.fault().kind();
+        if (kind == FaultKind.STREAM_STALL || kind == FaultKind.SLOW_FIRST_BYTE) {
+            Thread.sleep(r.fault().durationNanos() / 1_000_000);
+        }
+        if (kind == FaultKind.CONNECTION_RESET || kind == FaultKind.NO_DONE) {
+            ex.reset();
+            return;
+        }
+        if (kind == FaultKind.ERROR_IN_STREAM) {
+            error(ex, 500, "InternalServerError", "simulated fault error_in_stream");
+            return;
+        }
+        if (kind == FaultKind.MALFORMED_EVENT) {
+            ex.send(200, JSON, "{\"id\":\"broken\",\"choices\":[{".getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        StringBuilder text = new StringBuilder();
+        Sse.appendWords(text, r.textSeed(), 0, generated);
+        boolean chat = r.request().chat();
+        String body = "{\"id\":\"" + (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(Sequence.mix(config.seed() + r.seq().id + 1))
+                + "\",\"object\":\"" + (chat ? "chat.completion" : "text_completion") + "\",\"created\":"
+                + System.currentTimeMillis() / 1000 + ",\"model\":\"" + Json.escape(config.modelName())
+                + "\",\"choices\":[{\"index\":0," + (chat ? "\"message\":{\"role\":\"assistant\",\"content\":\"" + text
+                + "\"}" : "\"text\":\"" + text + "\"") + ",\"logprobs\":null,\"finish_reason\":\"" + r.finishReason()
+                + "\"}],\"usage\":" + Sse.usage(r.promptTokens(), generated) + "}";
+        finished(r.finishReason());
+        ex.send(200, JSON, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    void finished(String reason) {
+        ("length".equals(reason) ? metrics.requestsFinishedLength : metrics.requestsFinishedStop).increment();
+    }
+
+    static void error(SimExchange ex, int status, String type, String message) throws IOException {
+        ex.send(status, JSON, Sse.errorJson(message, type, status).getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,108 @@
+package dev.kneepoint.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The parts of an OpenAI chat or text completion request the simulator honours.
+ *
+ * @param chat chat completions (else text completions)
+ * @param model requested model, {@code null} when absent
+ * @param promptIds prompt token ids (template included for chat)
+ * @param maxTokens {@code max_tokens} / {@code max_completion_tokens}, {@code null} when absent
+ * @param minTokens vLLM {@code min_tokens} (0 when absent)
+ * @param ignoreEos vLLM {@code ignore_eos}
+ * @param stream whether to stream SSE
+ * @param includeUsage {@code stream_options.include_usage}
+ * @param continuousUsage vLLM {@code stream_options.continuous_usage_stats}
+ */
+record CompletionRequest(boolean chat, String model, long[] promptIds, Integer maxTokens, int minTokens,
+                         boolean ignoreEos, boolean stream, boolean includeUsage, boolean continuousUsage) {
+
+    /** Parses a request body; {@link IllegalArgumentException} with an OpenAI-style message when invalid. */
+    static CompletionRequest parse(boolean chat, JsonNode root) {
+        if (root == null || !root.isObject()) {
+            throw new IllegalArgumentException("request body must be a JSON object");
+        }
+        long[] ids = chat ? chatPrompt(root.get("messages")) : textPrompt(root.get("prompt"));
+        JsonNode n = root.get("n");
+        if (n != null && !n.isNull() && n.asInt(1) != 1) {
+            throw new IllegalArgumentException("the simulator supports only n = 1");
+        }
+        Integer maxTokens = intOrNull(root, chat && root.hasNonNull("max_completion_tokens") ? "max_completion_tokens"
+                : "max_tokens");
+        if (maxTokens != null && maxTokens < 1) {
+            throw new IllegalArgumentException("max_tokens must be at least 1, got " + maxTokens);
+        }
+        Integer minTokens = intOrNull(root, "min_tokens");
+        int min = minTokens == null ? 0 : minTokens;
+        if (min < 0 || (maxTokens != null && min > maxTokens)) {
+            throw new IllegalArgumentException("min_tokens must be in [0, max_tokens], got " + min);
+        }
+        JsonNode so = root.get("stream_options");
+        boolean includeUsage = so != null && so.path("include_usage").asBoolean(false);
+        boolean continuous = so != null && so.path("continuous_usage_stats").asBoolean(false);
+        String model = root.hasNonNull("model") ? root.get("model").asText() : null;
+        return new CompletionRequest(chat, model, ids, maxTokens, min, root.path("ignore_eos").asBoolean(false),
+                root.path("stream").asBoolean(false), includeUsage, continuous);
+    }
+
+    /** Chat messages as the template sees them. */
+    static List<ChatTemplate.Message> messages(JsonNode messages) {
+        if (messages == null || !messages.isArray() || messages.isEmpty()) {
+            throw new IllegalArgumentException("'messages' must be a non-empty array");
+        }
+        List<ChatTemplate.Message> out = new ArrayList<>();
+        for (JsonNode m : messages) {
+            String role = m.path("role").asText("user");
+            JsonNode c = m.get("content");
+            StringBuilder text = new StringBuilder();
+            if (c != null && c.isArray()) {
+                for (JsonNode part : c) {
+                    text.append(part.path("text").asText(""));
+                }
+            } else if (c != null && !c.isNull()) {
+                text.append(c.asText());
+            }
+            out.add(new ChatTemplate.Message(role, text.toString()));
+        }
+        return out;
+    }
+
+    private static long[] chatPrompt(JsonNode messages) {
+        return ChatTemplate.encode(messages(messages));
+    }
+
+    /** Prompt ids of a text prompt: a string, or a list of token ids. */
+    static long[] textPrompt(JsonNode prompt) {
+        if (prompt == null || prompt.isNull()) {
+            throw new IllegalArgumentException("'prompt' is required");
+        }
+        if (prompt.isTextual()) {
+            return Tokenizer.encode(prompt.asText());
+        }
+        if (prompt.isArray() && prompt.size() == 1 && prompt.get(0).isTextual()) {
+            return Tokenizer.encode(prompt.get(0).asText());
+        }
+        if (prompt.isArray() && !prompt.isEmpty() && prompt.get(0).isIntegralNumber()) {
+            long[] ids = new long[prompt.size()];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = prompt.get(i).asLong();
+            }
+            return ids;
+        }
+        throw new IllegalArgumentException("'prompt' must be a string or a list of token ids (batches are not supported)");
+    }
+
+    private static Integer intOrNull(JsonNode root, String field) {
+        JsonNode v = root.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isIntegralNumber()) {
+            throw new IllegalArgumentException("'" + field + "' must be an integer");
+        }
+        return v.asInt();
+    }
+}

@@ -1,0 +1,167 @@
+package dev.kneepoint.sim;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Runs the {@link EngineModel} in real time on one platform thread: each step's duration comes
+ * from its batch, the thread parks until the step's absolute deadline ({@code stepStart +
+ * duration}, never "now + sleep", so there is no drift) and then hands that step's tokens to each
+ * sequence's {@link TokenSink} with the deadline as their scheduled time. The next step starts at
+ * the previous deadline; an engine that is behind catches up and the writers' emission lag shows it.
+ */
+final class Engine implements AutoCloseable {
+    private final EngineModel model;
+    private final SimMetrics metrics;
+    private final Thread thread;
+    private final ConcurrentLinkedQueue<Sequence> incoming = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Sequence> aborts = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger pendingIncoming = new AtomicInteger();
+    private final AtomicLong extraStallNanos = new AtomicLong();
+    private final List<FaultConfig.Scheduled> engineStalls;
+    private final long startNanos;
+    private int nextStall;
+    private volatile EngineGauges gauges = EngineGauges.EMPTY;
+    private volatile boolean closed;
+
+    Engine(SimConfig config, SimMetrics metrics, long startNanos) {
+        this.model = new EngineModel(config);
+        this.metrics = metrics;
+        this.startNanos = startNanos;
+        this.engineStalls = new ArrayList<>(config.faults().schedule().stream()
+                .filter(s -> s.kind() == FaultKind.ENGINE_STALL).sorted(Comparator.comparing(FaultConfig.Scheduled::at))
+                .toList());
+        this.thread = Thread.ofPlatform().name("kneepoint-sim-engine").daemon(true).unstarted(this::run);
+        thread.setPriority(Thread.MAX_PRIORITY);
+        thread.start();
+    }
+
+    /** Queues a sequence for admission (any thread). */
+    void submit(Sequence s) {
+        s.arrivalNanos = System.nanoTime();
+        pendingIncoming.incrementAndGet();
+        incoming.add(s);
+        LockSupport.unpark(thread);
+    }
+
+    /** Removes a sequence whose client went away (any thread). */
+    void abort(Sequence s) {
+        aborts.add(s);
+        LockSupport.unpark(thread);
+    }
+
+    /** Adds a stall to the next step (any thread). */
+    void stall(long nanos) {
+        extraStallNanos.addAndGet(nanos);
+        LockSupport.unpark(thread);
+    }
+
+    /** Waiting requests, including those submitted but not yet seen by the engine thread. */
+    int waitingApprox() {
+        return gauges.waiting() + pendingIncoming.get();
+    }
+
+    EngineGauges gauges() {
+        return gauges;
+    }
+
+    private void run() {
+        long stepStart = System.nanoTime();
+        boolean idle = true;
+        while (!closed) {
+            drain();
+            if (model.idle()) {
+                publish();
+                idle = true;
+                LockSupport.park(this);
+                continue;
+            }
+            if (idle) {
+                stepStart = System.nanoTime();
+                idle = false;
+            }
+            StepResult r = model.step();
+            long deadline = stepStart + r.durationNanos() + stallNanos(stepStart);
+            if (!parkUntil(deadline)) {
+                return;
+            }
+            deliver(r, deadline);
+            publish();
+            stepStart = deadline;
+        }
+    }
+
+    private long stallNanos(long stepStart) {
+        long extra = extraStallNanos.getAndSet(0);
+        while (nextStall < engineStalls.size()
+                && stepStart - startNanos >= engineStalls.get(nextStall).at().toNanos()) {
+            extra += engineStalls.get(nextStall++).duration().toNanos();
+            metrics.fault(FaultKind.ENGINE_STALL);
+        }
+        return extra;
+    }
+
+    private boolean parkUntil(long deadline) {
+        long left;
+        while ((left = deadline - System.nanoTime()) > 0) {
+            if (closed) {
+                return false;
+            }
+            LockSupport.parkNanos(this, left);
+        }
+        return !closed;
+    }
+
+    private void drain() {
+        Sequence s;
+        while ((s = aborts.poll()) != null) {
+            model.abort(s);
+        }
+        while ((s = incoming.poll()) != null) {
+            pendingIncoming.decrementAndGet();
+            if (s.state != Sequence.State.ABORTED) {
+                model.add(s);
+            }
+        }
+    }
+
+    private void deliver(StepResult r, long at) {
+        for (StepResult.Emission e : r.emissions()) {
+            Sequence s = e.seq();
+            if (s.firstTokenNanos < 0) {
+                s.firstTokenNanos = at;
+                metrics.ttft.observe((at - s.arrivalNanos) / 1e9);
+                metrics.promptTokens.add(s.promptTokens);
+            } else {
+                metrics.itl.observe((at - s.lastTokenNanos) / 1e9 / e.tokens());
+            }
+            s.lastTokenNanos = at;
+            metrics.generationTokens.add(e.tokens());
+            if (e.finished()) {
+                metrics.e2e.observe((at - s.arrivalNanos) / 1e9);
+            }
+            ((TokenSink) s.attachment).onTokens(e.tokens(), s.generated, e.finished(), at);
+        }
+    }
+
+    private void publish() {
+        gauges = new EngineGauges(model.numRunning(), model.numWaiting(), model.kvUsage(), model.preemptions(),
+                model.prefixQueries(), model.prefixHits(), model.steps());
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package dev.kneepoint.sim;
+
+import java.util.Arrays;
+
+/** One request's state inside the engine model. Mutated only by the engine's thread. */
+final class Sequence {
+    enum State { WAITING, RUNNING, FINISHED, ABORTED }
+
+    final long id;
+    final int promptTokens;
+    final long[] blockHashes;
+    final int targetOutput;
+    final Object attachment;
+    State state = State.WAITING;
+    boolean inPrefill = true;
+    int prefillTarget;
+    int computed;
+    int generated;
+    int privateBlocks;
+    long[] sharedRefs = new long[4];
+    int sharedCount;
+    int registeredBlocks;
+    int preemptions;
+    long arrivalNanos;
+    long firstTokenNanos = -1;
+    long lastTokenNanos = -1;
+
+    /**
+     * @param blockHashes chained hashes of the prompt's full blocks (for the prefix cache)
+     * @param targetOutput output tokens this request will generate (>= 1)
+     * @param attachment the engine's per-request payload (the token sink), opaque to the model
+     */
+    Sequence(long id, int promptTokens, long[] blockHashes, int targetOutput, Object attachment) {
+        this.id = id;
+        this.promptTokens = promptTokens;
+        this.blockHashes = blockHashes;
+        this.targetOutput = targetOutput;
+        this.attachment = attachment;
+        this.prefillTarget = promptTokens;
+    }
+
+    int heldBlocks() {
+        return privateBlocks + sharedCount;
+    }
+
+    void addSharedRef(long h) {
+        if (sharedCount == sharedRefs.length) {
+            sharedRefs = Arrays.copyOf(sharedRefs, sharedCount * 2);
+        }
+        sharedRefs[sharedCount++] = h;
+    }
+
+    /** Chained hashes of each full block of {@code tokenIds} (block i's hash covers blocks 0..i). */
+    static long[] blockHashes(long[] tokenIds, int blockSize) {
+        long[] out = new long[tokenIds.length / blockSize];
+        long h = 0x9E3779B97F4A7C15L;
+        for (int b = 0; b < out.length; b++) {
+            for (int i = b * blockSize; i < (b + 1) * blockSize; i++) {
+                h = mix(h ^ tokenIds[i]);
+            }
+            out[b] = h;
+        }
+        return out;
+    }
+
+    /** splitmix64 finaliser. */
+    static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+}

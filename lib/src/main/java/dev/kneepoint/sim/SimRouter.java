@@ -1,0 +1,139 @@
+package dev.kneepoint.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Routes requests: {@code POST /v1/chat/completions}, {@code POST /v1/completions},
+ * {@code GET /v1/models}, {@code POST /tokenize}, {@code POST /detokenize}, {@code GET /health},
+ * {@code GET /metrics}, {@code GET /version}. Unknown paths get 404, wrong methods 405, both with
+ * an OpenAI-style error body.
+ */
+final class SimRouter implements MiniHttpServer.Handler {
+    private static final String JSON = "application/json";
+    private final SimConfig config;
+    private final Engine engine;
+    private final SimMetrics metrics;
+    private final CompletionHandler completions;
+    private final ObjectMapper mapper;
+    private final long created = System.currentTimeMillis() / 1000;
+
+    SimRouter(SimConfig config, Engine engine, SimMetrics metrics, CompletionHandler completions, ObjectMapper mapper) {
+        this.config = config;
+        this.engine = engine;
+        this.metrics = metrics;
+        this.completions = completions;
+        this.mapper = mapper;
+    }
+
+    @Override
+    public void handle(HttpRequestData req, SimExchange ex) throws IOException {
+        String path = req.path();
+        boolean post = req.method().equals("POST");
+        boolean get = req.method().equals("GET");
+        switch (path) {
+            case "/v1/chat/completions", "/v1/completions" -> {
+                if (post) {
+                    completions.handle(path.contains("chat"), req, ex);
+                } else {
+                    methodNotAllowed(ex);
+                }
+            }
+            case "/v1/models" -> json(ex, get, models());
+            case "/health" -> {
+                if (get) {
+                    ex.send(200, JSON, new byte[0]);
+                } else {
+                    methodNotAllowed(ex);
+                }
+            }
+            case "/version" -> json(ex, get, "{\"version\":\"kneepoint-sim\"}");
+            case "/metrics" -> {
+                if (get) {
+                    ex.send(200, "text/plain; version=0.0.4; charset=utf-8",
+                            metrics.render(engine.gauges()).getBytes(StandardCharsets.UTF_8));
+                } else {
+                    methodNotAllowed(ex);
+                }
+            }
+            case "/tokenize" -> tokenize(req, ex, post);
+            case "/detokenize" -> detokenize(req, ex, post);
+            default -> CompletionHandler.error(ex, 404, "NotFoundError", "no route for " + path);
+        }
+    }
+
+    private String models() {
+        return "{\"object\":\"list\",\"data\":[{\"id\":\"" + Json.escape(config.modelName())
+                + "\",\"object\":\"model\",\"created\":" + created + ",\"owned_by\":\"kneepoint-sim\",\"root\":\""
+                + Json.escape(config.modelName()) + "\",\"parent\":null,\"max_model_len\":" + config.maxModelLen() + "}]}";
+    }
+
+    private void tokenize(HttpRequestData req, SimExchange ex, boolean post) throws IOException {
+        if (!post) {
+            methodNotAllowed(ex);
+            return;
+        }
+        long[] ids;
+        try {
+            JsonNode root = mapper.readTree(req.body());
+            if (root != null && root.has("messages")) {
+                List<ChatTemplate.Message> msgs = CompletionRequest.messages(root.get("messages"));
+                ids = ChatTemplate.encode(msgs);
+            } else {
+                ids = CompletionRequest.textPrompt(root == null ? null : root.get("prompt"));
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            CompletionHandler.error(ex, 400, "BadRequestError", e.getMessage());
+            return;
+        }
+        ObjectNode out = mapper.createObjectNode();
+        out.put("count", ids.length);
+        out.put("max_model_len", config.maxModelLen());
+        ArrayNode tokens = out.putArray("tokens");
+        for (long id : ids) {
+            tokens.add(id);
+        }
+        ex.send(200, JSON, mapper.writeValueAsBytes(out));
+    }
+
+    private void detokenize(HttpRequestData req, SimExchange ex, boolean post) throws IOException {
+        if (!post) {
+            methodNotAllowed(ex);
+            return;
+        }
+        long[] ids;
+        try {
+            JsonNode tokens = mapper.readTree(req.body()).get("tokens");
+            if (tokens == null || !tokens.isArray()) {
+                throw new IllegalArgumentException("'tokens' must be a list of token ids");
+            }
+            ids = new long[tokens.size()];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = tokens.get(i).asLong();
+            }
+        } catch (IOException | IllegalArgumentException | NullPointerException e) {
+            CompletionHandler.error(ex, 400, "BadRequestError", String.valueOf(e.getMessage()));
+            return;
+        }
+        ObjectNode out = mapper.createObjectNode();
+        out.put("prompt", Tokenizer.decode(ids));
+        ex.send(200, JSON, mapper.writeValueAsBytes(out));
+    }
+
+    private static void json(SimExchange ex, boolean allowed, String body) throws IOException {
+        if (allowed) {
+            ex.send(200, JSON, body.getBytes(StandardCharsets.UTF_8));
+        } else {
+            methodNotAllowed(ex);
+        }
+    }
+
+    private static void methodNotAllowed(SimExchange ex) throws IOException {
+        CompletionHandler.error(ex, 405, "MethodNotAllowedError", "method not allowed");
+    }
+}

@@ -1,0 +1,194 @@
+package dev.kneepoint.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Endpoint shapes over real HTTP, with the JDK client and a raw-socket client. */
+class SimulatorHttpTest {
+    static final ObjectMapper JSON = new ObjectMapper();
+    static Simulator sim;
+    static HttpClient http;
+
+    @BeforeAll
+    static void start() {
+        sim = Simulator.start(SimConfig.presetBuilder("fast").outputLength(LengthDistribution.fixed(7)).build());
+        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    }
+
+    @AfterAll
+    static void stop() {
+        sim.close();
+        http.close();
+    }
+
+    static JsonNode json(String s) throws Exception {
+        return JSON.readTree(s);
+    }
+
+    static HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(sim.url() + path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static HttpResponse<String> post(String path, String body) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(sim.url() + path))
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void streamingChatHasTheOpenAiShape() throws Exception {
+        RawSse.Result r = RawSse.post(sim.port(), "/v1/chat/completions", """
+                {"model":"sim-fast","messages":[{"role":"user","content":"say five words"}],"max_tokens":5,
+                 "stream":true,"stream_options":{"include_usage":true}}""");
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.headers().get("content-type")).startsWith("text/event-stream");
+        List<RawSse.Event> ev = r.events();
+        assertThat(ev).hasSize(1 + 5 + 1 + 1 + 1);
+        JsonNode role = json(ev.get(0).data());
+        assertThat(role.path("object").asText()).isEqualTo("chat.completion.chunk");
+        assertThat(role.at("/choices/0/delta/role").asText()).isEqualTo("assistant");
+        assertThat(role.at("/choices/0/delta/content").asText()).isEmpty();
+        for (int i = 1; i <= 5; i++) {
+            JsonNode c = json(ev.get(i).data());
+            assertThat(c.at("/choices/0/delta/content").asText()).matches(" [a-z]+");
+            assertThat(c.at("/choices/0/finish_reason").isNull()).isTrue();
+        }
+        JsonNode fin = json(ev.get(6).data());
+        assertThat(fin.at("/choices/0/finish_reason").asText()).isEqualTo("length");
+        assertThat(fin.at("/choices/0/delta").size()).isZero();
+        JsonNode usage = json(ev.get(7).data());
+        assertThat(usage.get("choices").isArray() && usage.get("choices").isEmpty()).isTrue();
+        assertThat(ev.get(7).data()).contains("\"choices\":[]");
+        assertThat(usage.at("/usage/completion_tokens").asInt()).isEqualTo(5);
+        assertThat(usage.at("/usage/prompt_tokens").asInt()).isEqualTo(3 + 4 + 3);
+        assertThat(ev.get(8).data()).isEqualTo("[DONE]");
+        assertThat(r.cleanEnd()).isTrue();
+    }
+
+    @Test
+    void continuousUsageCountsEveryTokenAndCompletionsStreamToo() throws Exception {
+        RawSse.Result r = RawSse.post(sim.port(), "/v1/completions", """
+                {"prompt":"one two three four","max_tokens":4,"ignore_eos":true,"stream":true,
+                 "stream_options":{"include_usage":true,"continuous_usage_stats":true}}""");
+        List<RawSse.Event> ev = r.events();
+        assertThat(ev).hasSize(4 + 1 + 1 + 1);
+        for (int i = 0; i < 4; i++) {
+            JsonNode c = json(ev.get(i).data());
+            assertThat(c.path("object").asText()).isEqualTo("text_completion");
+            assertThat(c.at("/choices/0/text").asText()).matches(" [a-z]+");
+            assertThat(c.at("/usage/completion_tokens").asInt()).isEqualTo(i + 1);
+            assertThat(c.at("/usage/prompt_tokens").asInt()).isEqualTo(4);
+        }
+        assertThat(json(ev.get(4).data()).at("/choices/0/finish_reason").asText()).isEqualTo("length");
+        assertThat(r.done()).isTrue();
+    }
+
+    @Test
+    void multiTokenChunksCarrySeveralTokensPerEvent() throws Exception {
+        try (Simulator s3 = Simulator.start(SimConfig.presetBuilder("fast").tokensPerChunk(3).build())) {
+            RawSse.Result r = RawSse.post(s3.port(), "/v1/completions", """
+                    {"prompt":"hi","max_tokens":7,"ignore_eos":true,"stream":true,
+                     "stream_options":{"include_usage":true,"continuous_usage_stats":true}}""");
+            List<Integer> counts = r.events().subList(0, 3).stream().map(e -> {
+                try {
+                    return json(e.data()).at("/usage/completion_tokens").asInt();
+                } catch (Exception x) {
+                    throw new IllegalStateException(x);
+                }
+            }).toList();
+            assertThat(counts).containsExactly(1, 4, 7);
+            assertThat(json(r.events().get(1).data()).at("/choices/0/text").asText().split(" ")).hasSize(4);
+        }
+    }
+
+    @Test
+    void outputLengthHonoursMaxTokensMinTokensAndIgnoreEos() throws Exception {
+        record Case(String body, int tokens, String finish) {
+        }
+        for (Case c : List.of(new Case("{\"prompt\":\"a\"}", 7, "stop"),
+                new Case("{\"prompt\":\"a\",\"max_tokens\":4}", 4, "length"),
+                new Case("{\"prompt\":\"a\",\"max_tokens\":20,\"min_tokens\":10}", 10, "stop"),
+                new Case("{\"prompt\":\"a\",\"max_tokens\":12,\"ignore_eos\":true}", 12, "length"))) {
+            JsonNode r = json(post("/v1/completions", c.body()).body());
+            assertThat(r.at("/usage/completion_tokens").asInt()).as(c.body()).isEqualTo(c.tokens());
+            assertThat(r.at("/choices/0/finish_reason").asText()).as(c.body()).isEqualTo(c.finish());
+            assertThat(Tokenizer.count(r.at("/choices/0/text").asText())).isEqualTo(c.tokens());
+        }
+        JsonNode chat = json(post("/v1/chat/completions",
+                "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":3}").body());
+        assertThat(chat.path("object").asText()).isEqualTo("chat.completion");
+        assertThat(chat.at("/choices/0/message/role").asText()).isEqualTo("assistant");
+        assertThat(chat.at("/usage/prompt_tokens").asInt()).isEqualTo(4 + 1 + 3);
+    }
+
+    @Test
+    void modelsTokenizeDetokenizeHealthAndErrors() throws Exception {
+        JsonNode models = json(get("/v1/models").body());
+        assertThat(models.at("/data/0/id").asText()).isEqualTo("sim-fast");
+        assertThat(models.at("/data/0/max_model_len").asInt()).isEqualTo(8192);
+        JsonNode tok = json(post("/tokenize", "{\"prompt\":\"alpha beta, gamma\"}").body());
+        assertThat(tok.path("count").asInt()).isEqualTo(4);
+        assertThat(tok.path("max_model_len").asInt()).isEqualTo(8192);
+        JsonNode chatTok = json(post("/tokenize", "{\"messages\":[{\"role\":\"user\",\"content\":\"a b c\"}]}").body());
+        assertThat(chatTok.path("count").asInt()).isEqualTo(4 + 3 + 3);
+        JsonNode detok = json(post("/detokenize", "{\"tokens\":" + tok.get("tokens") + "}").body());
+        assertThat(detok.path("prompt").asText()).isEqualTo("alpha beta, gamma");
+        assertThat(get("/health").statusCode()).isEqualTo(200);
+        assertThat(get("/nope").statusCode()).isEqualTo(404);
+        assertThat(get("/v1/completions").statusCode()).isEqualTo(405);
+        HttpResponse<String> tooLong = post("/v1/completions", "{\"prompt\":\"a\",\"max_tokens\":9000}");
+        assertThat(tooLong.statusCode()).isEqualTo(400);
+        assertThat(json(tooLong.body()).at("/error/message").asText()).contains("maximum context length is 8192");
+        assertThat(post("/v1/completions", "{\"model\":\"other\",\"prompt\":\"a\"}").statusCode()).isEqualTo(404);
+        assertThat(post("/v1/completions", "{not json").statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void metricsUseVllmNames() throws Exception {
+        post("/v1/completions", "{\"prompt\":\"a b c\",\"max_tokens\":3}");
+        String m = get("/metrics").body();
+        for (String name : List.of("vllm:num_requests_running{model_name=\"sim-fast\"}", "vllm:num_requests_waiting",
+                "vllm:kv_cache_usage_perc", "vllm:prompt_tokens_total", "vllm:generation_tokens_total",
+                "vllm:num_preemptions_total", "vllm:time_to_first_token_seconds_bucket",
+                "vllm:inter_token_latency_seconds_bucket", "vllm:e2e_request_latency_seconds_count",
+                "vllm:prefix_cache_hits_total", "vllm:prefix_cache_queries_total",
+                "kneepoint_sim_emission_lag_seconds{model_name=\"sim-fast\",quantile=\"0.99\"}")) {
+            assertThat(m).contains(name);
+        }
+        assertThat(sim.stats().requestsServed()).isPositive();
+    }
+
+    @Test
+    void loneRequestTtftIsThePrefillStepAndItlTheBatchOneStep() throws Exception {
+        SimConfig c = SimConfig.presetBuilder("fast").stepOverheadNanos(10_000_000).prefillNanosPerToken(20_000).build();
+        StepCost cost = StepCost.of(c);
+        String prompt = String.join(" ", java.util.Collections.nCopies(1000, "word"));
+        try (Simulator s = Simulator.start(c)) {
+            RawSse.post(s.port(), "/v1/completions", "{\"prompt\":\"warm\",\"max_tokens\":5}");
+            RawSse.Result r = RawSse.post(s.port(), "/v1/completions", "{\"prompt\":\"" + prompt
+                    + "\",\"max_tokens\":30,\"ignore_eos\":true,\"stream\":true}");
+            List<RawSse.Event> ev = r.events();
+            assertThat(ev).hasSize(30 + 1 + 1);
+            long ttft = ev.get(0).arrivalNanos() - r.sendNanos();
+            long modelled = cost.lonePrefillNanos(1000); // 10 ms + 1000 * 20 us = 30 ms
+            // the engine never emits early (it parks until the deadline); late by the engine's wake-up, the write
+            // and this loaded 2-core machine's scheduling: allow 20 ms
+            assertThat(ttft).isBetween(modelled - 500_000, modelled + 20_000_000);
+            double itl = (ev.get(29).arrivalNanos() - ev.get(0).arrivalNanos()) / 29.0;
+            double modelledItl = cost.loneDecodeNanos(1015); // context grows 1001..1029; mid-point within 0.01%
+            // steps use absolute deadlines, so only the first and last arrivals' lateness enters the mean:
+            // 10% (about 1 ms per gap, 29 ms over the run) covers two late wake-ups on a busy machine
+            assertThat(itl).isCloseTo(modelledItl, within(0.10 * modelledItl));
+        }
+    }
+}
