@@ -69,6 +69,11 @@ public final class SummaryText {
             sb.append('\n');
         }
         for (StepResult s : steps) {
+            if (s.requestsOk() + s.requestsFailed() == 0 && s.warmupRequests() > 0) {
+                sb.append("note: step ").append(s.info().label()).append(" measured no request (all ")
+                        .append(s.warmupRequests()).append(" were sent during warm-up); latency needs a step longer"
+                                + " than one request's latency\n");
+            }
             if (!s.failuresByClass().isEmpty()) {
                 sb.append("failures in ").append(s.info().label()).append(": ").append(s.failuresByClass()).append('\n');
             }

@@ -22,13 +22,17 @@ import picocli.CommandLine.Option;
         description = "Start the embedded simulator, run a concurrency ladder and a request-rate ladder, "
                 + "print the summaries and write the run directories.")
 final class DemoCommand implements Callable<Integer> {
-    @Option(names = "--preset", defaultValue = "cpu-small", description = "Simulator preset (default: ${DEFAULT-VALUE})")
+    @Option(names = "--preset", defaultValue = "gpu-8b", description = "Simulator preset (default: ${DEFAULT-VALUE})")
     String preset;
 
-    @Option(names = "--step", defaultValue = "4s", description = "Measured length of each step (default: ${DEFAULT-VALUE})")
+    @Option(names = "--concurrency", split = ",", defaultValue = "1,4,16,64,256,512",
+            description = "Concurrency ladder (default: ${DEFAULT-VALUE})")
+    int[] concurrency;
+
+    @Option(names = "--step", defaultValue = "5s", description = "Measured length of each step (default: ${DEFAULT-VALUE})")
     Duration step;
 
-    @Option(names = "--warmup", defaultValue = "1s", description = "Warm-up per step (default: ${DEFAULT-VALUE})")
+    @Option(names = "--warmup", defaultValue = "2s", description = "Warm-up per step (default: ${DEFAULT-VALUE})")
     Duration warmup;
 
     @Option(names = "--input-tokens", defaultValue = "256", description = "Prompt length (default: ${DEFAULT-VALUE})")
@@ -45,7 +49,7 @@ final class DemoCommand implements Callable<Integer> {
         try (Simulator sim = Kneepoint.simulator(preset)) {
             TargetConfig target = Kneepoint.target(sim);
             System.err.println("embedded simulator '" + preset + "' at " + sim.url());
-            RunResult ladder = Kneepoint.ladder(target, 1, 2, 4, 8, 16)
+            RunResult ladder = Kneepoint.ladder(target, concurrency)
                     .inputTokens(inputTokens).outputTokens(outputTokens)
                     .stepDuration(step).warmup(warmup)
                     .outputDir(out).name("demo-concurrency")
