@@ -64,7 +64,10 @@ class CoordinatedOmissionTest {
         List<RequestRecord> c = closed.of("c=1");
 
         assertThat(o).hasSize(30).allMatch(RequestRecord::isOk);
-        assertThat(countOver(o, ms(50), true)).isEqualTo(10);
+        // Threshold 90 ms: the shortest stalled wait is ~95 ms (planned at ~1905 ms, answered at 2000 ms) and
+        // noise only lengthens it; a healthy 10 ms request would need 80 ms of scheduling noise to cross it
+        // (50 ms was crossed once on this 2-core machine under a parallel build).
+        assertThat(countOver(o, ms(90), true)).isEqualTo(10);
         assertThat(p(o, true, 99)).isBetween(ms(900), ms(1020));
         assertThat(p(o, false, 99)).isBetween(ms(900), ms(1020));
         assertThat(p(o, true, 90)).isBetween(ms(600), ms(720));
@@ -73,8 +76,8 @@ class CoordinatedOmissionTest {
         // ~200 requests of ~10 ms in the two healthy seconds; at least 120 even on a slow machine.
         assertThat(c.size()).isGreaterThan(120);
         assertThat(c).allMatch(RequestRecord::isOk);
-        assertThat(countOver(c, ms(50), false)).isEqualTo(1);
-        assertThat(countOver(c, ms(50), true)).isEqualTo(1);
+        assertThat(countOver(c, ms(90), false)).isEqualTo(1);
+        assertThat(countOver(c, ms(90), true)).isEqualTo(1);
         assertThat(p(c, false, 99)).isLessThan(ms(30));
         assertThat(p(c, true, 99)).isLessThan(ms(30));
         assertThat(p(c, false, 100)).isBetween(ms(900), ms(1020));
