@@ -23,7 +23,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The on-disk record of one run, {@code <parent>/runs/<yyyyMMdd-HHmmss>-<slug>[-n]/} (UTC time; {@code -2},
+ * The on-disk record of one run, {@code <parent>/<yyyyMMdd-HHmmss>-<slug>[-n]/} (parent is e.g. {@code runs}) (UTC time; {@code -2},
  * {@code -3}... when two runs start in the same second), as a {@link RunListener}:
  *
  * <ul>
@@ -61,7 +61,7 @@ public final class RunDirectory implements RunListener, AutoCloseable {
     private RunDirectory(Builder b) throws IOException {
         this.config = b;
         this.startTime = b.clock.instant();
-        this.path = createUnique(b.parent.resolve("runs"), DIR_TIME.format(startTime) + "-" + slug(b.slug));
+        this.path = createUnique(b.parent, DIR_TIME.format(startTime) + "-" + slug(b.slug));
         this.aggregator = new RunAggregator(b.slo);
         writeManifest(false, null);
         this.steps = Files.newBufferedWriter(path.resolve("steps.jsonl"));

@@ -132,7 +132,7 @@ class RunDirectoryTest {
              RunDirectory b = RunDirectory.builder(tmp).slug("same").clock(FIXED).open()) {
             assertThat(a.path()).isNotEqualTo(b.path());
             assertThat(b.runId()).isEqualTo("20260304-050607-same-2");
-            assertThat(a.path().getParent().getFileName().toString()).isEqualTo("runs");
+            assertThat(a.path().getParent()).isEqualTo(tmp);
         }
     }
 

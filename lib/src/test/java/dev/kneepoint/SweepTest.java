@@ -1,0 +1,123 @@
+package dev.kneepoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.io.LoadedRun;
+import dev.kneepoint.io.RunLoader;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.sim.SimConfig;
+import dev.kneepoint.sim.Simulator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The facade end to end against the embedded simulator: client, load, metrics and run directory together. */
+class SweepTest {
+    private static Simulator sim;
+    private static TargetConfig target;
+
+    @TempDir
+    Path runs;
+
+    @BeforeAll
+    static void startSimulator() {
+        sim = Kneepoint.simulator("fast");
+        target = Kneepoint.target(sim);
+    }
+
+    @AfterAll
+    static void stopSimulator() {
+        sim.close();
+    }
+
+    @Test
+    void closedLoopLadderMeasuresEveryStepAndWritesTheRunDirectory() throws Exception {
+        RunResult r = Kneepoint.ladder(target, 1, 4).inputTokens(64).outputTokens(16)
+                .stepDuration(Duration.ofMillis(800)).warmup(Duration.ofMillis(200))
+                .outputDir(runs).name("ladder").run();
+
+        assertThat(r.complete()).isTrue();
+        assertThat(r.steps()).extracting(s -> s.info().label()).containsExactly("c=1", "c=4");
+        for (StepResult s : r.steps()) {
+            assertThat(s.requestsOk()).isPositive();
+            assertThat(s.requestsFailed()).isZero();
+            // ignore_eos with max_tokens 16: the simulator returns exactly 16 tokens, counted from usage.
+            assertThat(s.outputLenMismatch()).isZero();
+            assertThat(s.tokenSources()).containsOnlyKeys("server_usage");
+            assertThat(s.ttft().count()).isEqualTo(s.requestsOk());
+        }
+        // Closed loop keeps N users busy: the time-average in flight is close to N (tolerance: the gap
+        // between one answer and the next request, and the drain at the end of the window).
+        assertThat(r.step("c=4").concurrencyMean()).isBetween(3.0, 4.0);
+        assertThat(r.step("c=4").outputTokensPerS()).isGreaterThan(r.step("c=1").outputTokensPerS());
+
+        Path dir;
+        try (Stream<Path> list = Files.list(runs)) {
+            dir = list.findFirst().orElseThrow();
+        }
+        JsonNode manifest = new ObjectMapper().readTree(dir.resolve("manifest.json").toFile());
+        assertThat(manifest.get("complete").asBoolean()).isTrue();
+        assertThat(manifest.get("model").asText()).isEqualTo("sim-fast");
+        assertThat(manifest.at("/config/workload/input_tokens").asInt()).isEqualTo(64);
+        LoadedRun loaded = RunLoader.load(dir);
+        assertThat(loaded.problems()).isEmpty();
+        assertThat(loaded.result().step("c=4").requestsOk()).isEqualTo(r.step("c=4").requestsOk());
+        assertThat(loaded.result().step("c=4").outputTokensPerS()).isEqualTo(r.step("c=4").outputTokensPerS());
+    }
+
+    @Test
+    void openLoopRateStepCountsRequestsAtThePlannedRate() {
+        RunResult r = Kneepoint.rateLadder(target, 40).arrival("constant").inputTokens(32).outputTokens(8)
+                .stepDuration(Duration.ofSeconds(1)).warmup(Duration.ZERO).outputDir(null).run();
+        StepResult s = r.step("rate=40");
+        // Constant 40 req/s over a 1 s window: 40 planned requests, all answered by the simulator.
+        assertThat(s.requestsOk() + s.requestsFailed()).isEqualTo(40);
+        assertThat(s.requestsFailed()).isZero();
+        // Dispatch accuracy: the open loop fires on schedule; 20 ms allows for a loaded 2-core machine.
+        assertThat(s.scheduleLag().p50()).isLessThan(20.0);
+    }
+
+    @Test
+    void invalidSettingsAreAllReportedBeforeAnythingIsSent() {
+        assertThatThrownBy(() -> Kneepoint.sweep(target).concurrency(0, 2).inputTokens(0)
+                .stepDuration(Duration.ZERO).arrival("bursty").outputDir(runs).run())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("concurrency must be >= 1, got 0")
+                .hasMessageContaining("inputTokens must be >= 1")
+                .hasMessageContaining("stepDuration must be positive")
+                .hasMessageContaining("arrival must be constant, poisson or gamma");
+        assertThat(runs).isEmptyDirectory();
+    }
+
+    @Test
+    void closingAStartedSweepStopsItKeepsTheMeasurementsAndMarksTheRunIncomplete() throws Exception {
+        SweepHandle handle = Kneepoint.ladder(target, 2).inputTokens(32).outputTokens(2000)
+                .stepDuration(Duration.ofSeconds(60)).warmup(Duration.ZERO).outputDir(runs).name("stopped").start();
+        Thread.sleep(700);
+        long t0 = System.nanoTime();
+        handle.close();
+        double closeSeconds = (System.nanoTime() - t0) / 1e9;
+        RunResult r = handle.result().orElseThrow();
+
+        // The bound: a stopped run ends within a second.
+        assertThat(closeSeconds).isLessThan(1.0);
+        assertThat(r.complete()).isFalse();
+        // Requests of 2000 tokens take seconds on the fast preset: the in-flight ones were cancelled.
+        assertThat(r.step("c=2").cancelled()).isPositive();
+        Path dir;
+        try (Stream<Path> list = Files.list(runs)) {
+            dir = list.findFirst().orElseThrow();
+        }
+        assertThat(RunLoader.load(dir).complete()).isFalse();
+    }
+}

@@ -1,0 +1,88 @@
+package dev.kneepoint.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kneepoint.sim.SimConfig;
+import dev.kneepoint.sim.Simulator;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line end to end: {@code run} writes a run directory that {@code analyze} reads back. */
+class MainTest {
+    @TempDir
+    Path out;
+
+    @Test
+    void runPrintsTheSummaryAndAnalyzeReloadsTheRunDirectory() throws Exception {
+        try (Simulator sim = Simulator.start(SimConfig.preset("fast"))) {
+            String printed = capture(() -> Main.execute("run", "--url", sim.url(), "--model", "sim-fast",
+                    "--concurrency", "1,2", "--input-tokens", "32", "--output-tokens", "8", "--duration", "600ms",
+                    "--warmup", "100ms", "--out", out.toString(), "--name", "cli"), 0);
+            assertThat(printed).contains("c=1").contains("c=2").contains("out_tok/s").doesNotContain("INCOMPLETE");
+        }
+        List<Path> dirs;
+        try (Stream<Path> list = Files.list(out)) {
+            dirs = list.toList();
+        }
+        assertThat(dirs).hasSize(1);
+        assertThat(dirs.get(0).getFileName().toString()).endsWith("-cli");
+        for (String f : List.of("manifest.json", "requests.jsonl", "summary.json", "steps.jsonl")) {
+            assertThat(dirs.get(0).resolve(f)).isNotEmptyFile();
+        }
+        String analyzed = capture(() -> Main.execute("analyze", dirs.get(0).toString()), 0);
+        assertThat(analyzed).contains("c=1").contains("c=2");
+    }
+
+    @Test
+    void badOptionsFailWithAClearMessageAndExitCode2() throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream old = System.err;
+        int code;
+        try {
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            code = Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--concurrency", "0",
+                    "--duration", "0s", "--out", out.toString());
+        } finally {
+            System.setErr(old);
+        }
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("concurrency must be >= 1")
+                .contains("stepDuration must be positive");
+    }
+
+    @Test
+    void durationsReadHumanUnits() {
+        assertThat(Durations.parse("500ms")).isEqualTo(Duration.ofMillis(500));
+        assertThat(Durations.parse("1.5s")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(Durations.parse("2m")).isEqualTo(Duration.ofMinutes(2));
+        assertThat(Durations.parse("PT3S")).isEqualTo(Duration.ofSeconds(3));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Durations.parse("soon"))
+                .hasMessageContaining("e.g. 500ms, 30s");
+    }
+
+    private interface Action {
+        int run() throws Exception;
+    }
+
+    private static String capture(Action action, int expectedCode) throws Exception {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        PrintStream old = System.out;
+        int code;
+        try {
+            System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
+            code = action.run();
+        } finally {
+            System.setOut(old);
+        }
+        assertThat(code).as("exit code; output:\n" + buf).isEqualTo(expectedCode);
+        return buf.toString(StandardCharsets.UTF_8);
+    }
+}
