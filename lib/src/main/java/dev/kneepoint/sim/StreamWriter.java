@@ -1,7 +1,6 @@
 package dev.kneepoint.sim;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -121,8 +120,7 @@ final class StreamWriter {
     }
 
     private void write(StringBuilder sb) throws IOException {
-        ex.writeChunk(sb.toString().getBytes(StandardCharsets.UTF_8));
-        ex.flush();
+        ex.writeChunk(sb.toString());
     }
 
     private static String usage(CompletionRequest cr, int prompt, int completion) {
