@@ -16,6 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  * the previous deadline; an engine that is behind catches up and the writers' emission lag shows it.
  */
 final class Engine implements AutoCloseable {
+    /** Outputs due within this much are handed out at once (a timed park oversleeps by ~50 us anyway). */
+    private static final long EARLY_SLACK_NANOS = 100_000;
     private final EngineModel model;
     private final SimMetrics metrics;
     private final Thread thread;
@@ -25,6 +27,7 @@ final class Engine implements AutoCloseable {
     private final AtomicLong extraStallNanos = new AtomicLong();
     private final List<FaultConfig.Scheduled> engineStalls;
     private final long startNanos;
+    private final long emitNanosPerSeq;
     private int nextStall;
     private volatile EngineGauges gauges = EngineGauges.EMPTY;
     private volatile boolean closed;
@@ -33,6 +36,7 @@ final class Engine implements AutoCloseable {
         this.model = new EngineModel(config);
         this.metrics = metrics;
         this.startNanos = startNanos;
+        this.emitNanosPerSeq = config.emitNanosPerSeq();
         this.engineStalls = new ArrayList<>(config.faults().schedule().stream()
                 .filter(s -> s.kind() == FaultKind.ENGINE_STALL).sorted(Comparator.comparing(FaultConfig.Scheduled::at))
                 .toList());
@@ -90,7 +94,9 @@ final class Engine implements AutoCloseable {
             if (!parkUntil(deadline)) {
                 return;
             }
-            deliver(r, deadline);
+            if (!deliver(r, deadline)) {
+                return;
+            }
             publish();
             stepStart = deadline;
         }
@@ -130,8 +136,15 @@ final class Engine implements AutoCloseable {
         }
     }
 
-    private void deliver(StepResult r, long at) {
-        for (StepResult.Emission e : r.emissions()) {
+    /** Hands out a step's tokens; with a front-end cost per sequence, each at its own due time. */
+    private boolean deliver(StepResult r, long deadline) {
+        List<StepResult.Emission> emissions = r.emissions();
+        for (int i = 0; i < emissions.size(); i++) {
+            StepResult.Emission e = emissions.get(i);
+            long at = deadline + i * emitNanosPerSeq;
+            if (emitNanosPerSeq > 0 && at - System.nanoTime() > EARLY_SLACK_NANOS && !parkUntil(at)) {
+                return false;
+            }
             Sequence s = e.seq();
             if (s.firstTokenNanos < 0) {
                 s.firstTokenNanos = at;
@@ -147,6 +160,7 @@ final class Engine implements AutoCloseable {
             }
             ((TokenSink) s.attachment).onTokens(e.tokens(), s.generated, e.finished(), at);
         }
+        return true;
     }
 
     private void publish() {

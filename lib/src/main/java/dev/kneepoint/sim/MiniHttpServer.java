@@ -65,7 +65,7 @@ final class MiniHttpServer implements AutoCloseable {
 
     private void serve(Socket s) {
         try (s) {
-            InputStream in = new BufferedInputStream(s.getInputStream(), 8192);
+            InputStream in = new BufferedInputStream(s.getInputStream(), 2048);
             while (!closed) {
                 HttpRequestData req = HttpRequestData.read(in);
                 if (req == null) {

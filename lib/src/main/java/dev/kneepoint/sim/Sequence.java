@@ -39,6 +39,11 @@ final class Sequence {
         this.prefillTarget = promptTokens;
     }
 
+    /** The same request with another attachment (tests). */
+    Sequence withSink(TokenSink sink) {
+        return new Sequence(id, promptTokens, blockHashes, targetOutput, sink);
+    }
+
     int heldBlocks() {
         return privateBlocks + sharedCount;
     }

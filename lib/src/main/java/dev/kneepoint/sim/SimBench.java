@@ -19,7 +19,9 @@ import java.util.concurrent.atomic.LongAdder;
  * per stream per step). Prints the tokens/s received, requests/s and the simulator's emission lag
  * (measured after the warm-up).
  *
- * <p>Usage: {@code SimBench [streams=2000] [tokensPerSecond=50000] [seconds=20] [outputTokens=200] [warmupSeconds=5]}
+ * <p>Usage: {@code SimBench [streams=2000] [tokensPerSecond=50000] [seconds=20] [outputTokens=200] [warmupSeconds=5]
+ * [spreadPercent=0]}; {@code spreadPercent} spreads each step's outputs over that share of the step
+ * ({@link SimConfig#emitNanosPerSeq()}), 0 = every output of a step due at the step's end.
  */
 public final class SimBench {
     private static final byte[] CONTENT = ":null}]}".getBytes(StandardCharsets.US_ASCII);
@@ -35,31 +37,39 @@ public final class SimBench {
         int seconds = arg(args, 2, 20);
         int output = arg(args, 3, 200);
         int warmup = arg(args, 4, 5);
+        int spreadPercent = arg(args, 5, 0);
         long stepNanos = 1_000_000_000L * streams / tps;
+        long emitNanos = stepNanos * spreadPercent / 100 / streams;
         SimConfig c = SimConfig.presetBuilder("fast").maxNumSeqs(streams).maxNumBatchedTokens(Math.max(8192, 2 * streams))
                 .kvCapacityTokens(streams * (output + 64)).stepOverheadNanos(stepNanos).prefillNanosPerToken(0)
-                .decodeNanosPerSeq(0).attentionNanosPerContextToken(0).prefixCaching(false).build();
+                .decodeNanosPerSeq(0).attentionNanosPerContextToken(0).prefixCaching(false).emitNanosPerSeq(emitNanos).build();
         LongAdder tokens = new LongAdder();
-        LongAdder requests = new LongAdder();
+        LongAdder served = new LongAdder();
         LongAdder failures = new LongAdder();
         AtomicBoolean stop = new AtomicBoolean();
-        String body = "{\"prompt\":\"bench prompt of eight tokens in all\",\"max_tokens\":" + output
-                + ",\"ignore_eos\":true,\"stream\":true}";
+        byte[][] requests = new byte[16][];
+        for (int i = 0; i < requests.length; i++) {
+            // lengths spread over [output/2, 3*output/2) so the closed loops do not turn over in lockstep
+            String body = "{\"prompt\":\"bench prompt of eight tokens in all\",\"max_tokens\":"
+                    + (output / 2 + i * output / requests.length) + ",\"ignore_eos\":true,\"stream\":true}";
+            requests[i] = ("POST /v1/completions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII);
+        }
         try (Simulator sim = Simulator.start(c)) {
             Thread client = Thread.ofPlatform().name("simbench-client").start(
-                    () -> clients(sim.port(), streams, body, stop, tokens, requests, failures));
+                    () -> clients(sim.port(), streams, requests, stop, tokens, served, failures));
             Thread.sleep(warmup * 1000L);
             sim.resetEmissionLag();
             long t0 = System.nanoTime();
             long tok0 = tokens.sum();
-            long req0 = requests.sum();
+            long req0 = served.sum();
             Thread.sleep(seconds * 1000L);
             double span = (System.nanoTime() - t0) / 1e9;
             long tok = tokens.sum() - tok0;
-            long req = requests.sum() - req0;
+            long req = served.sum() - req0;
             SimStats st = sim.stats();
-            System.out.printf(Locale.ROOT, "streams=%d target_tokens_per_s=%d step_ms=%.1f window_s=%.1f%n", streams, tps,
-                    stepNanos / 1e6, span);
+            System.out.printf(Locale.ROOT, "streams=%d target_tokens_per_s=%d step_ms=%.1f emit_us_per_seq=%.1f window_s=%.1f%n",
+                    streams, tps, stepNanos / 1e6, emitNanos / 1e3, span);
             System.out.printf(Locale.ROOT, "received_tokens_per_s=%.0f requests_per_s=%.1f running=%d waiting=%d "
                             + "failures=%d%n", tok / span, req / span, st.running(), st.waiting(), failures.sum());
             System.out.printf(Locale.ROOT, "emission_lag_ms p50=%.3f p99=%.3f max=%.3f count=%d%n",
@@ -75,10 +85,9 @@ public final class SimBench {
      * simulator's cost): each connection sends a request, counts content events until the terminal
      * chunk after {@code [DONE]}, then sends the next request on the same connection.
      */
-    private static void clients(int port, int streams, String body, AtomicBoolean stop, LongAdder tokens,
+    private static void clients(int port, int streams, byte[][] reqs, AtomicBoolean stop, LongAdder tokens,
                                 LongAdder requests, LongAdder failures) {
-        byte[] req = ("POST /v1/completions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(1);
         ByteBuffer buf = ByteBuffer.allocateDirect(64 * 1024);
         byte[] bytes = new byte[64 * 1024];
         try (Selector selector = Selector.open()) {
@@ -86,7 +95,7 @@ public final class SimBench {
                 SocketChannel ch = SocketChannel.open(new InetSocketAddress("127.0.0.1", port));
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 ch.configureBlocking(false);
-                ch.write(ByteBuffer.wrap(req));
+                ch.write(ByteBuffer.wrap(reqs[random.nextInt(reqs.length)]));
                 ch.register(selector, SelectionKey.OP_READ, new int[2]);
             }
             while (!stop.get()) {
@@ -121,7 +130,7 @@ public final class SimBench {
                     tokens.add(found);
                     if (ended) {
                         requests.increment();
-                        ch.write(ByteBuffer.wrap(req));
+                        ch.write(ByteBuffer.wrap(reqs[random.nextInt(reqs.length)]));
                     }
                 }
                 selector.selectedKeys().clear();

@@ -34,12 +34,16 @@ import java.util.Objects;
  * @param tokensPerChunk tokens a decode step produces per sequence (speculative-decoding-like), one SSE event each
  * @param maxWaiting most requests waiting for admission before new ones get 503 ({@code 0} = unbounded)
  * @param faults injected faults
+ * @param emitNanosPerSeq the server front end's output cost per sequence: the k-th sequence of a step's
+ *        batch is emitted {@code k * emitNanosPerSeq} after the step's end (pipelined with the next step;
+ *        keep {@code maxNumSeqs * emitNanosPerSeq} below the step time). 0 = all at the step's end
  */
 public record SimConfig(String host, int port, String modelName, int maxModelLen, int maxNumSeqs,
                         int maxNumBatchedTokens, int blockSize, int kvCapacityTokens, boolean prefixCaching,
                         long stepOverheadNanos, double prefillNanosPerToken, double decodeNanosPerSeq,
                         double attentionNanosPerContextToken, double jitter, long seed,
-                        LengthDistribution outputLength, int tokensPerChunk, int maxWaiting, FaultConfig faults) {
+                        LengthDistribution outputLength, int tokensPerChunk, int maxWaiting, FaultConfig faults,
+                        long emitNanosPerSeq) {
 
     /** Names accepted by {@link #preset(String)}. */
     public static final List<String> PRESETS = List.of("fast", "cpu-small", "gpu-8b", "gpu-70b-tp8");
@@ -107,7 +111,8 @@ public record SimConfig(String host, int port, String modelName, int maxModelLen
                 .prefixCaching(prefixCaching).stepOverheadNanos(stepOverheadNanos)
                 .prefillNanosPerToken(prefillNanosPerToken).decodeNanosPerSeq(decodeNanosPerSeq)
                 .attentionNanosPerContextToken(attentionNanosPerContextToken).jitter(jitter).seed(seed)
-                .outputLength(outputLength).tokensPerChunk(tokensPerChunk).maxWaiting(maxWaiting).faults(faults);
+                .outputLength(outputLength).tokensPerChunk(tokensPerChunk).maxWaiting(maxWaiting).faults(faults)
+                .emitNanosPerSeq(emitNanosPerSeq);
     }
 
     /** Validated builder; {@link #build()} reports every problem at once. */
@@ -131,6 +136,7 @@ public record SimConfig(String host, int port, String modelName, int maxModelLen
         private int tokensPerChunk = 1;
         private int maxWaiting;
         private FaultConfig faults = FaultConfig.NONE;
+        private long emitNanosPerSeq;
 
         private Builder() {
         }
@@ -156,6 +162,7 @@ public record SimConfig(String host, int port, String modelName, int maxModelLen
         public Builder tokensPerChunk(int v) { tokensPerChunk = v; return this; }
         public Builder maxWaiting(int v) { maxWaiting = v; return this; }
         public Builder faults(FaultConfig v) { faults = v; return this; }
+        public Builder emitNanosPerSeq(long v) { emitNanosPerSeq = v; return this; }
 
         /** The configuration, or an {@link IllegalArgumentException} listing every problem. */
         public SimConfig build() {
@@ -190,13 +197,15 @@ public record SimConfig(String host, int port, String modelName, int maxModelLen
             if (outputLength == null) p.add("outputLength must be set");
             if (tokensPerChunk < 1) p.add("tokensPerChunk must be >= 1, was " + tokensPerChunk);
             if (maxWaiting < 0) p.add("maxWaiting must be >= 0 (0 = unbounded), was " + maxWaiting);
+            if (emitNanosPerSeq < 0) p.add("emitNanosPerSeq must be >= 0, was " + emitNanosPerSeq);
             if (faults == null) p.add("faults must be set (FaultConfig.NONE for none)");
             if (!p.isEmpty()) {
                 throw new IllegalArgumentException("invalid simulator configuration: " + String.join("; ", p));
             }
             return new SimConfig(host, port, modelName, maxModelLen, maxNumSeqs, maxNumBatchedTokens, blockSize,
                     kvCapacityTokens, prefixCaching, stepOverheadNanos, prefillNanosPerToken, decodeNanosPerSeq,
-                    attentionNanosPerContextToken, jitter, seed, outputLength, tokensPerChunk, maxWaiting, faults);
+                    attentionNanosPerContextToken, jitter, seed, outputLength, tokensPerChunk, maxWaiting, faults,
+                    emitNanosPerSeq);
         }
     }
 }

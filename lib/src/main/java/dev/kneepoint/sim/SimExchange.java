@@ -1,6 +1,5 @@
 package dev.kneepoint.sim;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -9,10 +8,10 @@ import java.util.Locale;
 
 /**
  * The response side of one request on the minimal server: either one fixed-length response or a
- * chunked stream. Writes are buffered; {@link #flush()} sends them in one write. Used by one thread.
+ * chunked stream. Every call writes straight to the socket in one {@code write} (no buffer is kept
+ * per connection, which keeps thousands of idle streams cheap). Used by one thread.
  */
 final class SimExchange {
-    private static final byte[] CRLF = {'\r', '\n'};
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private final Socket socket;
     private final OutputStream out;
@@ -22,7 +21,7 @@ final class SimExchange {
 
     SimExchange(Socket socket, OutputStream rawOut, boolean close) {
         this.socket = socket;
-        this.out = new BufferedOutputStream(rawOut, 16 * 1024);
+        this.out = rawOut;
         this.close = close;
     }
 
@@ -31,9 +30,11 @@ final class SimExchange {
         StringBuilder sb = statusLine(status);
         sb.append("Content-Type: ").append(contentType).append("\r\nContent-Length: ").append(body.length)
                 .append("\r\n\r\n");
-        out.write(sb.toString().getBytes(StandardCharsets.US_ASCII));
-        out.write(body);
-        out.flush();
+        byte[] head = sb.toString().getBytes(StandardCharsets.US_ASCII);
+        byte[] all = new byte[head.length + body.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        System.arraycopy(body, 0, all, head.length, body.length);
+        out.write(all);
         done = true;
     }
 
@@ -43,29 +44,32 @@ final class SimExchange {
         sb.append("Content-Type: ").append(contentType).append("\r\nCache-Control: no-cache\r\n")
                 .append("Transfer-Encoding: chunked\r\n\r\n");
         out.write(sb.toString().getBytes(StandardCharsets.US_ASCII));
-        out.flush();
     }
 
-    /** Buffers one chunk (not flushed). */
-    void writeChunk(byte[] data) throws IOException {
+    /** Writes one chunk of ASCII/UTF-8 text (one {@code write}). */
+    void writeChunk(String text) throws IOException {
+        byte[] data = text.getBytes(StandardCharsets.UTF_8);
         if (data.length == 0) {
             return;
         }
-        out.write(Integer.toHexString(data.length).getBytes(StandardCharsets.US_ASCII));
-        out.write(CRLF);
-        out.write(data);
-        out.write(CRLF);
+        String hex = Integer.toHexString(data.length);
+        byte[] all = new byte[hex.length() + 4 + data.length];
+        int k = 0;
+        for (int i = 0; i < hex.length(); i++) {
+            all[k++] = (byte) hex.charAt(i);
+        }
+        all[k++] = '\r';
+        all[k++] = '\n';
+        System.arraycopy(data, 0, all, k, data.length);
+        k += data.length;
+        all[k++] = '\r';
+        all[k] = '\n';
+        out.write(all);
     }
 
-    /** Sends what is buffered. */
-    void flush() throws IOException {
-        out.flush();
-    }
-
-    /** Ends a chunked stream cleanly (terminal chunk, flushed). */
+    /** Ends a chunked stream cleanly (terminal chunk). */
     void endStream() throws IOException {
         out.write(LAST_CHUNK);
-        out.flush();
         done = true;
     }
 

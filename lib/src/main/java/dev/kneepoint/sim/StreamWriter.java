@@ -1,14 +1,13 @@
 package dev.kneepoint.sim;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Writes one streaming response: waits on the request's {@link StreamSink}, writes every output
- * already due as SSE events in one chunk and one flush, and records each output's emission lag
- * (flush completion minus scheduled time). Injected delays (slow first byte, stream stall) move
+ * already due as SSE events in one chunk and one write, and records each output's emission lag
+ * (write completion minus scheduled time). Injected delays (slow first byte, stream stall) move
  * the lag's reference point to their end, so the lag measures only the simulator's own slowness.
  * Mid-stream faults fire once half of the output (at least one token) has been written.
  */
@@ -121,8 +120,7 @@ final class StreamWriter {
     }
 
     private void write(StringBuilder sb) throws IOException {
-        ex.writeChunk(sb.toString().getBytes(StandardCharsets.UTF_8));
-        ex.flush();
+        ex.writeChunk(sb.toString());
     }
 
     private static String usage(CompletionRequest cr, int prompt, int completion) {

@@ -159,6 +159,36 @@ class SimFaultTest {
         assertThat(statuses(window, 3)).containsOnly(500);
     }
 
+    @Test
+    void scheduledEngineStallDelaysTheFirstStep() throws Exception {
+        SimConfig c = SimConfig.presetBuilder("fast").faults(FaultConfig.builder()
+                .schedule(FaultKind.ENGINE_STALL, Duration.ZERO, Duration.ofMillis(300)).build()).build();
+        try (Simulator s = Simulator.start(c)) {
+            RawSse.Result r = RawSse.post(s.port(), "/v1/completions", STREAM);
+            assertThat(r.events().get(0).arrivalNanos() - r.sendNanos()).isGreaterThanOrEqualTo(300_000_000L);
+            RawSse.Result after = RawSse.post(s.port(), "/v1/completions", STREAM);
+            // only once: the next request's first token comes after one ordinary prefill step (~2 ms)
+            assertThat(after.events().get(0).arrivalNanos() - after.sendNanos()).isLessThan(200_000_000L);
+            assertThat(s.stats().faultsInjected().get(FaultKind.ENGINE_STALL)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void clientThatGoesAwayIsAbortedAndFreesItsSlot() throws Exception {
+        try (Simulator s = Simulator.start(SimConfig.preset("fast"))) {
+            try (java.net.Socket sock = new java.net.Socket("127.0.0.1", s.port())) {
+                String body = "{\"prompt\":\"a\",\"max_tokens\":5000,\"ignore_eos\":true,\"stream\":true}";
+                sock.getOutputStream().write(("POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Length: "
+                        + body.length() + "\r\n\r\n" + body).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                sock.getInputStream().readNBytes(2000);
+                awaitUntil(() -> s.stats().running() == 1);
+            }
+            // the next write fails, the writer aborts the sequence and the engine frees it
+            awaitUntil(() -> s.stats().running() == 0 && s.stats().kvUsage() == 0);
+            assertThat(s.stats().tokensGenerated()).isLessThan(5000);
+        }
+    }
+
     static List<Integer> statuses(SimConfig c, int n) throws Exception {
         List<Integer> out = new ArrayList<>();
         try (Simulator s = Simulator.start(c)) {

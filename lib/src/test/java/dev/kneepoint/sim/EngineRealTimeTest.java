@@ -1,0 +1,69 @@
+package dev.kneepoint.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The real-time engine: absolute deadlines (no drift) and the per-sequence emission spread. */
+class EngineRealTimeTest {
+
+    /** Records scheduled times; counts down when finished. */
+    static final class Recorder implements TokenSink {
+        final List<Long> scheduled = new ArrayList<>();
+        final CountDownLatch done = new CountDownLatch(1);
+
+        @Override
+        public synchronized void onTokens(int tokens, int generated, boolean finished, long scheduledNanos) {
+            scheduled.add(scheduledNanos);
+            if (finished) {
+                done.countDown();
+            }
+        }
+    }
+
+    @Test
+    void scheduledTimesAreExactSumsOfModelledStepDurations() throws Exception {
+        SimConfig c = SimConfig.preset("fast");
+        StepCost cost = StepCost.of(c);
+        try (Engine engine = new Engine(c, new SimMetrics("m"), System.nanoTime())) {
+            Recorder r = new Recorder();
+            engine.submit(EngineModelTest.seq(1, 100, 20, 16).withSink(r));
+            assertThat(r.done.await(5, TimeUnit.SECONDS)).isTrue();
+            // whatever the real wake-up delays were, each gap is exactly the modelled decode step
+            for (int i = 1; i < 20; i++) {
+                assertThat(r.scheduled.get(i) - r.scheduled.get(i - 1)).isEqualTo(cost.loneDecodeNanos(100 + i));
+            }
+        }
+    }
+
+    @Test
+    void emissionSpreadSchedulesTheKthSequenceKTimesLater() throws Exception {
+        SimConfig c = SimConfig.presetBuilder("fast").stepOverheadNanos(30_000_000).emitNanosPerSeq(300_000).build();
+        try (Engine engine = new Engine(c, new SimMetrics("m"), System.nanoTime())) {
+            // a running request keeps the engine in 30 ms steps; the three below, submitted within microseconds
+            // in the middle of a step, are admitted together at the next step start
+            Recorder blocker = new Recorder();
+            engine.submit(EngineModelTest.seq(9, 10, 50, 16).withSink(blocker));
+            long end = System.nanoTime() + 5_000_000_000L;
+            while (engine.gauges().running() != 1 && System.nanoTime() < end) {
+                Thread.sleep(1);
+            }
+            List<Recorder> rs = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                Recorder r = new Recorder();
+                rs.add(r);
+                engine.submit(EngineModelTest.seq(i, 10, 3, 16).withSink(r));
+            }
+            for (Recorder r : rs) {
+                assertThat(r.done.await(5, TimeUnit.SECONDS)).isTrue();
+            }
+            List<Long> firsts = rs.stream().map(r -> r.scheduled.get(0)).sorted().toList();
+            assertThat(firsts.get(1) - firsts.get(0)).isEqualTo(300_000);
+            assertThat(firsts.get(2) - firsts.get(1)).isEqualTo(300_000);
+        }
+    }
+}
