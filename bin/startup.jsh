@@ -3,5 +3,6 @@ import dev.kneepoint.*;
 import dev.kneepoint.metrics.*;
 import dev.kneepoint.load.*;
 import dev.kneepoint.client.TargetConfig;
-import dev.kneepoint.sim.*;
+import dev.kneepoint.sim.Simulator;
+import dev.kneepoint.sim.SimConfig;
 import java.time.Duration;

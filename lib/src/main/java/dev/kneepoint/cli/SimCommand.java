@@ -24,9 +24,54 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", description = "Seed for jitter, output lengths and faults")
     long seed;
 
+    @Option(names = "--max-num-seqs", description = "Override: sequences in the running batch")
+    Integer maxNumSeqs;
+
+    @Option(names = "--max-batched-tokens", description = "Override: token budget per engine step")
+    Integer maxBatchedTokens;
+
+    @Option(names = "--kv-tokens", description = "Override: KV-cache capacity in tokens")
+    Integer kvTokens;
+
+    @Option(names = "--max-model-len", description = "Override: context length")
+    Integer maxModelLen;
+
+    @Option(names = "--step-overhead", description = "Override: fixed cost of one engine step, e.g. 6ms")
+    java.time.Duration stepOverhead;
+
+    @Option(names = "--decode-us", description = "Override: microseconds per decoding sequence per step")
+    Double decodeMicros;
+
+    @Option(names = "--prefill-us", description = "Override: microseconds per prefill token")
+    Double prefillMicros;
+
+    @Option(names = "--attention-ns", description = "Override: nanoseconds per context token per step")
+    Double attentionNanos;
+
+    @Option(names = "--tokens-per-chunk", description = "Override: tokens per streamed event (speculative decoding)")
+    Integer tokensPerChunk;
+
+    @Option(names = "--jitter", description = "Override: relative step-time jitter (0 = none)")
+    Double jitter;
+
+    SimConfig config() {
+        SimConfig.Builder b = SimConfig.presetBuilder(preset).host(host).port(port).seed(seed);
+        if (maxNumSeqs != null) b.maxNumSeqs(maxNumSeqs);
+        if (maxBatchedTokens != null) b.maxNumBatchedTokens(maxBatchedTokens);
+        if (kvTokens != null) b.kvCapacityTokens(kvTokens);
+        if (maxModelLen != null) b.maxModelLen(maxModelLen);
+        if (stepOverhead != null) b.stepOverhead(stepOverhead);
+        if (decodeMicros != null) b.decodeNanosPerSeq(decodeMicros * 1000);
+        if (prefillMicros != null) b.prefillNanosPerToken(prefillMicros * 1000);
+        if (attentionNanos != null) b.attentionNanosPerContextToken(attentionNanos);
+        if (tokensPerChunk != null) b.tokensPerChunk(tokensPerChunk);
+        if (jitter != null) b.jitter(jitter);
+        return b.build();
+    }
+
     @Override
     public Integer call() throws InterruptedException {
-        SimConfig config = SimConfig.presetBuilder(preset).host(host).port(port).seed(seed).build();
+        SimConfig config = config();
         CountDownLatch stopped = new CountDownLatch(1);
         try (Simulator sim = Simulator.start(config)) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {

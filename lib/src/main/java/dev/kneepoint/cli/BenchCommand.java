@@ -1,0 +1,156 @@
+package dev.kneepoint.cli;
+
+import com.sun.management.OperatingSystemMXBean;
+import dev.kneepoint.Kneepoint;
+import dev.kneepoint.Sweep;
+import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.load.LoadProgress;
+import dev.kneepoint.metrics.StepInfo;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepResult;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code kneepoint bench}: the client-side performance figures of docs/PERFORMANCE.md. Each scenario
+ * starts the simulator in a child JVM (so the client's CPU time is its own), drives it from this JVM
+ * and reports the client's process CPU per streamed token, sustained ingest, open-loop dispatch
+ * accuracy and concurrent streams held.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Measure the client: CPU per token, ingest rate, dispatch accuracy, concurrent streams.")
+final class BenchCommand implements Callable<Integer> {
+    @Option(names = "--seconds", defaultValue = "10", description = "Measured seconds per scenario (default: ${DEFAULT-VALUE})")
+    int seconds;
+
+    @Option(names = "--streams", defaultValue = "2000", description = "Concurrent streams scenario size (default: ${DEFAULT-VALUE})")
+    int streams;
+
+    @Option(names = "--rate", defaultValue = "1000", description = "Dispatch-accuracy scenario rate, req/s (default: ${DEFAULT-VALUE})")
+    double rate;
+
+    @Option(names = "--only", description = "Run one scenario: ingest, dispatch or streams")
+    String only;
+
+    private final OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    @Override
+    public Integer call() throws Exception {
+        List<String> rows = new ArrayList<>();
+        rows.add("| scenario | load | out tok/s | client CPU ns/token | tokens/s per client core | conc mean | ttft p99 ms | itl p50 / p99 ms | schedule_lag p50 / p99 / p99.9 / max ms | client CPU % | GC ms | failures |");
+        rows.add("|---|---|---|---|---|---|---|---|---|---|---|---|");
+        Duration d = Duration.ofSeconds(seconds);
+        if (only == null || only.equals("ingest")) {
+            for (int c : new int[] {16, 64}) {
+                rows.add(scenario("ingest", "closed c=" + c, List.of("--max-num-seqs", "1024", "--kv-tokens", "16000000",
+                        "--max-model-len", "40000", "--step-overhead", "1ms", "--decode-us", "0", "--prefill-us", "0",
+                        "--attention-ns", "0", "--jitter", "0"),
+                        t -> Kneepoint.ladder(t, c).inputTokens(16).outputTokens(30000).warmup(Duration.ofSeconds(2))
+                                .stepDuration(d).drainTimeout(Duration.ZERO)));
+            }
+        }
+        if (only == null || only.equals("dispatch")) {
+            rows.add(scenario("dispatch", String.format(Locale.ROOT, "open %.0f req/s constant", rate),
+                    List.of("--max-num-seqs", "4096", "--max-batched-tokens", "65536", "--kv-tokens", "16000000", "--step-overhead", "1ms",
+                            "--decode-us", "0", "--prefill-us", "0", "--attention-ns", "0", "--jitter", "0"),
+                    t -> Kneepoint.rateLadder(t, rate).arrival("constant").inputTokens(16).outputTokens(2)
+                            .warmup(Duration.ofSeconds(1)).stepDuration(d)));
+        }
+        if (only == null || only.equals("streams")) {
+            rows.add(scenario("streams", "closed c=" + streams, List.of("--max-num-seqs", "8192", "--kv-tokens",
+                            "32000000", "--max-batched-tokens", "65536", "--step-overhead", "100ms", "--decode-us", "0",
+                            "--prefill-us", "0", "--attention-ns", "0", "--jitter", "0"),
+                    t -> Kneepoint.ladder(t, streams).inputTokens(16).outputTokens(40).warmup(Duration.ZERO)
+                            .stepDuration(d.plusSeconds(5)).drainTimeout(Duration.ofSeconds(10))));
+        }
+        rows.forEach(System.out::println);
+        return 0;
+    }
+
+    private String scenario(String name, String load, List<String> simArgs, Function<TargetConfig, Sweep> sweep)
+            throws IOException, InterruptedException {
+        System.err.println("bench: " + name + " (" + load + ")");
+        Process child = startSimulator(simArgs);
+        try {
+            String url = readUrl(child);
+            TargetConfig target = Kneepoint.targetBuilder().baseUrl(url).model("sim-fast")
+                    .idleTimeout(Duration.ofSeconds(120)).build();
+            // CPU and GC are sampled from the end of warm-up (when the window opens) to the end of the run.
+            long[] start = new long[3];
+            Sweep configured = sweep.apply(target).outputDir(null).name("bench-" + name).progress(new LoadProgress() {
+                @Override
+                public void stepStarting(StepInfo step, int stepCount) {
+                    Thread.ofVirtual().start(() -> {
+                        try {
+                            Thread.sleep(Duration.ofNanos(step.warmupNanos()));
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        synchronized (start) {
+                            start[0] = os.getProcessCpuTime();
+                            start[1] = gcMillis();
+                            start[2] = System.nanoTime();
+                        }
+                    });
+                }
+            });
+            RunResult r = configured.run();
+            long cpu;
+            long gc;
+            double wall;
+            synchronized (start) {
+                cpu = os.getProcessCpuTime() - start[0];
+                gc = gcMillis() - start[1];
+                wall = (System.nanoTime() - start[2]) / 1e9;
+            }
+            StepResult s = r.steps().get(r.steps().size() - 1);
+            long tokens = r.steps().stream().mapToLong(x -> Math.round(x.outputTokensPerS() * x.windowS())).sum();
+            double nsPerToken = tokens == 0 ? Double.NaN : (double) cpu / tokens;
+            return String.format(Locale.ROOT,
+                    "| %s | %s | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f / %.1f | %.3f / %.3f / %.3f / %.1f | %.0f | %d | %d |",
+                    name, load, s.outputTokensPerS(), nsPerToken, 1e9 / nsPerToken, s.concurrencyMean(),
+                    s.ttft().p99(), s.itl().p50(), s.itl().p99(), s.scheduleLag().p50(), s.scheduleLag().p99(),
+                    s.scheduleLag().p999(), s.scheduleLag().max(), 100.0 * cpu / 1e9 / wall, gc, s.requestsFailed());
+        } finally {
+            child.destroy();
+            if (!child.waitFor(5, TimeUnit.SECONDS)) {
+                child.destroyForcibly();
+            }
+        }
+    }
+
+    private static Process startSimulator(List<String> simArgs) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-cp", System.getProperty("java.class.path"), "-XX:+UseParallelGC", Main.class.getName(),
+                "sim", "--port", "0", "--preset", "fast"));
+        cmd.addAll(simArgs);
+        return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    private static String readUrl(Process child) throws IOException {
+        BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+        String line = out.readLine();
+        if (line == null || !line.contains(" at http")) {
+            throw new IOException("the simulator child did not start (first line: " + line + ")");
+        }
+        return line.substring(line.indexOf(" at http") + 4, line.indexOf(" (Ctrl-C"));
+    }
+
+    private static long gcMillis() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .mapToLong(GarbageCollectorMXBean::getCollectionTime).filter(t -> t > 0).sum();
+    }
+}
