@@ -135,7 +135,9 @@ final class OpenLoopRunner {
         } finally {
             cancellation.onCancel(null);
         }
-        if (cancellation.isCancelled()) {
+        // The step-wide flag is set before any request is cancelled: a slot freed by cancelling the request
+        // that held it must not let a queued request be dispatched after the stop.
+        if (cancellation.isCancelled() || tracker.isCancelled()) {
             Thread.interrupted();
             permits.release();
             return false;

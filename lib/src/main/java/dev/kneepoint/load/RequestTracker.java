@@ -62,6 +62,11 @@ final class RequestTracker {
         return workers.size();
     }
 
+    /** True once {@link #cancelAll()} began: no request may be dispatched any more. */
+    boolean isCancelled() {
+        return cancelled;
+    }
+
     /** Cancels every request in flight now and every one registered later. */
     void cancelAll() {
         cancelled = true;

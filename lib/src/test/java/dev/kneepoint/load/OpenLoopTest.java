@@ -69,13 +69,14 @@ class OpenLoopTest {
         long lateP50 = RecordingListener.percentile(rs.subList(150, 200), RequestRecord::scheduleLagNanos, 50);
         // Lag = scheduler slop + starting a virtual thread. Measured here: p50 30-50 µs, p99 0.2-1.1 ms on
         // a quiet run, p99 up to 17 ms while other builds saturate this 2-core machine (the OS preempts
-        // the scheduler thread for whole time slices). Hence p50 < 1 ms, and p99 < 25 ms only as a
-        // guard against waiting on responses (20 ms each, which would push lag to seconds).
+        // the scheduler thread for whole time slices; 47 ms seen once with four builds running). Hence
+        // p50 < 1 ms, and p99 < 250 ms only as a guard against waiting on responses: a scheduler that waited
+        // for each 20 ms answer would fall 15 ms further behind per request, seconds by the end.
         // No drift: firing at "now + 5 ms" would accumulate ~50-100 µs of timer slack per period, about
         // 7-15 ms by request 150; firing at stepStart + offset keeps the late requests' median < 1 ms.
         assertThat(p50).as("p50 schedule lag ns").isLessThan(ms(1));
         assertThat(lateP50).as("p50 schedule lag ns of requests 150..199").isLessThan(ms(1));
-        assertThat(p99).as("p99 schedule lag ns").isLessThan(ms(25));
+        assertThat(p99).as("p99 schedule lag ns").isLessThan(ms(250));
         assertThat(sender.allThreadsEnded(1000)).isTrue();
     }
 
