@@ -31,8 +31,9 @@ import org.junit.jupiter.api.Test;
  * </pre>
  *
  * So the closed loop reports a healthy p99 of 10 ms for a server that was dead for a third of the run;
- * the open loop's p99 says ~1 s. Tolerances: +20 ms on the stall figures and 30 ms on the 10 ms figures
- * for thread wake-up on a loaded machine; the structural counts (10 stalled, 1 stalled) are exact.
+ * the open loop's p99 says ~1 s. Tolerances: scheduling noise only ever lengthens a wait, so lower bounds
+ * are tight and upper bounds loose (+300 ms on the stall figures; 100 ms on the 10 ms figures, still a
+ * tenth of the stall they must not show); the structural counts (10 stalled, 1 stalled) are exact.
  */
 class CoordinatedOmissionTest {
     private static final long STALL_START = ms(1000);
@@ -68,9 +69,9 @@ class CoordinatedOmissionTest {
         // noise only lengthens it; a healthy 10 ms request would need 80 ms of scheduling noise to cross it
         // (50 ms was crossed once on this 2-core machine under a parallel build).
         assertThat(countOver(o, ms(90), true)).isEqualTo(10);
-        assertThat(p(o, true, 99)).isBetween(ms(900), ms(1020));
-        assertThat(p(o, false, 99)).isBetween(ms(900), ms(1020));
-        assertThat(p(o, true, 90)).isBetween(ms(600), ms(720));
+        assertThat(p(o, true, 99)).isBetween(ms(900), ms(1300));
+        assertThat(p(o, false, 99)).isBetween(ms(900), ms(1300));
+        assertThat(p(o, true, 90)).isBetween(ms(600), ms(900));
         assertThat(p(o, false, 50)).isLessThan(ms(30));
 
         // ~200 requests of ~10 ms in the two healthy seconds; at least 120 even on a slow machine.
@@ -78,9 +79,9 @@ class CoordinatedOmissionTest {
         assertThat(c).allMatch(RequestRecord::isOk);
         assertThat(countOver(c, ms(90), false)).isEqualTo(1);
         assertThat(countOver(c, ms(90), true)).isEqualTo(1);
-        assertThat(p(c, false, 99)).isLessThan(ms(30));
-        assertThat(p(c, true, 99)).isLessThan(ms(30));
-        assertThat(p(c, false, 100)).isBetween(ms(900), ms(1020));
+        assertThat(p(c, false, 99)).isLessThan(ms(100));
+        assertThat(p(c, true, 99)).isLessThan(ms(100));
+        assertThat(p(c, false, 100)).isBetween(ms(900), ms(1300));
     }
 
     @Test
@@ -93,12 +94,12 @@ class CoordinatedOmissionTest {
         assertThat(q).hasSize(30).allMatch(RequestRecord::isOk);
         // Only the request that reached the server during the stall has a long service time ...
         assertThat(countOver(q, ms(50), false)).isEqualTo(1);
-        assertThat(p(q, false, 90)).isLessThan(ms(30));
+        assertThat(p(q, false, 90)).isLessThan(ms(100));
         // ... while the 10 queued behind it (planned at ~1.1 .. 2.0 s) were late for the user too: the one
         // at the server and the first 9 in the queue waited >= 185 ms.
         // (Threshold 140 ms: between i=20's ~95 ms and i=19's ~185 ms, so per-request wake-up overhead
         // accumulating over the queue cannot move a request across it.)
         assertThat(countOver(q, ms(140), true)).isEqualTo(10);
-        assertThat(p(q, true, 90)).isBetween(ms(600), ms(820));
+        assertThat(p(q, true, 90)).isBetween(ms(600), ms(1000));
     }
 }
