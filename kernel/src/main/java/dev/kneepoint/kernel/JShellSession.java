@@ -33,6 +33,7 @@ public final class JShellSession implements AutoCloseable {
     private final KernelExecutionControl control;
     private final Object lock = new Object();
     private final Set<String> classPath = new LinkedHashSet<>();
+    private final List<String> startupProblems = new ArrayList<>();
     private volatile boolean interrupted;
     private volatile boolean running;
 
@@ -43,9 +44,10 @@ public final class JShellSession implements AutoCloseable {
 
     /**
      * Starts JShell with {@code classPath} (joined into one call, before any analysis runs) and evaluates
-     * {@code startup} (import statements and helpers), failing if any of it does not compile.
+     * {@code startup} (import statements and helpers) snippet by snippet. A startup snippet that fails (an
+     * import of a package not on this class path) is skipped and listed in {@link #startupProblems()}.
      */
-    public static JShellSession start(List<String> classPath, String startup) throws CellException {
+    public static JShellSession start(List<String> classPath, String startup) {
         KernelExecutionControl.Provider provider = new KernelExecutionControl.Provider();
         JShell shell = JShell.builder()
                 .executionEngine(provider, Map.of())
@@ -58,9 +60,23 @@ public final class JShellSession implements AutoCloseable {
             session.classPath.addAll(cp);
         }
         if (startup != null && !startup.isBlank()) {
-            session.eval(startup);
+            for (String line : startup.split("\n")) {
+                if (line.isBlank() || line.strip().startsWith("//")) {
+                    continue;
+                }
+                try {
+                    session.eval(line);
+                } catch (CellException e) {
+                    session.startupProblems.add(line.strip() + " -> " + e.getMessage());
+                }
+            }
         }
         return session;
+    }
+
+    /** Startup lines that did not evaluate, with the reason. */
+    public List<String> startupProblems() {
+        return List.copyOf(startupProblems);
     }
 
     /** Evaluates a cell; returns the value of its last snippet when that is an expression. */

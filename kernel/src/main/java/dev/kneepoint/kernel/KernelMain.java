@@ -44,7 +44,10 @@ public final class KernelMain {
         CompletableFuture<JShellSession> f = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("kneepoint-jshell-start").start(() -> {
             try {
-                f.complete(JShellSession.start(classPath(), startupScript()));
+                JShellSession session = JShellSession.start(classPath(), startupScript());
+                // Goes to the kernel's log (the terminal running Jupyter), not to a notebook.
+                session.startupProblems().forEach(p -> System.err.println("kneepoint kernel startup: " + p));
+                f.complete(session);
             } catch (Throwable t) {
                 f.completeExceptionally(t);
             }
