@@ -18,6 +18,17 @@ final class History {
         entries.add(new HistoryEntry(SESSION, executionCount, input));
     }
 
+    /** Records the text of the result of cell {@code executionCount} (its last entry). */
+    synchronized void setOutput(int executionCount, String output) {
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            HistoryEntry e = entries.get(i);
+            if (e.getCellNumber() == executionCount) {
+                entries.set(i, new HistoryEntry(e.getSession(), e.getCellNumber(), e.getInput(), output));
+                return;
+            }
+        }
+    }
+
     /** The last {@code n} entries. */
     synchronized List<HistoryEntry> tail(int n) {
         int from = Math.max(0, entries.size() - Math.max(0, n));

@@ -6,6 +6,7 @@ import io.github.spencerpark.jupyter.kernel.BaseKernel;
 import io.github.spencerpark.jupyter.kernel.LanguageInfo;
 import io.github.spencerpark.jupyter.kernel.ReplacementOptions;
 import io.github.spencerpark.jupyter.kernel.display.DisplayData;
+import io.github.spencerpark.jupyter.kernel.display.mime.MIMEType;
 import io.github.spencerpark.jupyter.messages.MessageType;
 import io.github.spencerpark.jupyter.messages.reply.InterruptReply;
 import java.util.ArrayList;
@@ -89,10 +90,15 @@ public final class KneepointKernel extends BaseKernel implements Notebook.Host {
 
     @Override
     public DisplayData eval(String code) throws Exception {
-        history.add(executionCount.get() - 1, code);
+        int count = executionCount.get() - 1;
+        history.add(count, code);
         try {
             Optional<CellValue> value = magics.run(code);
-            return value.map(v -> displays.render(v.value())).orElse(null);
+            DisplayData shown = value.map(v -> displays.render(v.value())).orElse(null);
+            if (shown != null && shown.getData(MIMEType.TEXT_PLAIN) instanceof String text) {
+                history.setOutput(count, text);
+            }
+            return shown;
         } catch (CellException.Interrupted e) {
             e.partial().ifPresent(v -> display(displays.render(v.value())));
             throw e;

@@ -5,7 +5,8 @@ import io.github.spencerpark.jupyter.kernel.LanguageInfo;
 import io.github.spencerpark.jupyter.kernel.history.HistoryEntry;
 import io.github.spencerpark.jupyter.messages.Header;
 import io.github.spencerpark.jupyter.messages.MessageType;
-import io.github.spencerpark.jupyter.messages.reply.HistoryReply;
+import io.github.spencerpark.jupyter.messages.ContentType;
+import io.github.spencerpark.jupyter.messages.ReplyType;
 import io.github.spencerpark.jupyter.messages.reply.KernelInfoReply;
 import io.github.spencerpark.jupyter.messages.request.HistoryRequest;
 import java.util.List;
@@ -27,7 +28,8 @@ final class ProtocolHandlers {
         });
         connection.setHandler(MessageType.HISTORY_REQUEST, (env, msg) -> {
             env.setBusyDeferIdle();
-            env.reply(new HistoryOk(lookup(kernel.history(), msg.getContent())));
+            HistoryRequest request = msg.getContent();
+            env.reply(new HistoryOk(lookup(kernel.history(), request), request.includeOutput()));
         });
     }
 
@@ -50,13 +52,35 @@ final class ProtocolHandlers {
         }
     }
 
-    /** {@code history_reply} with a status. */
-    static final class HistoryOk extends HistoryReply {
+    /**
+     * {@code history_reply} with a status and entries as the protocol's tuples:
+     * {@code [session, line, input]} or, with output, {@code [session, line, [input, output]]}.
+     */
+    static final class HistoryOk implements ContentType<HistoryOk>, ReplyType<HistoryRequest> {
+        @SuppressWarnings("unchecked")
+        private static final MessageType<HistoryOk> TYPE = (MessageType<HistoryOk>) (MessageType<?>) MessageType.HISTORY_REPLY;
+
         @SuppressWarnings("unused") // serialized by Gson
         private final String status = "ok";
+        private final List<List<Object>> history;
 
-        HistoryOk(List<HistoryEntry> history) {
-            super(history);
+        HistoryOk(List<HistoryEntry> entries, boolean withOutput) {
+            this.history = entries.stream().map(e -> List.<Object>of(e.getSession(), e.getCellNumber(),
+                    withOutput ? List.of(e.getInput(), e.hasOutput() ? e.getOutput() : "") : e.getInput())).toList();
+        }
+
+        List<List<Object>> history() {
+            return history;
+        }
+
+        @Override
+        public MessageType<HistoryOk> getType() {
+            return TYPE;
+        }
+
+        @Override
+        public MessageType<HistoryRequest> getRequestType() {
+            return HistoryRequest.MESSAGE_TYPE;
         }
     }
 }
