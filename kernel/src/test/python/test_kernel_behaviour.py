@@ -47,6 +47,7 @@ def interrupt_after(kc, km_interrupt, code, wait_s=1.0):
 def test_interrupt_stops_the_cell_within_a_second_and_the_kernel_stays_usable(code):
     km, kc = start_new_kernel(kernel_name="kneepoint", startup_timeout=60)
     try:
+        run(kc, "1")  # JShell is up: the interrupt below hits a running cell
         content, took = interrupt_after(kc, km.interrupt_kernel, code)
         assert content["status"] == "error"
         assert content["ename"] == "Interrupted"
@@ -56,6 +57,18 @@ def test_interrupt_stops_the_cell_within_a_second_and_the_kernel_stays_usable(co
         assert content["status"] == "ok"
         results = [m for m in outputs if m["msg_type"] == "execute_result"]
         assert results[0]["content"]["data"]["text/plain"] == "42"
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def test_an_interrupt_during_kernel_startup_stops_the_first_cell():
+    km, kc = start_new_kernel(kernel_name="kneepoint", startup_timeout=60)
+    try:
+        content, took = interrupt_after(kc, km.interrupt_kernel, "Thread.sleep(600_000);", wait_s=0.6)
+        assert content["status"] == "error" and content["ename"] == "Interrupted"
+        content, _ = run(kc, "1 + 1")
+        assert content["status"] == "ok"
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)

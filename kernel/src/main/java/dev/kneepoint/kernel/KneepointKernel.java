@@ -32,6 +32,8 @@ public final class KneepointKernel extends BaseKernel implements Notebook.Host {
     private final Displays displays;
     private final History history = new History();
     private final List<LiveProgress> openProgress = new ArrayList<>();
+    private volatile boolean executing;
+    private volatile boolean interruptPending;
     private final LanguageInfo languageInfo = new LanguageInfo("Java", Integer.toString(Runtime.version().feature()),
             "text/x-java-source", ".jshell", "java", "java", null);
 
@@ -41,7 +43,7 @@ public final class KneepointKernel extends BaseKernel implements Notebook.Host {
      */
     public KneepointKernel(CompletableFuture<JShellSession> session, MavenResolver maven) {
         this.session = session;
-        this.magics = new Magics(this::session, maven);
+        this.magics = new Magics(this::session, maven, this::interruptPending);
         this.displays = new Displays(getRenderer(), dev.kneepoint.kernel.render.TableRenderer.DEFAULT_MAX_ROWS);
         Notebook.attach(this);
     }
@@ -71,11 +73,22 @@ public final class KneepointKernel extends BaseKernel implements Notebook.Host {
         });
     }
 
-    /** Stops the running cell, if any (busy snippet loops and blocked interruptible calls alike). */
+    /**
+     * Stops the running cell, if any (busy snippet loops and blocked interruptible calls alike). An interrupt
+     * that arrives while the cell still waits for JShell to start, or between its snippets, stops it too.
+     */
     public void interrupt() {
+        if (!executing) {
+            return;
+        }
+        interruptPending = true;
         if (session.isDone() && !session.isCompletedExceptionally()) {
             session.join().interrupt();
         }
+    }
+
+    boolean interruptPending() {
+        return interruptPending;
     }
 
     @Override
@@ -92,6 +105,8 @@ public final class KneepointKernel extends BaseKernel implements Notebook.Host {
     public DisplayData eval(String code) throws Exception {
         int count = executionCount.get() - 1;
         history.add(count, code);
+        interruptPending = false;
+        executing = true;
         try {
             Optional<CellValue> value = magics.run(code);
             DisplayData shown = value.map(v -> displays.render(v.value())).orElse(null);
@@ -103,6 +118,7 @@ public final class KneepointKernel extends BaseKernel implements Notebook.Host {
             e.partial().ifPresent(v -> display(displays.render(v.value())));
             throw e;
         } finally {
+            executing = false;
             closeProgress();
             System.out.flush();
             System.err.flush();

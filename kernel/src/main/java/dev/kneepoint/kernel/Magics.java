@@ -29,10 +29,12 @@ final class Magics {
 
     private final Supplier<JShellSession> session;
     private final MavenResolver maven;
+    private final java.util.function.BooleanSupplier interrupted;
 
-    Magics(Supplier<JShellSession> session, MavenResolver maven) {
+    Magics(Supplier<JShellSession> session, MavenResolver maven, java.util.function.BooleanSupplier interrupted) {
         this.session = session;
         this.maven = maven;
+        this.interrupted = interrupted;
     }
 
     /** Runs a cell; returns the value of its last piece when that is a Java expression. */
@@ -46,8 +48,17 @@ final class Magics {
     private Optional<CellValue> runPieces(List<CellParser.Piece> pieces) throws CellException, InterruptedException {
         Optional<CellValue> last = Optional.empty();
         for (CellParser.Piece piece : pieces) {
+            if (interrupted.getAsBoolean()) {
+                throw new CellException.Interrupted(last);
+            }
             last = switch (piece) {
-                case CellParser.Code c -> session.get().eval(c.source());
+                case CellParser.Code c -> {
+                    JShellSession s = session.get(); // may wait for JShell to finish starting
+                    if (interrupted.getAsBoolean()) {
+                        throw new CellException.Interrupted(last);
+                    }
+                    yield s.eval(c.source());
+                }
                 case CellParser.LineMagic m -> {
                     lineMagic(m);
                     yield Optional.empty();

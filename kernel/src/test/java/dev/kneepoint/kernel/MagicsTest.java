@@ -24,7 +24,7 @@ class MagicsTest {
     @BeforeAll
     static void start() {
         session = JShellSession.start(KernelMain.classPath(), "import java.util.*;");
-        magics = new Magics(() -> session, new MavenResolver(Path.of("/nonexistent-repo"), Optional.empty()));
+        magics = new Magics(() -> session, new MavenResolver(Path.of("/nonexistent-repo"), Optional.empty()), () -> false);
     }
 
     @AfterAll
