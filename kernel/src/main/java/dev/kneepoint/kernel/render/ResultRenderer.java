@@ -1,0 +1,98 @@
+package dev.kneepoint.kernel.render;
+
+import dev.kneepoint.metrics.Distribution;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepProgress;
+import dev.kneepoint.metrics.StepResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Compact HTML summaries of run, step, distribution and progress values. */
+public final class ResultRenderer {
+    private ResultRenderer() {}
+
+    static final List<String> STEP_HEADER = List.of("step", "load", "window s", "ok", "failed", "out tok/s", "req/s",
+            "goodput rps", "concurrency", "ttft p50 ms", "ttft p99 ms", "ttft_sched p99 ms", "itl p50 ms", "itl p99 ms",
+            "e2e p99 ms");
+
+    static List<String> stepRow(StepResult s) {
+        return List.of(s.info().label(), Html.num(s.info().load()), Html.num(s.windowS()),
+                Long.toString(s.requestsOk()), Long.toString(s.requestsFailed()), Html.num(s.outputTokensPerS()),
+                Html.num(s.requestsPerS()), Html.num(s.goodputRps()), Html.num(s.concurrencyMean()),
+                Html.num(s.ttft().p50()), Html.num(s.ttft().p99()), Html.num(s.ttftSched().p99()),
+                Html.num(s.itl().p50()), Html.num(s.itl().p99()), Html.num(s.e2e().p99()));
+    }
+
+    /** One row per step, with the run's identity above and flags (incomplete run, failures) below. */
+    public static String html(RunResult r) {
+        StringBuilder b = new StringBuilder();
+        b.append("<p><b>Run ").append(Html.escape(r.runId())).append("</b>");
+        if (!r.target().isBlank()) {
+            b.append(" — ").append(Html.escape(r.target()));
+        }
+        b.append(" <small>(started ").append(Html.escape(r.startTime().toString())).append(", ")
+                .append(r.steps().size()).append(r.steps().size() == 1 ? " step" : " steps")
+                .append(r.complete() ? "" : ", <b>incomplete</b>").append(")</small></p>\n");
+        List<List<String>> rows = new ArrayList<>();
+        for (StepResult s : r.steps()) {
+            rows.add(stepRow(s));
+        }
+        b.append(Html.table(STEP_HEADER, rows));
+        failures(r.steps(), b);
+        return b.toString();
+    }
+
+    /** The step as a one-row table plus its failure classes. */
+    public static String html(StepResult s) {
+        StringBuilder b = new StringBuilder(Html.table(STEP_HEADER, List.of(stepRow(s))));
+        if (!s.window().completed()) {
+            b.append('\n').append(Html.note("Stopped early: the window ends at the stop."));
+        }
+        failures(List.of(s), b);
+        return b.toString();
+    }
+
+    private static void failures(List<StepResult> steps, StringBuilder b) {
+        List<String> parts = new ArrayList<>();
+        for (StepResult s : steps) {
+            for (Map.Entry<String, Long> e : s.failuresByClass().entrySet()) {
+                parts.add(s.info().label() + ": " + e.getKey() + " × " + e.getValue());
+            }
+        }
+        if (!parts.isEmpty()) {
+            b.append('\n').append(Html.note("Failures — " + String.join(", ", parts)));
+        }
+    }
+
+    /** Summary statistics in ms, then the percentile spectrum of the histogram behind them. */
+    public static String html(Distribution d) {
+        if (d.count() == 0) {
+            return Html.note("Empty distribution (no samples).");
+        }
+        String stats = Html.table(List.of("count", "mean ms", "stddev ms", "min ms", "p50 ms", "p90 ms", "p95 ms",
+                        "p99 ms", "p99.9 ms", "max ms"),
+                List.of(List.of(Long.toString(d.count()), Html.num(d.mean()), Html.num(d.stddev()), Html.num(d.min()),
+                        Html.num(d.p50()), Html.num(d.p90()), Html.num(d.p95()), Html.num(d.p99()),
+                        Html.num(d.p999()), Html.num(d.max()))));
+        return stats + "\n<details><summary>percentile spectrum</summary>\n"
+                + SpectrumRenderer.html(d.histogram()) + "\n</details>";
+    }
+
+    /** A live progress snapshot: one line of text. */
+    public static String text(StepProgress p) {
+        return String.format(Locale.ROOT, "step %s: %d done, %d failed, %s out tok/s, ttft p99 %s ms (sched %s ms)%s",
+                p.step(), p.requestsDone(), p.requestsFailed(), Html.num(p.outputTokensPerS()), Html.num(p.ttftP99Ms()),
+                Html.num(p.ttftSchedP99Ms()), p.inFlight() >= 0 ? ", " + p.inFlight() + " in flight" : "");
+    }
+
+    /** A live progress snapshot as a one-row table. */
+    public static String html(StepProgress p) {
+        return Html.table(List.of("step", "done", "failed", "warm-up", "out tok/s", "ttft p99 ms", "ttft_sched p99 ms",
+                        "in flight"),
+                List.of(List.of(p.step(), Long.toString(p.requestsDone()), Long.toString(p.requestsFailed()),
+                        Long.toString(p.warmupRequests()), Html.num(p.outputTokensPerS()), Html.num(p.ttftP99Ms()),
+                        Html.num(p.ttftSchedP99Ms()), p.inFlight() >= 0 ? Integer.toString(p.inFlight()) : "–")));
+    }
+}

@@ -1,0 +1,120 @@
+package dev.kneepoint.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kneepoint.kernel.render.SpectrumRenderer;
+import dev.kneepoint.metrics.Distribution;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.Slo;
+import dev.kneepoint.metrics.StepInfo;
+import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.metrics.StepWindow;
+import io.github.spencerpark.jupyter.kernel.display.DisplayData;
+import io.github.spencerpark.jupyter.kernel.display.Renderer;
+import io.github.spencerpark.jupyter.kernel.display.mime.MIMEType;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.knowm.xchart.QuickChart;
+import org.knowm.xchart.XYChart;
+import org.junit.jupiter.api.Test;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.Table;
+
+class DisplaysTest {
+    final Displays displays = new Displays(new Renderer(), 50);
+
+    static String html(DisplayData d) {
+        return (String) d.getData(MIMEType.TEXT_HTML);
+    }
+
+    @Test
+    void tablesRenderAsHtmlWithARowCapAndANote() {
+        int[] c = new int[60];
+        double[] tps = new double[60];
+        for (int i = 0; i < 60; i++) {
+            c[i] = i + 1;
+            tps[i] = 10.0 * (i + 1);
+        }
+        Table t = Table.create("ladder", IntColumn.create("concurrency", c), DoubleColumn.create("tok_s", tps));
+        DisplayData d = displays.render(t);
+        assertThat(html(d)).contains("<th>concurrency</th><th>tok_s</th>").contains("<td>50</td><td>500</td>")
+                .doesNotContain("<td>51</td>").contains("Showing 50 of 60 rows × 2 columns.");
+        assertThat((String) d.getData(MIMEType.TEXT_PLAIN)).contains("showing 50 of 60 rows");
+    }
+
+    @Test
+    void chartsRenderAsPngAndSvg() {
+        XYChart chart = QuickChart.getChart("knee", "concurrency", "tok/s", "tok/s", new double[]{1, 2, 4, 8},
+                new double[]{100, 190, 350, 420});
+        DisplayData d = displays.render(chart);
+        byte[] png = Base64.getDecoder().decode((String) d.getData(MIMEType.parse("image/png")));
+        assertThat(png).startsWith(0x89, 'P', 'N', 'G');
+        assertThat((String) d.getData(MIMEType.parse("image/svg+xml"))).contains("<svg");
+        assertThat((String) d.getData(MIMEType.TEXT_PLAIN)).startsWith("XYChart[knee");
+    }
+
+    @Test
+    void runResultsRenderOneRowPerStepAndFlagFailures() {
+        Distribution ttft = distribution(10, 20, 30, 40, 1000);
+        StepResult s1 = step(0, "c=1", 1, ttft, Map.of());
+        StepResult s2 = step(1, "c=8", 8, ttft, Map.of("http_503", 3L));
+        RunResult run = new RunResult("run-1", List.of(s1, s2), false, Instant.parse("2026-01-01T00:00:00Z"), "sim");
+        String h = html(displays.render(run));
+        assertThat(h).contains("<b>Run run-1</b> — sim").contains("2 steps").contains("<b>incomplete</b>")
+                .contains("<td>c=1</td>").contains("<td>c=8</td>").contains("c=8: http_503 × 3");
+        assertThat(html(displays.render(s1))).contains("<td>c=1</td><td>1</td><td>10</td><td>5</td>");
+    }
+
+    @Test
+    void distributionsShowStatisticsAndTheirSpectrum() {
+        Distribution d = distribution(10, 20, 30, 40, 1000);
+        String h = html(displays.render(d));
+        assertThat(h).contains("<td>5</td>").contains("percentile spectrum");
+        assertThat(html(displays.render(Distribution.empty()))).contains("Empty distribution");
+    }
+
+    @Test
+    void spectrumTicksHalveTheTailUpToTheMaximum() {
+        Histogram h = Distribution.newHistogram();
+        for (int i = 1; i <= 1000; i++) {
+            h.recordValue(i * 1_000_000L); // 1..1000 ms
+        }
+        List<SpectrumRenderer.Point> p = SpectrumRenderer.spectrum(h);
+        assertThat(p.get(0).percentile()).isZero();
+        assertThat(p.get(1).percentile()).isEqualTo(50.0);
+        // 3 significant digits: values within 0.1% of the exact percentile of 1..1000 ms.
+        assertThat(p.get(1).valueMs()).isCloseTo(500.0, org.assertj.core.data.Offset.offset(0.5));
+        assertThat(p.get(2).valueMs()).isCloseTo(750.0, org.assertj.core.data.Offset.offset(0.75));
+        assertThat(p.get(p.size() - 1).percentile()).isEqualTo(100.0);
+        assertThat(p.get(p.size() - 1).valueMs()).isCloseTo(1000.0, org.assertj.core.data.Offset.offset(1.0));
+        // Stops once fewer than one sample lies beyond the tick: 1000 / 2^k >= 1 → k <= 9.
+        assertThat(p).hasSize(10 + 1);
+        assertThat(html(displays.render(h))).contains("<th>percentile</th>");
+    }
+
+    @Test
+    void otherValuesFallBackToText() {
+        assertThat((String) displays.render(List.of(1, 2)).getData(MIMEType.TEXT_PLAIN)).isEqualTo("[1, 2]");
+        assertThat((String) displays.render(null).getData(MIMEType.TEXT_PLAIN)).isEqualTo("null");
+    }
+
+    static Distribution distribution(long... ms) {
+        Histogram h = Distribution.newHistogram();
+        for (long m : ms) {
+            h.recordValue(m * 1_000_000L);
+        }
+        return Distribution.of(h);
+    }
+
+    static StepResult step(int index, String label, int concurrency, Distribution d, Map<String, Long> failures) {
+        StepInfo info = new StepInfo(index, label, StepInfo.CLOSED, concurrency, Double.NaN, "", -1, "", 0, -1, -1);
+        long failed = failures.values().stream().mapToLong(Long::longValue).sum();
+        return new StepResult(info, new StepWindow(0, 0, 10_000_000_000L, true), 10.0, 5, failed, 0, 0, 0, failures,
+                d, d, d, d, d, d, d, Distribution.empty(), 123.4, 50, 0.5, 0.5, 1.0, 0.0, 1.0, 0, 0, Map.of(),
+                new Slo(Double.NaN, Double.NaN, Double.NaN, 99, Double.NaN, Slo.Basis.AUTO));
+    }
+}
