@@ -13,7 +13,7 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /** Synthetic step results with exactly known numbers, for knee and comparison tests. */
-final class Ladders {
+public final class Ladders {
     private Ladders() {}
 
     /** A distribution of 1000 samples, all equal to {@code ms} (empty when NaN). */
@@ -26,7 +26,7 @@ final class Ladders {
     }
 
     /** Spec of one synthetic step. */
-    static final class Spec {
+    public static final class Spec {
         double load;
         boolean open;
         double tokensPerS;
@@ -45,13 +45,13 @@ final class Ladders {
             this.latencyMs = latencyMs;
         }
 
-        Spec ttft(double ms) { ttftMs = ms; return this; }
-        Spec itl(double ms) { itlMs = ms; return this; }
-        Spec lag(double ms) { lagMs = ms; return this; }
-        Spec open() { open = true; return this; }
-        Spec failed(long n, String label) { failed = n; failures = Map.of(label, n); return this; }
-        Spec ok(long n) { ok = n; return this; }
-        Spec slo(Slo s) { slo = s; return this; }
+        public Spec ttft(double ms) { ttftMs = ms; return this; }
+        public Spec itl(double ms) { itlMs = ms; return this; }
+        public Spec lag(double ms) { lagMs = ms; return this; }
+        public Spec open() { open = true; return this; }
+        public Spec failed(long n, String label) { failed = n; failures = Map.of(label, n); return this; }
+        public Spec ok(long n) { ok = n; return this; }
+        public Spec slo(Slo s) { slo = s; return this; }
     }
 
     static StepResult step(int index, Spec s) {
@@ -71,7 +71,7 @@ final class Ladders {
                 s.slo);
     }
 
-    static RunResult run(String id, Spec... specs) {
+    public static RunResult run(String id, Spec... specs) {
         List<StepResult> steps = new ArrayList<>();
         for (int i = 0; i < specs.length; i++) {
             steps.add(step(i, specs[i]));
@@ -79,7 +79,7 @@ final class Ladders {
         return new RunResult(id, steps, true, Instant.EPOCH, "synthetic");
     }
 
-    static Spec s(double load, double tokensPerS, double latencyMs) {
+    public static Spec s(double load, double tokensPerS, double latencyMs) {
         return new Spec(load, tokensPerS, latencyMs);
     }
 }
