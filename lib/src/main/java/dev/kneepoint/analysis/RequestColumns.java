@@ -64,30 +64,39 @@ final class RequestColumns {
         }
         id[n] = r.id();
         warmup[n] = r.warmup();
-        double[] d = {seconds(r.intendedNanos()), seconds(r.dispatchNanos()), seconds(end(r)), ms(r.scheduleLagNanos()),
-            ms(r.ttftNanos()), ms(r.ttftSchedNanos()), ms(r.tpotNanos()), ms(r.e2eNanos()), ms(r.e2eSchedNanos()),
-            ms(maxGap(r)), r.userTokensPerSecond()};
-        for (int i = 0; i < d.length; i++) {
-            doubles[i][n] = d[i];
-        }
+        doubles[0][n] = seconds(r.intendedNanos());
+        doubles[1][n] = seconds(r.dispatchNanos());
+        doubles[2][n] = seconds(end(r));
+        doubles[3][n] = ms(r.scheduleLagNanos());
+        doubles[4][n] = ms(r.ttftNanos());
+        doubles[5][n] = ms(r.ttftSchedNanos());
+        doubles[6][n] = ms(r.tpotNanos());
+        doubles[7][n] = ms(r.e2eNanos());
+        doubles[8][n] = ms(r.e2eSchedNanos());
+        doubles[9][n] = ms(maxGap(r));
+        doubles[10][n] = r.userTokensPerSecond();
         ints[0][n] = r.promptTokens() < 0 ? Integer.MIN_VALUE : r.promptTokens();
         ints[1][n] = r.outputTokens();
         ints[2][n] = r.requestedOutputTokens() < 0 ? Integer.MIN_VALUE : r.requestedOutputTokens();
         ints[3][n] = r.chunkNanos().length;
-        String[] s = {r.step(), r.tag(), r.outcome().label(), r.tokenSource().label()};
-        for (int i = 0; i < s.length; i++) {
-            Map<String, Short> dict = dictionaries.get(i);
-            Short code = dict.get(s[i]);
-            if (code == null) {
-                if (dict.size() == Short.MAX_VALUE) {
-                    throw new IllegalStateException("more than " + Short.MAX_VALUE + " distinct " + STRINGS[i] + " values");
-                }
-                code = (short) dict.size();
-                dict.put(s[i], code);
-            }
-            codes[i][n] = code;
-        }
+        code(0, r.step());
+        code(1, r.tag());
+        code(2, r.outcome().label());
+        code(3, r.tokenSource().label());
         n++;
+    }
+
+    private void code(int column, String value) {
+        Map<String, Short> dict = dictionaries.get(column);
+        Short code = dict.get(value);
+        if (code == null) {
+            if (dict.size() == Short.MAX_VALUE) {
+                throw new IllegalStateException("more than " + Short.MAX_VALUE + " distinct " + STRINGS[column] + " values");
+            }
+            code = (short) dict.size();
+            dict.put(value, code);
+        }
+        codes[column][n] = code;
     }
 
     private static long end(RequestRecord r) {

@@ -80,6 +80,7 @@ public final class DistributionPlot {
         }
         if (spectrum) {
             c.getStyler().setXAxisLogarithmic(true);
+            c.getStyler().setXAxisLogarithmicDecadeOnly(true);
             c.getStyler().setxAxisTickLabelsFormattingFunction(DistributionPlot::percentileLabel);
         } else {
             c.getStyler().setYAxisMin(0.0);

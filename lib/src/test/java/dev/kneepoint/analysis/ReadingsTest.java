@@ -72,6 +72,25 @@ class ReadingsTest {
     }
 
     @Test
+    void longPromptsBlowingUpTtftIsReadFromTheRequestTable() {
+        java.util.List<dev.kneepoint.metrics.RequestRecord> recs = new java.util.ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            boolean longPrompt = i % 2 == 1;
+            // 128-token prompts: TTFT 50 ms; 4096-token prompts: TTFT 300 ms (x6).
+            var b = dev.kneepoint.metrics.TestRecords.ok(i, "c=1", i * 10, i * 10,
+                    new double[] {i * 10 + (longPrompt ? 300 : 50)}, new int[] {1});
+            b.promptTokens = longPrompt ? 4096 : 128;
+            recs.add(b.build());
+        }
+        var run = run("prompt", s(1, 100, 100).itl(20), s(2, 200, 100).itl(20), s(4, 400, 110).itl(21));
+        KneeReport r = Knee.analyze(run, KneeOptions.builder().requests(Tables.requests(recs)).build());
+        Reading p = readings(r).get(Kind.PREFILL_OR_ADMISSION_BOUND);
+        assertThat(p.status()).isEqualTo(Status.APPLIES);
+        assertThat(p.evidence()).contains("ttft p50 50 ms for prompts <= 128 tokens")
+                .contains("300 ms for prompts >= 4096 tokens").contains("x6.00: blow-up");
+    }
+
+    @Test
     void everyReadingIsReportedEvenWithTooLittleData() {
         KneeReport r = Knee.analyze(run("one", s(1, 100, 100)));
         assertThat(r.readings()).extracting(Reading::kind).containsExactly(Kind.values());
