@@ -60,7 +60,7 @@ final class ChartStyle {
     }
 
     /** A marker-only series drawn on top, e.g. the knee. */
-    static XYSeries points(XYChart c, String name, double[] x, double[] y, Color color, Marker marker, int size) {
+    static XYSeries points(XYChart c, String name, double[] x, double[] y, Color color, Marker marker) {
         XYSeries s = c.addSeries(name, x, y);
         s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         s.setMarker(marker);

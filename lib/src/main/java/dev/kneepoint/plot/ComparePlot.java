@@ -60,7 +60,7 @@ public final class ComparePlot {
                         kn.doubleColumn(k.latencyColumn()).asDoubleArray());
                 if (p[0].length > 0) {
                     ChartStyle.points(c, k.runId() + " knee", p[0], p[1],
-                            ChartStyle.PALETTE[i % ChartStyle.PALETTE.length], SeriesMarkers.DIAMOND, 12);
+                            ChartStyle.PALETTE[i % ChartStyle.PALETTE.length], SeriesMarkers.DIAMOND);
                 }
             }
             i++;

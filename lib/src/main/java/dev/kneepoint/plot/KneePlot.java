@@ -58,18 +58,18 @@ public final class KneePlot {
         steps.setMarkerColor(ChartStyle.GREY);
         double[][] zone = select(s, x, y, report.efficientZone());
         if (zone[0].length > 0) {
-            ChartStyle.points(c, "efficient zone", zone[0], zone[1], ChartStyle.ZONE, SeriesMarkers.CIRCLE, 10);
+            ChartStyle.points(c, "efficient zone", zone[0], zone[1], ChartStyle.ZONE, SeriesMarkers.CIRCLE);
         }
         if (report.kneeStep() != null) {
             double[][] k = select(s, x, y, java.util.List.of(report.kneeStep()));
             if (k[0].length > 0) {
-                ChartStyle.points(c, "knee", k[0], k[1], ChartStyle.KNEE, SeriesMarkers.DIAMOND, 12);
+                ChartStyle.points(c, "knee", k[0], k[1], ChartStyle.KNEE, SeriesMarkers.DIAMOND);
             }
         }
         if (report.recommendedStep() != null) {
             double[][] r = select(s, x, y, java.util.List.of(report.recommendedStep()));
             if (r[0].length > 0) {
-                ChartStyle.points(c, "recommended", r[0], r[1], java.awt.Color.BLACK, SeriesMarkers.CROSS, 12);
+                ChartStyle.points(c, "recommended", r[0], r[1], java.awt.Color.BLACK, SeriesMarkers.CROSS);
             }
         }
         if (labels) {

@@ -80,6 +80,15 @@ class CompareTest {
     }
 
     @Test
+    void moreThanTwoRunsAreEachComparedWithTheBaseline() {
+        var a = run("a", s(1, 100, 100));
+        Comparison c = Compare.runs(a, run("b", s(1, 100, 100)), run("c", s(1, 100, 150)));
+        assertThat(c.runIds()).containsExactly("a", "b", "c");
+        assertThat(c.deltas().stringColumn("run").unique().asList()).containsExactlyInAnyOrder("b", "c");
+        assertThat(c.significant().stringColumn("run").unique().asList()).containsExactly("c");
+    }
+
+    @Test
     void warnsAboutUnmatchedSteps() {
         var a = run("a", s(1, 100, 100), s(2, 200, 100));
         var b = run("b", s(1, 100, 100));

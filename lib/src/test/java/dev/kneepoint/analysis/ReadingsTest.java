@@ -91,6 +91,27 @@ class ReadingsTest {
     }
 
     @Test
+    void failuresConcentratedLateInTheirStepReadAsStability() {
+        // Failing step c=16 is past the knee c=4, so only the timing can make it a stability reading.
+        var run = run("late", s(1, 100, 100), s(2, 200, 100), s(4, 400, 100), s(8, 420, 300),
+                s(16, 420, 900).failed(100, "TIMEOUT(idle)"));
+        var w = run.steps().get(4).window();
+        double startMs = w.startNanos() / 1e6;
+        double lengthMs = (w.endNanos() - w.startNanos()) / 1e6;
+        java.util.List<dev.kneepoint.metrics.RequestRecord> recs = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            // 8 of 10 failures end in the later half of the window: 80% >= 75%.
+            double end = startMs + lengthMs * (i < 8 ? 0.6 + 0.04 * i : 0.1 + 0.1 * (i - 8));
+            recs.add(dev.kneepoint.metrics.TestRecords.failed(i, "c=16", end - 5, end,
+                    new dev.kneepoint.metrics.Outcome.Timeout(dev.kneepoint.metrics.Outcome.TimeoutKind.IDLE)));
+        }
+        Reading r = readings(Knee.analyze(run, KneeOptions.builder().requests(Tables.requests(recs)).build()))
+                .get(Kind.STABILITY);
+        assertThat(r.status()).isEqualTo(Status.APPLIES);
+        assertThat(r.evidence()).contains("above the knee c=4").contains("80.0% of 10 failures ended in the later half");
+    }
+
+    @Test
     void everyReadingIsReportedEvenWithTooLittleData() {
         KneeReport r = Knee.analyze(run("one", s(1, 100, 100)));
         assertThat(r.readings()).extracting(Reading::kind).containsExactly(Kind.values());

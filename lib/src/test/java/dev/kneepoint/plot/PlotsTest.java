@@ -126,6 +126,16 @@ class PlotsTest {
     }
 
     @Test
+    void goodputCurveHasGoodputAndRequestRateVsLoad() {
+        Table g = dev.kneepoint.analysis.Goodput.recorded(sharp());
+        XYChart c = Plots.goodput(g, false);
+        assertThat(c.getSeriesMap()).containsOnlyKeys("goodput_rps", "requests_per_s");
+        assertThat(series(c, "goodput_rps").getXData()).containsExactly(1, 2, 4, 8, 16, 32, 64);
+        // Ladders: 1000 OK requests in a 60 s window, all good.
+        assertThat(series(c, "goodput_rps").getYData()[0]).isCloseTo(1000 / 60.0, within(1e-9));
+    }
+
+    @Test
     void encodersProduceValidPngAndSvg(@TempDir Path dir) throws Exception {
         XYChart c = Plots.knee(sharp());
         byte[] png = ChartFiles.png(c);
