@@ -25,6 +25,7 @@ public final class LoadPlot {
     private int width = ChartStyle.WIDTH;
     private int height = ChartStyle.HEIGHT;
     private boolean logY;
+    private boolean logX;
 
     private LoadPlot(RunResult run) {
         this.run = Objects.requireNonNull(run, "run");
@@ -48,6 +49,9 @@ public final class LoadPlot {
 
     public LoadPlot logLatency(boolean on) { this.logY = on; return this; }
 
+    /** Logarithmic load axis, for ladders that double (default off). */
+    public LoadPlot logLoad(boolean on) { this.logX = on; return this; }
+
     public XYChart build() {
         List<StepResult> steps = run.steps().stream().filter(s -> Double.isFinite(s.info().load()))
                 .sorted(Comparator.comparingDouble(s -> s.info().load())).toList();
@@ -57,11 +61,15 @@ public final class LoadPlot {
                         : ChartStyle.title(m.title() + " percentiles vs load", run.runId(), run.target()),
                 Units.load(open), m.title() + " (ms)", width, height);
         double[] x = steps.stream().mapToDouble(s -> s.info().load()).toArray();
+        double top = Double.NaN;
         for (double p : percentiles) {
             double[] y = steps.stream().mapToDouble(s -> m.of(s).percentile(p)).toArray();
             double[][] f = ChartStyle.finite(x, y);
             if (f[0].length > 0) {
                 c.addSeries("p" + pct(p), f[0], f[1]);
+                for (double v : f[1]) {
+                    top = Double.isNaN(top) ? v : Math.max(top, v);
+                }
             }
         }
         if (c.getSeriesMap().isEmpty()) {
@@ -69,9 +77,10 @@ public final class LoadPlot {
         }
         if (Double.isFinite(kneeLoad)) {
             c.addAnnotation(new AnnotationLine(kneeLoad, true, false));
-            c.addAnnotation(new AnnotationText("knee", kneeLoad, 0, false));
+            c.addAnnotation(new AnnotationText("knee", kneeLoad, Double.isNaN(top) ? 0 : top, false));
         }
         c.getStyler().setYAxisLogarithmic(logY);
+        c.getStyler().setXAxisLogarithmic(logX);
         return c;
     }
 
