@@ -1,0 +1,37 @@
+package dev.kneepoint.analysis;
+
+import java.util.List;
+import tech.tablesaw.api.Table;
+
+/**
+ * Runs side by side against a baseline (the first run).
+ *
+ * @param baselineRunId the baseline
+ * @param runIds        every run, baseline first
+ * @param deltas        one row per (run, step, metric): {@code run, step, load, metric, baseline, value,
+ *                      delta, delta_pct, ci_low, ci_high, verdict}. Percentile rows carry a bootstrap
+ *                      interval on {@code delta}; rate rows have none (NaN) and verdict {@code no CI}.
+ *                      Verdicts: {@code better}, {@code worse} (the interval excludes 0), {@code no
+ *                      significant difference}, {@code no CI}, {@code no data}.
+ * @param warnings      reasons the comparison may mislead (different token budgets, modes, ladders, SLOs)
+ * @param options       how the comparison was made
+ */
+public record Comparison(String baselineRunId, List<String> runIds, Table deltas, List<String> warnings,
+                         CompareOptions options) {
+
+    public Comparison {
+        runIds = List.copyOf(runIds);
+        warnings = List.copyOf(warnings);
+    }
+
+    /** Rows whose verdict is {@code better} or {@code worse}. */
+    public Table significant() {
+        return deltas.where(deltas.stringColumn("verdict").isIn("better", "worse"));
+    }
+
+    @Override
+    public String toString() {
+        return "Comparison[baseline=" + baselineRunId + ", runs=" + runIds + ", rows=" + deltas.rowCount()
+                + ", significant=" + significant().rowCount() + ", warnings=" + warnings + "]";
+    }
+}

@@ -1,0 +1,150 @@
+package dev.kneepoint.analysis;
+
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.Slo;
+import java.util.ArrayList;
+import java.util.List;
+import tech.tablesaw.api.BooleanColumn;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
+
+/**
+ * The knee and the efficient zone of a ladder (METRICS.md "The knee and the efficient zone";
+ * the full method is in docs/ANALYSIS.md).
+ *
+ * <ol>
+ *   <li>Steps are ordered by load x. T(x) is a step rate ({@link KneeOptions.Throughput}, default
+ *       {@code output_tokens_per_s}); L(x) is a percentile (default p99) of a latency distribution
+ *       (default {@code ttft_sched} for open-loop ladders, {@code e2e_sched} for closed-loop ones).</li>
+ *   <li>Between neighbouring steps, elasticity {@code e = Δln T / Δln L}. A segment is <em>elastic</em> when
+ *       latency did not rise and throughput did not fall ({@code e} reported as +inf), or when both rose
+ *       and {@code e ≥ 1}. It is <em>inelastic</em> when {@code e < 1}, when throughput fell, or when either
+ *       step lacks data (no tokens, no OK requests).</li>
+ *   <li>The knee is the first step k such that the next {@code persistence} segments (default 2), or all
+ *       remaining segments when fewer remain, are inelastic. A ladder of fewer than 3 steps has no knee
+ *       verdict; a ladder whose inelastic segments never persist has no knee in the tested range.</li>
+ *   <li>A step meets the SLO set when the chosen percentile of each bounded latency is within bound
+ *       (TTFT/E2E on the SLO's basis), the pooled ITL at the SLO's ITL percentile is within bound, it has
+ *       OK requests and its failure rate is at most {@code maxFailureRate} (default 1%).</li>
+ *   <li>The efficient zone is the set of steps at or below the knee (all steps when there is none) that
+ *       meet the SLO set; its top is the recommended operating point. The max sustainable load is the
+ *       highest step such that it and every lower step meet the SLO set, knee or not.</li>
+ * </ol>
+ */
+public final class Knee {
+    private Knee() {}
+
+    /** Analyses {@code run} with {@link KneeOptions#defaults()}. */
+    public static KneeReport analyze(RunResult run) {
+        return analyze(run, KneeOptions.defaults());
+    }
+
+    /** Analyses {@code run} against {@code slo}, with L(x) the p99 of {@code latency}. */
+    public static KneeReport analyze(RunResult run, Slo slo, LatencyMetric latency) {
+        return analyze(run, KneeOptions.builder().slo(slo).latency(latency).build());
+    }
+
+    /** The canonical form. */
+    public static KneeReport analyze(RunResult run, KneeOptions options) {
+        Ladder ladder = Ladder.of(run, options);
+        Slo slo = options.sloFor(run);
+        int n = ladder.size();
+        List<Segment> segments = new ArrayList<>();
+        for (int i = 1; i < n; i++) {
+            segments.add(Segment.of(i - 1, i, ladder.throughput()[i - 1], ladder.throughput()[i],
+                    ladder.latency()[i - 1], ladder.latency()[i]));
+        }
+        int knee = n < 3 ? -1 : kneeIndex(segments, options.persistence());
+        List<List<String>> violations = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            violations.add(SloCheck.violations(ladder.steps().get(i), slo, options.percentile(),
+                    options.maxFailureRate()));
+        }
+        List<String> zone = new ArrayList<>();
+        int top = -1;
+        for (int i = 0; i < n && (knee < 0 || i <= knee); i++) {
+            if (violations.get(i).isEmpty()) {
+                zone.add(ladder.label(i));
+                top = i;
+            }
+        }
+        int sustainable = -1;
+        for (int i = 0; i < n && violations.get(i).isEmpty(); i++) {
+            sustainable = i;
+        }
+        String latencyColumn = ladder.metric().percentileColumn(options.percentile());
+        Table stepsTable = stepsTable(ladder, violations, knee, zone, options);
+        Table elasticity = elasticityTable(ladder, segments);
+        String method = KneeText.method(run, ladder, options, slo, segments, knee, zone, top, sustainable, latencyColumn);
+        List<Reading> readings = Readings.of(ladder, knee, options.requests());
+        return new KneeReport(run.runId(), options.throughput().column(), latencyColumn, slo, stepsTable,
+                elasticity, knee < 0 ? null : ladder.label(knee), knee < 0 ? Double.NaN : ladder.load(knee), zone,
+                top < 0 ? null : ladder.label(top), top < 0 ? Double.NaN : ladder.load(top),
+                sustainable < 0 ? null : ladder.label(sustainable),
+                sustainable < 0 ? Double.NaN : ladder.load(sustainable), method, readings);
+    }
+
+    /** First step k whose next {@code persistence} segments (or all remaining) are inelastic; -1 if none. */
+    static int kneeIndex(List<Segment> segments, int persistence) {
+        for (int k = 0; k < segments.size(); k++) {
+            int last = Math.min(k + persistence, segments.size());
+            boolean all = true;
+            for (int j = k; j < last; j++) {
+                all &= !segments.get(j).elastic();
+            }
+            if (all) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    private static Table stepsTable(Ladder l, List<List<String>> violations, int knee, List<String> zone,
+                                    KneeOptions o) {
+        int n = l.size();
+        StringColumn step = StringColumn.create("step");
+        DoubleColumn load = DoubleColumn.create("load");
+        DoubleColumn t = DoubleColumn.create(o.throughput().column());
+        DoubleColumn lat = DoubleColumn.create(l.metric().percentileColumn(o.percentile()));
+        BooleanColumn meets = BooleanColumn.create("meets_slo");
+        StringColumn why = StringColumn.create("slo_violations");
+        StringColumn role = StringColumn.create("role");
+        for (int i = 0; i < n; i++) {
+            step.append(l.label(i));
+            load.append(l.load(i));
+            t.append(l.throughput()[i]);
+            lat.append(l.latency()[i]);
+            meets.append(violations.get(i).isEmpty());
+            why.append(String.join("; ", violations.get(i)));
+            boolean inZone = zone.contains(l.label(i));
+            role.append(i == knee ? (inZone ? "knee (efficient)" : "knee (misses SLO)")
+                    : knee >= 0 && i > knee ? "beyond knee" : inZone ? "efficient" : "misses SLO");
+        }
+        return Table.create("knee_steps", step, load, t, lat, meets, why, role);
+    }
+
+    private static Table elasticityTable(Ladder l, List<Segment> segments) {
+        StringColumn from = StringColumn.create("from_step");
+        StringColumn to = StringColumn.create("to_step");
+        DoubleColumn fromLoad = DoubleColumn.create("from_load");
+        DoubleColumn toLoad = DoubleColumn.create("to_load");
+        DoubleColumn dlnT = DoubleColumn.create("dln_throughput");
+        DoubleColumn dlnL = DoubleColumn.create("dln_latency");
+        DoubleColumn e = DoubleColumn.create("elasticity");
+        BooleanColumn elastic = BooleanColumn.create("elastic");
+        StringColumn verdict = StringColumn.create("verdict");
+        for (Segment s : segments) {
+            from.append(l.label(s.from()));
+            to.append(l.label(s.to()));
+            fromLoad.append(l.load(s.from()));
+            toLoad.append(l.load(s.to()));
+            dlnT.append(s.dlnT());
+            dlnL.append(s.dlnL());
+            e.append(s.elasticity());
+            elastic.append(s.elastic());
+            verdict.append(s.verdict());
+        }
+        return Table.create("elasticity", from, to, fromLoad, toLoad, dlnT, dlnL, e, elastic, verdict);
+    }
+}

@@ -1,0 +1,131 @@
+package dev.kneepoint.analysis;
+
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.Slo;
+import dev.kneepoint.metrics.StepInfo;
+import java.util.ArrayList;
+import java.util.List;
+import tech.tablesaw.api.Table;
+
+/**
+ * How {@link Knee#analyze(RunResult, KneeOptions)} reads a ladder. Build with {@link #builder()};
+ * {@link Builder#build()} reports every invalid setting at once.
+ *
+ * @param throughput      the throughput T(x) of each step
+ * @param latency         the latency distribution behind L(x); null = the default: {@code ttft_sched}
+ *                        for an open-loop ladder, {@code e2e_sched} for a closed-loop one (by the mode of
+ *                        the lowest-load step)
+ * @param percentile      which percentile of {@code latency} is L(x), in (0, 100]; default 99
+ * @param persistence     how many consecutive inelastic segments make a knee; default 2
+ * @param slo             SLO set a step must meet to be in the efficient zone; null = the run's own SLO
+ *                        (the SLO its goodput was judged against)
+ * @param maxFailureRate  a step meets the SLO set only when its failure rate is at most this; default 0.01
+ * @param requests        the run's per-request table ({@link Tables#requests}), optional: enables the
+ *                        prompt-length and sustained-failure readings
+ */
+public record KneeOptions(Throughput throughput, LatencyMetric latency, double percentile, int persistence,
+                          Slo slo, double maxFailureRate, Table requests) {
+
+    /** Which step rate is the throughput T(x). */
+    public enum Throughput {
+        /** {@code output_tokens_per_s}: system token throughput (default). */
+        OUTPUT_TOKENS("output_tokens_per_s"),
+        /** {@code requests_per_s}: only meaningful with fixed token budgets. */
+        REQUESTS("requests_per_s"),
+        /** {@code goodput_rps} under the run's SLO. */
+        GOODPUT("goodput_rps");
+
+        private final String column;
+
+        Throughput(String column) {
+            this.column = column;
+        }
+
+        public String column() {
+            return column;
+        }
+
+        double of(dev.kneepoint.metrics.StepResult s) {
+            return switch (this) {
+                case OUTPUT_TOKENS -> s.outputTokensPerS();
+                case REQUESTS -> s.requestsPerS();
+                case GOODPUT -> s.goodputRps();
+            };
+        }
+    }
+
+    /** Defaults: output tokens/s, default latency at p99, persistence 2, the run's SLO, 1% failures. */
+    public static KneeOptions defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The latency metric used for {@code run}: {@link #latency()} or the documented default. */
+    public LatencyMetric latencyFor(RunResult run) {
+        if (latency != null) {
+            return latency;
+        }
+        boolean open = run.steps().stream().min(java.util.Comparator.comparingDouble(s -> s.info().load()))
+                .map(s -> StepInfo.OPEN.equals(s.info().mode())).orElse(false);
+        return open ? LatencyMetric.TTFT_SCHED : LatencyMetric.E2E_SCHED;
+    }
+
+    /** The SLO used for {@code run}: {@link #slo()} or the SLO of its first step, or none. */
+    public Slo sloFor(RunResult run) {
+        if (slo != null) {
+            return slo;
+        }
+        return run.steps().isEmpty() ? Slo.none() : run.steps().get(0).slo();
+    }
+
+    /** Builder of {@link KneeOptions}. */
+    public static final class Builder {
+        private Throughput throughput = Throughput.OUTPUT_TOKENS;
+        private LatencyMetric latency;
+        private double percentile = 99;
+        private int persistence = 2;
+        private Slo slo;
+        private double maxFailureRate = 0.01;
+        private Table requests;
+
+        private Builder() {}
+
+        public Builder throughput(Throughput t) { this.throughput = t; return this; }
+
+        /** The latency metric; null restores the default (see {@link KneeOptions#latency()}). */
+        public Builder latency(LatencyMetric m) { this.latency = m; return this; }
+
+        public Builder percentile(double p) { this.percentile = p; return this; }
+
+        public Builder persistence(int segments) { this.persistence = segments; return this; }
+
+        public Builder slo(Slo slo) { this.slo = slo; return this; }
+
+        public Builder maxFailureRate(double rate) { this.maxFailureRate = rate; return this; }
+
+        public Builder requests(Table requests) { this.requests = requests; return this; }
+
+        public KneeOptions build() {
+            List<String> problems = new ArrayList<>();
+            if (throughput == null) {
+                problems.add("throughput must not be null (OUTPUT_TOKENS, REQUESTS or GOODPUT)");
+            }
+            if (!(percentile > 0 && percentile <= 100)) {
+                problems.add("percentile must be in (0, 100], got " + percentile);
+            }
+            if (persistence < 1) {
+                problems.add("persistence must be at least 1 segment, got " + persistence);
+            }
+            if (!(maxFailureRate >= 0 && maxFailureRate <= 1)) {
+                problems.add("maxFailureRate must be in [0, 1], got " + maxFailureRate);
+            }
+            if (!problems.isEmpty()) {
+                throw new IllegalArgumentException("Invalid knee options: " + String.join("; ", problems));
+            }
+            return new KneeOptions(throughput, latency, percentile, persistence, slo, maxFailureRate, requests);
+        }
+    }
+}

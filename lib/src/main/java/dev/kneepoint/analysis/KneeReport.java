@@ -1,0 +1,73 @@
+package dev.kneepoint.analysis;
+
+import dev.kneepoint.metrics.Slo;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import tech.tablesaw.api.Table;
+
+/**
+ * The answer to "where does the service turn from smooth to sluggish?" for one ladder
+ * (see {@link Knee} and docs/ANALYSIS.md).
+ *
+ * @param runId              the run analysed
+ * @param throughputColumn   what T(x) is, e.g. {@code output_tokens_per_s}
+ * @param latencyColumn      what L(x) is, e.g. {@code ttft_sched_p99_ms}
+ * @param slo                the SLO set the efficient zone was judged against
+ * @param steps              one row per step in load order: {@code step, load, throughput, latency,
+ *                           meets_slo, slo_violations, role} (role: {@code efficient}, {@code knee},
+ *                           {@code below knee, misses SLO}, {@code beyond knee})
+ * @param elasticity         one row per segment between neighbouring steps: {@code from_step, to_step,
+ *                           from_load, to_load, dln_throughput, dln_latency, elasticity, elastic, verdict}
+ * @param kneeStep           label of the knee step, null when no knee was found
+ * @param kneeLoad           load at the knee, NaN when none
+ * @param efficientZone      labels of the steps in the efficient zone, in load order
+ * @param recommendedStep    top of the efficient zone (the recommended operating point), null when the zone is empty
+ * @param recommendedLoad    load of the recommended operating point, NaN when none
+ * @param maxSustainableStep highest step such that it and every lower step meet the SLO set, null when none
+ * @param maxSustainableLoad its load, NaN when none
+ * @param method             how the verdict was reached, with the numbers
+ * @param readings           plain-language readings with their evidence
+ */
+public record KneeReport(String runId, String throughputColumn, String latencyColumn, Slo slo, Table steps,
+                         Table elasticity, String kneeStep, double kneeLoad, List<String> efficientZone,
+                         String recommendedStep, double recommendedLoad, String maxSustainableStep,
+                         double maxSustainableLoad, String method, List<Reading> readings) {
+
+    public KneeReport {
+        Objects.requireNonNull(runId, "runId");
+        efficientZone = List.copyOf(efficientZone);
+        readings = List.copyOf(readings);
+    }
+
+    /** The knee step, if the ladder has one. */
+    public Optional<String> knee() {
+        return Optional.ofNullable(kneeStep);
+    }
+
+    /** The recommended operating point, if the efficient zone is not empty. */
+    public Optional<String> recommended() {
+        return Optional.ofNullable(recommendedStep);
+    }
+
+    /** The readings that apply. */
+    public List<Reading> applicableReadings() {
+        return readings.stream().filter(r -> r.status() == Reading.Status.APPLIES).toList();
+    }
+
+    /** Method, verdict and readings as plain text. */
+    public String summary() {
+        StringBuilder sb = new StringBuilder(method);
+        sb.append("\nReadings:");
+        for (Reading r : readings) {
+            sb.append("\n- ").append(r);
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public String toString() {
+        return "KneeReport[run=" + runId + ", knee=" + kneeStep + ", efficientZone=" + efficientZone
+                + ", recommended=" + recommendedStep + ", maxSustainable=" + maxSustainableStep + "]";
+    }
+}

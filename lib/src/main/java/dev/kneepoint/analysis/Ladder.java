@@ -1,0 +1,36 @@
+package dev.kneepoint.analysis;
+
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepResult;
+import java.util.Comparator;
+import java.util.List;
+
+/** A run's steps in load order with T(x) and L(x) (steps with a NaN load are left out). */
+record Ladder(List<StepResult> steps, double[] throughput, double[] latency, LatencyMetric metric,
+              double percentile) {
+
+    static Ladder of(RunResult run, KneeOptions o) {
+        List<StepResult> sorted = run.steps().stream().filter(s -> !Double.isNaN(s.info().load()))
+                .sorted(Comparator.comparingDouble(s -> s.info().load())).toList();
+        LatencyMetric m = o.latencyFor(run);
+        double[] t = sorted.stream().mapToDouble(o.throughput()::of).toArray();
+        double[] l = sorted.stream().mapToDouble(s -> m.of(s).percentile(o.percentile())).toArray();
+        return new Ladder(sorted, t, l, m, o.percentile());
+    }
+
+    int size() {
+        return steps.size();
+    }
+
+    String label(int i) {
+        return steps.get(i).info().label();
+    }
+
+    double load(int i) {
+        return steps.get(i).info().load();
+    }
+
+    boolean openLoop() {
+        return !steps.isEmpty() && steps.get(0).info().isOpenLoop();
+    }
+}

@@ -1,0 +1,143 @@
+package dev.kneepoint.analysis;
+
+import dev.kneepoint.analysis.Reading.Kind;
+import dev.kneepoint.analysis.Reading.Status;
+import dev.kneepoint.metrics.Distribution;
+import dev.kneepoint.metrics.StepResult;
+import java.util.ArrayList;
+import java.util.List;
+import tech.tablesaw.api.Table;
+
+/**
+ * The source article's heuristics for reading a ladder, each with a stated, numeric criterion
+ * (thresholds are the constants below; docs/ANALYSIS.md explains them).
+ */
+final class Readings {
+    /** "Stable" TTFT: p99 grows by at most this factor from the lowest to the highest loaded step. */
+    static final double STABLE = 1.5;
+    /** "Growing" ITL: p99 grows by at least this factor. */
+    static final double GROWS = 1.5;
+    /** TTFT "blows up": grows by at least this factor, and by this factor more than ITL. */
+    static final double BLOWS_UP = 2.0;
+    /** p99 "explodes" beyond the knee: at least this factor over the knee's. */
+    static final double EXPLODES = 2.0;
+    /** Client-side lag worth a warning: p99 schedule lag above this many ms ... */
+    static final double LAG_FLOOR_MS = 10;
+    /** ... and above this fraction of the step's TTFT p50. */
+    static final double LAG_FRACTION = 0.1;
+    /** A failing step: at least this failure rate. */
+    static final double FAILING = 0.01;
+    /** Failures "under sustained load": at least this share in the later half of their step's window. */
+    static final double LATE_SHARE = 0.75;
+
+    private Readings() {}
+
+    static List<Reading> of(Ladder l, int knee, Table requests) {
+        List<Integer> data = new ArrayList<>();
+        for (int i = 0; i < l.size(); i++) {
+            if (l.steps().get(i).requestsOk() > 0) {
+                data.add(i);
+            }
+        }
+        List<Reading> out = new ArrayList<>();
+        if (data.size() < 2) {
+            String why = "fewer than 2 steps with OK requests";
+            out.add(new Reading(Kind.DECODE_BOUND, Status.INSUFFICIENT_DATA, "Cannot compare across load.", why));
+            out.add(PromptReading.of(l, -1, -1, requests));
+        } else {
+            int lo = data.get(0);
+            int hi = data.get(data.size() - 1);
+            out.add(decode(l, lo, hi));
+            out.add(PromptReading.of(l, lo, hi, requests));
+        }
+        out.add(pastUsable(l, knee));
+        out.add(clientPath(l));
+        out.add(StabilityReading.of(l, knee, requests));
+        return out;
+    }
+
+    static String span(Ladder l, int lo, int hi, String name, Distribution a, Distribution b) {
+        return name + " p99 " + Format.num(a.p99()) + " -> " + Format.num(b.p99()) + " ms ("
+                + Format.ratio(b.p99() / a.p99()) + ")";
+    }
+
+    private static Reading decode(Ladder l, int lo, int hi) {
+        StepResult a = l.steps().get(lo);
+        StepResult b = l.steps().get(hi);
+        if (a.itl().count() == 0 || b.itl().count() == 0 || a.ttft().count() == 0) {
+            return new Reading(Kind.DECODE_BOUND, Status.INSUFFICIENT_DATA, "No ITL samples (non-streamed run?).",
+                    "itl counts " + a.itl().count() + " and " + b.itl().count());
+        }
+        double tg = b.ttft().p99() / a.ttft().p99();
+        double ig = b.itl().p99() / a.itl().p99();
+        String ev = "from " + l.label(lo) + " to " + l.label(hi) + ": " + span(l, lo, hi, "ttft", a.ttft(), b.ttft())
+                + ", stable means <= " + Format.ratio(STABLE) + "; " + span(l, lo, hi, "itl", a.itl(), b.itl())
+                + ", growing means >= " + Format.ratio(GROWS) + ".";
+        boolean applies = tg <= STABLE && ig >= GROWS;
+        return new Reading(Kind.DECODE_BOUND, applies ? Status.APPLIES : Status.DOES_NOT_APPLY,
+                applies ? "TTFT stays low while tokens stutter as load rises: decode (token scheduling, memory "
+                        + "bandwidth, batching) is the limit."
+                        : "Not decode-bound by this test: TTFT does not stay flat while ITL grows.", ev);
+    }
+
+    private static Reading pastUsable(Ladder l, int knee) {
+        if (knee < 0) {
+            return new Reading(Kind.PAST_USABLE_ZONE, Status.DOES_NOT_APPLY,
+                    "No knee: the ladder did not pass the usable zone.", "no persistent e < 1 in the elasticity table");
+        }
+        int worst = -1;
+        double worstRatio = 0;
+        for (int j = knee + 1; j < l.size(); j++) {
+            double tr = l.throughput()[j] / l.throughput()[knee];
+            double lr = l.latency()[j] / l.latency()[knee];
+            if (tr > 1 && lr >= EXPLODES && lr > worstRatio) {
+                worst = j;
+                worstRatio = lr;
+            }
+        }
+        String name = "p" + Format.percentile(l.percentile()) + " " + l.metric().baseName();
+        if (worst < 0) {
+            return new Reading(Kind.PAST_USABLE_ZONE, Status.DOES_NOT_APPLY,
+                    "Beyond the knee throughput does not rise while " + name + " explodes.",
+                    "no step above " + l.label(knee) + " has higher throughput and " + name + " >= "
+                            + Format.ratio(EXPLODES) + " the knee's");
+        }
+        return new Reading(Kind.PAST_USABLE_ZONE, Status.APPLIES,
+                "Throughput still rises above the knee but the tail explodes: loads above " + l.label(knee)
+                        + " are past the usable zone.",
+                "from " + l.label(knee) + " to " + l.label(worst) + ": throughput "
+                        + Format.num(l.throughput()[knee]) + " -> " + Format.num(l.throughput()[worst]) + " ("
+                        + Format.ratio(l.throughput()[worst] / l.throughput()[knee]) + "), " + name + " "
+                        + Format.num(l.latency()[knee]) + " -> " + Format.num(l.latency()[worst]) + " ms ("
+                        + Format.ratio(worstRatio) + ", exploding means >= " + Format.ratio(EXPLODES) + ").");
+    }
+
+    private static Reading clientPath(Ladder l) {
+        int worst = -1;
+        double worstLag = -1;
+        for (int i = 0; i < l.size(); i++) {
+            StepResult s = l.steps().get(i);
+            double lag = s.scheduleLag().p99();
+            if (s.scheduleLag().count() > 0 && lag > worstLag) {
+                worst = i;
+                worstLag = lag;
+            }
+        }
+        String gpu = "No GPU telemetry in this analysis, so the 'low GPU use' half cannot be checked; ";
+        if (worst < 0) {
+            return new Reading(Kind.CLIENT_OR_SCHEDULER_PATH, Status.INSUFFICIENT_DATA,
+                    "No schedule-lag samples.", gpu + "no dispatched requests.");
+        }
+        StepResult s = l.steps().get(worst);
+        double ttft50 = s.ttft().p50();
+        double threshold = Math.max(LAG_FLOOR_MS, Double.isNaN(ttft50) ? 0 : LAG_FRACTION * ttft50);
+        String ev = gpu + "worst schedule_lag p99 " + Format.num(worstLag) + " ms at " + l.label(worst)
+                + " (ttft p50 there " + Format.num(ttft50) + " ms; threshold max(" + Format.num(LAG_FLOOR_MS)
+                + " ms, " + Format.pct(LAG_FRACTION) + " of ttft p50) = " + Format.num(threshold) + " ms).";
+        boolean applies = worstLag > threshold;
+        return new Reading(Kind.CLIENT_OR_SCHEDULER_PATH, applies ? Status.APPLIES : Status.DOES_NOT_APPLY,
+                applies ? "The client dispatched late: the load generator (or its host) is part of the bottleneck; "
+                        + "results at " + l.label(worst) + " understate what the server can do."
+                        : "The client kept to its schedule: no sign that the client path is the bottleneck.", ev);
+    }
+}

@@ -1,0 +1,163 @@
+package dev.kneepoint.analysis;
+
+import dev.kneepoint.metrics.Distribution;
+import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepResult;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import tech.tablesaw.api.BooleanColumn;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.LongColumn;
+import tech.tablesaw.api.NumericColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
+
+/**
+ * The result tables of a run, as Tablesaw {@link Table}s whose column names carry their units
+ * ({@code ttft_ms}, {@code output_tokens_per_s}). Every method returns a new table; none keeps a
+ * reference to its input. Query helpers live in {@link Query}.
+ */
+public final class Tables {
+    private Tables() {}
+
+    /**
+     * One row per request (warm-up and failures included, flagged), in the order given. Missing values
+     * (no first token, a dropped request's dispatch) are NaN / Tablesaw's missing int.
+     *
+     * <p>Columns: {@code id, step, tag, outcome, token_source, warmup, intended_s, dispatch_s, end_s}
+     * (seconds on the run clock), {@code schedule_lag_ms, ttft_ms, ttft_sched_ms, tpot_ms, e2e_ms,
+     * e2e_sched_ms, chunk_gap_max_ms, user_tokens_per_s, prompt_tokens, output_tokens,
+     * requested_output_tokens, chunks}.
+     *
+     * <p>Built in one streaming pass into primitive columns (about 120 bytes per request), so
+     * {@code records} may be a lazily read file of millions of records.
+     */
+    public static Table requests(Iterable<RequestRecord> records) {
+        return RequestColumns.of(Objects.requireNonNull(records, "records"));
+    }
+
+    /**
+     * One row per step with every step metric of METRICS.md: load, window, counts, failure classes,
+     * windowed rates, goodput, and for each distribution {@code <name>_count, _mean_ms, _stddev_ms,
+     * _min_ms, _p50_ms, _p90_ms, _p95_ms, _p99_ms, _p99.9_ms, _max_ms}.
+     */
+    public static Table steps(RunResult run) {
+        Table t = Table.create("steps");
+        var steps = run.steps();
+        int n = steps.size();
+        t.addColumns(IntColumn.create("step_index", steps.stream().mapToInt(s -> s.info().index()).toArray()),
+                StringColumn.create("step", steps.stream().map(s -> s.info().label())),
+                StringColumn.create("mode", steps.stream().map(s -> s.info().mode())),
+                DoubleColumn.create("load", steps.stream().mapToDouble(s -> s.info().load())),
+                IntColumn.create("concurrency", steps.stream().mapToInt(s -> s.info().concurrency()).toArray()),
+                DoubleColumn.create("rate_rps", steps.stream().mapToDouble(s -> s.info().rateRps())),
+                DoubleColumn.create("window_s", steps.stream().mapToDouble(StepResult::windowS)),
+                BooleanColumn.create("completed", steps.stream().map(s -> s.window().completed())),
+                LongColumn.create("requests_ok", steps.stream().mapToLong(StepResult::requestsOk)),
+                LongColumn.create("requests_failed", steps.stream().mapToLong(StepResult::requestsFailed)),
+                LongColumn.create("cancelled", steps.stream().mapToLong(StepResult::cancelled)),
+                LongColumn.create("dropped", steps.stream().mapToLong(StepResult::dropped)),
+                LongColumn.create("warmup_requests", steps.stream().mapToLong(StepResult::warmupRequests)),
+                DoubleColumn.create("failure_rate", steps.stream().mapToDouble(StepResult::failureRate)),
+                StringColumn.create("failures_by_class", steps.stream().map(s -> joined(s.failuresByClass()))),
+                DoubleColumn.create("output_tokens_per_s", steps.stream().mapToDouble(StepResult::outputTokensPerS)),
+                DoubleColumn.create("input_tokens_per_s", steps.stream().mapToDouble(StepResult::inputTokensPerS)),
+                DoubleColumn.create("requests_per_s", steps.stream().mapToDouble(StepResult::requestsPerS)),
+                DoubleColumn.create("goodput_rps", steps.stream().mapToDouble(StepResult::goodputRps)),
+                DoubleColumn.create("good_fraction", steps.stream().mapToDouble(StepResult::goodFraction)),
+                DoubleColumn.create("concurrency_mean", steps.stream().mapToDouble(StepResult::concurrencyMean)),
+                LongColumn.create("output_len_mismatch", steps.stream().mapToLong(StepResult::outputLenMismatch)),
+                LongColumn.create("count_discrepancy", steps.stream().mapToLong(StepResult::countDiscrepancy)),
+                StringColumn.create("token_sources", steps.stream().map(s -> joined(s.tokenSources()))),
+                StringColumn.create("slo", steps.stream().map(s -> s.slo().toString())));
+        for (LatencyMetric m : LatencyMetric.values()) {
+            String b = m.baseName();
+            t.addColumns(LongColumn.create(b + "_count", steps.stream().mapToLong(s -> m.of(s).count())));
+            addStat(t, b + "_mean_ms", run, m, Distribution::mean);
+            addStat(t, b + "_stddev_ms", run, m, Distribution::stddev);
+            addStat(t, b + "_min_ms", run, m, Distribution::min);
+            addStat(t, b + "_p50_ms", run, m, Distribution::p50);
+            addStat(t, b + "_p90_ms", run, m, Distribution::p90);
+            addStat(t, b + "_p95_ms", run, m, Distribution::p95);
+            addStat(t, b + "_p99_ms", run, m, Distribution::p99);
+            addStat(t, b + "_p99.9_ms", run, m, Distribution::p999);
+            addStat(t, b + "_max_ms", run, m, Distribution::max);
+        }
+        assert t.rowCount() == n;
+        return t;
+    }
+
+    private static void addStat(Table t, String name, RunResult run, LatencyMetric m,
+                                java.util.function.ToDoubleFunction<Distribution> stat) {
+        t.addColumns(DoubleColumn.create(name, run.steps().stream().mapToDouble(s -> stat.applyAsDouble(m.of(s)))));
+    }
+
+    private static String joined(Map<String, Long> m) {
+        return new TreeMap<>(m).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining("; "));
+    }
+
+    /**
+     * Fixed-interval time series over the whole run (warm-up included: it is about time, not step
+     * membership). Interval {@code i} covers {@code [i·interval, (i+1)·interval)} on the run clock.
+     *
+     * <p>Columns: {@code t_start_s, t_end_s, step} (the step that dispatched most requests in the
+     * interval), {@code output_tokens_per_s} (token arrivals in the interval), {@code requests_per_s}
+     * (OK completions), {@code in_flight_mean} (exact time-average), {@code failures} (non-OK, cancelled
+     * excluded, by end time), {@code ttft_p50_ms, ttft_p99_ms, ttft_sched_p99_ms} (OK requests by
+     * first-token time), {@code itl_p50_ms, itl_p99_ms} (per-token samples by arrival time).
+     * Percentiles here have 2 significant digits (1% resolution); NaN when the interval has none.
+     */
+    public static Table timeSeries(Iterable<RequestRecord> records, Duration interval) {
+        TimeSeriesColumns ts = new TimeSeriesColumns(interval);
+        for (RequestRecord r : records) {
+            ts.add(r);
+        }
+        return ts.toTable();
+    }
+
+    /**
+     * Histogram of a token-count column of the {@link #requests} table ({@code output_tokens},
+     * {@code prompt_tokens}, ...): bins {@code [k·binWidth, (k+1)·binWidth)}, empty bins between the
+     * smallest and largest included. Columns: {@code bin_start_tokens, bin_end_tokens, requests, fraction}.
+     */
+    public static Table lengthHistogram(Table requests, String column, int binWidthTokens) {
+        if (binWidthTokens <= 0) {
+            throw new IllegalArgumentException("binWidthTokens must be positive, got " + binWidthTokens);
+        }
+        NumericColumn<?> col = requests.numberColumn(column);
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        int counted = 0;
+        for (int i = 0; i < col.size(); i++) {
+            if (!col.isMissing(i)) {
+                long bin = Math.floorDiv((long) col.getDouble(i), binWidthTokens);
+                min = Math.min(min, bin);
+                max = Math.max(max, bin);
+                counted++;
+            }
+        }
+        int bins = counted == 0 ? 0 : (int) (max - min + 1);
+        long[] counts = new long[bins];
+        for (int i = 0; i < col.size(); i++) {
+            if (!col.isMissing(i)) {
+                counts[(int) (Math.floorDiv((long) col.getDouble(i), binWidthTokens) - min)]++;
+            }
+        }
+        LongColumn startCol = LongColumn.create("bin_start_tokens", bins);
+        LongColumn endCol = LongColumn.create("bin_end_tokens", bins);
+        LongColumn req = LongColumn.create("requests", counts);
+        DoubleColumn frac = DoubleColumn.create("fraction", bins);
+        for (int b = 0; b < bins; b++) {
+            startCol.set(b, (min + b) * binWidthTokens);
+            endCol.set(b, (min + b + 1) * binWidthTokens);
+            frac.set(b, (double) counts[b] / counted);
+        }
+        return Table.create(column + "_histogram", startCol, endCol, req, frac);
+    }
+}

@@ -1,0 +1,146 @@
+package dev.kneepoint.analysis;
+
+import dev.kneepoint.metrics.RequestRecord;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.IntCountsHistogram;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.StringColumn;
+import tech.tablesaw.api.Table;
+
+/**
+ * One streaming pass from request records to fixed-interval time series (see {@link Tables#timeSeries}).
+ * Memory is per interval, not per request: three 2-significant-digit histograms (1% resolution,
+ * 1 µs floor) per interval.
+ */
+final class TimeSeriesColumns {
+    private static final int DIGITS = 2;
+    private static final long FLOOR_NANOS = 1_000;
+
+    private final long interval;
+    private final List<Bin> bins = new ArrayList<>();
+
+    private static final class Bin {
+        long tokens;
+        long ok;
+        long failures;
+        long cancelled;
+        double busyNanos;
+        IntCountsHistogram ttft;
+        IntCountsHistogram ttftSched;
+        IntCountsHistogram itl;
+        final Map<String, Integer> dispatchesByStep = new HashMap<>();
+    }
+
+    TimeSeriesColumns(Duration interval) {
+        if (interval == null || interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException("interval must be a positive duration, got " + interval);
+        }
+        this.interval = interval.toNanos();
+    }
+
+    private Bin bin(long nanos) {
+        int i = (int) (nanos / interval);
+        while (bins.size() <= i) {
+            bins.add(new Bin());
+        }
+        return bins.get(i);
+    }
+
+    private static IntCountsHistogram record(IntCountsHistogram h, long nanos, long count) {
+        IntCountsHistogram out = h != null ? h : new IntCountsHistogram(FLOOR_NANOS, 2 * FLOOR_NANOS, DIGITS);
+        if (h == null) {
+            out.setAutoResize(true);
+        }
+        out.recordValueWithCount(Math.max(FLOOR_NANOS, nanos), count);
+        return out;
+    }
+
+    void add(RequestRecord r) {
+        long[] t = r.chunkNanos();
+        int[] k = r.chunkTokens();
+        for (int i = 0; i < t.length; i++) {
+            if (t[i] < 0) {
+                continue;
+            }
+            Bin b = bin(t[i]);
+            b.tokens += k[i];
+            if (i > 0 && k[i] > 0 && r.isOk()) {
+                b.itl = record(b.itl, Math.max(0, t[i] - t[i - 1]) / k[i], k[i]);
+            }
+        }
+        long end = r.endNanos() >= 0 ? r.endNanos() : Math.max(r.lastTokenNanos(), r.dispatchNanos());
+        if (end >= 0) {
+            Bin b = bin(end);
+            switch (r.outcome()) {
+                case dev.kneepoint.metrics.Outcome.Ok o -> b.ok++;
+                case dev.kneepoint.metrics.Outcome.Cancelled c -> b.cancelled++;
+                default -> b.failures++;
+            }
+        }
+        if (r.isOk() && r.firstTokenNanos() >= 0) {
+            Bin b = bin(r.firstTokenNanos());
+            if (r.ttftNanos() >= 0) {
+                b.ttft = record(b.ttft, r.ttftNanos(), 1);
+            }
+            if (r.ttftSchedNanos() >= 0) {
+                b.ttftSched = record(b.ttftSched, r.ttftSchedNanos(), 1);
+            }
+        }
+        long dispatch = r.dispatchNanos();
+        if (dispatch >= 0) {
+            bin(dispatch).dispatchesByStep.merge(r.step(), 1, Integer::sum);
+            for (long from = dispatch; from < end; ) {
+                long binEnd = (from / interval + 1) * interval;
+                long to = Math.min(end, binEnd);
+                bin(from).busyNanos += to - from;
+                from = to;
+            }
+        }
+    }
+
+    Table toTable() {
+        int n = bins.size();
+        double seconds = interval / 1e9;
+        DoubleColumn start = DoubleColumn.create("t_start_s", n);
+        DoubleColumn endCol = DoubleColumn.create("t_end_s", n);
+        StringColumn step = StringColumn.create("step", n);
+        DoubleColumn tokens = DoubleColumn.create("output_tokens_per_s", n);
+        DoubleColumn rps = DoubleColumn.create("requests_per_s", n);
+        DoubleColumn inFlight = DoubleColumn.create("in_flight_mean", n);
+        IntColumn failures = IntColumn.create("failures", n);
+        DoubleColumn ttft50 = DoubleColumn.create("ttft_p50_ms", n);
+        DoubleColumn ttft99 = DoubleColumn.create("ttft_p99_ms", n);
+        DoubleColumn sched99 = DoubleColumn.create("ttft_sched_p99_ms", n);
+        DoubleColumn itl50 = DoubleColumn.create("itl_p50_ms", n);
+        DoubleColumn itl99 = DoubleColumn.create("itl_p99_ms", n);
+        for (int i = 0; i < n; i++) {
+            Bin b = bins.get(i);
+            start.set(i, i * seconds);
+            endCol.set(i, (i + 1) * seconds);
+            step.set(i, b.dispatchesByStep.entrySet().stream()
+                    .max(Map.Entry.<String, Integer>comparingByValue()
+                            .thenComparing(Map.Entry::getKey, java.util.Comparator.reverseOrder()))
+                    .map(Map.Entry::getKey).orElse(""));
+            tokens.set(i, b.tokens / seconds);
+            rps.set(i, b.ok / seconds);
+            inFlight.set(i, b.busyNanos / interval);
+            failures.set(i, (int) Math.min(Integer.MAX_VALUE, b.failures));
+            ttft50.set(i, pct(b.ttft, 50));
+            ttft99.set(i, pct(b.ttft, 99));
+            sched99.set(i, pct(b.ttftSched, 99));
+            itl50.set(i, pct(b.itl, 50));
+            itl99.set(i, pct(b.itl, 99));
+        }
+        return Table.create("time_series", start, endCol, step, tokens, rps, inFlight, failures, ttft50, ttft99,
+                sched99, itl50, itl99);
+    }
+
+    private static double pct(IntCountsHistogram h, double p) {
+        return h == null || h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(p) / 1e6;
+    }
+}

@@ -1,0 +1,98 @@
+package dev.kneepoint.plot;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.util.Locale;
+import java.util.TimeZone;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.XYStyler;
+import org.knowm.xchart.style.markers.Marker;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/** The one deterministic look of every Kneepoint chart: fixed palette, fonts, locale and sizes. */
+final class ChartStyle {
+    /** Default chart size, pixels. */
+    static final int WIDTH = 900;
+    static final int HEIGHT = 560;
+
+    /** Colour-blind-safe palette (Okabe–Ito), in series order. */
+    static final Color[] PALETTE = {new Color(0, 114, 178), new Color(213, 94, 0), new Color(0, 158, 115),
+        new Color(204, 121, 167), new Color(230, 159, 0), new Color(86, 180, 233), new Color(240, 228, 66),
+        new Color(0, 0, 0)};
+    static final Color ZONE = new Color(0, 158, 115);
+    static final Color KNEE = new Color(213, 94, 0);
+    static final Color GREY = new Color(120, 120, 120);
+
+    private ChartStyle() {}
+
+    static XYChart chart(String title, String xTitle, String yTitle, int width, int height) {
+        XYChart c = new XYChart(width, height);
+        c.setTitle(title);
+        c.setXAxisTitle(xTitle);
+        c.setYAxisTitle(yTitle);
+        XYStyler s = c.getStyler();
+        s.setLocale(Locale.ROOT);
+        s.setTimezone(TimeZone.getTimeZone("UTC"));
+        s.setChartBackgroundColor(Color.WHITE);
+        s.setPlotBackgroundColor(Color.WHITE);
+        s.setPlotBorderVisible(true);
+        s.setPlotGridLinesColor(new Color(225, 225, 225));
+        s.setLegendPosition(Styler.LegendPosition.OutsideE);
+        s.setLegendBorderColor(Color.WHITE);
+        s.setSeriesColors(PALETTE);
+        Marker[] markers = new Marker[PALETTE.length];
+        java.util.Arrays.fill(markers, SeriesMarkers.CIRCLE);
+        s.setSeriesMarkers(markers);
+        s.setMarkerSize(7);
+        s.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
+        s.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+        s.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+        s.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        s.setAnnotationTextFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+        s.setAnnotationTextFontColor(new Color(60, 60, 60));
+        s.setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        s.setToolTipsEnabled(false);
+        s.setAntiAlias(true);
+        return c;
+    }
+
+    /** A marker-only series drawn on top, e.g. the knee. */
+    static XYSeries points(XYChart c, String name, double[] x, double[] y, Color color, Marker marker) {
+        XYSeries s = c.addSeries(name, x, y);
+        s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        s.setMarker(marker);
+        s.setMarkerColor(color);
+        s.setFillColor(color);
+        s.setLineColor(color);
+        return s;
+    }
+
+    static BasicStroke dashed() {
+        return new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f);
+    }
+
+    /** "Throughput vs latency: run-1 (vllm @ http://...)". */
+    static String title(String what, String runId, String target) {
+        return what + ": " + runId + (target == null || target.isBlank() ? "" : " (" + target + ")");
+    }
+
+    /** Removes NaN/infinite points (XChart cannot draw them) keeping x and y aligned. */
+    static double[][] finite(double[] x, double[] y) {
+        int n = 0;
+        for (int i = 0; i < x.length; i++) {
+            n += Double.isFinite(x[i]) && Double.isFinite(y[i]) ? 1 : 0;
+        }
+        double[][] out = new double[2][n];
+        int k = 0;
+        for (int i = 0; i < x.length; i++) {
+            if (Double.isFinite(x[i]) && Double.isFinite(y[i])) {
+                out[0][k] = x[i];
+                out[1][k++] = y[i];
+            }
+        }
+        return out;
+    }
+}

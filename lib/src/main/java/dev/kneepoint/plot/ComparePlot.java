@@ -1,0 +1,73 @@
+package dev.kneepoint.plot;
+
+import dev.kneepoint.analysis.Knee;
+import dev.kneepoint.analysis.KneeOptions;
+import dev.kneepoint.analysis.KneeReport;
+import dev.kneepoint.metrics.RunResult;
+import java.util.ArrayList;
+import java.util.List;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+import tech.tablesaw.api.Table;
+
+/**
+ * Builder of a run-comparison overlay: each run's throughput–latency curve (as {@link Knee} defines T and
+ * L under the given options), one series per run, plus each run's knee as a marker series
+ * {@code <run> knee}.
+ */
+public final class ComparePlot {
+    private final List<RunResult> runs;
+    private KneeOptions options = KneeOptions.defaults();
+    private String title;
+    private int width = ChartStyle.WIDTH;
+    private int height = ChartStyle.HEIGHT;
+
+    private ComparePlot(List<RunResult> runs) {
+        this.runs = List.copyOf(runs);
+    }
+
+    public static ComparePlot of(List<RunResult> runs) {
+        return new ComparePlot(runs);
+    }
+
+    public ComparePlot options(KneeOptions o) { this.options = o; return this; }
+
+    public ComparePlot title(String title) { this.title = title; return this; }
+
+    public ComparePlot size(int width, int height) { this.width = width; this.height = height; return this; }
+
+    public XYChart build() {
+        List<KneeReport> reports = new ArrayList<>();
+        for (RunResult r : runs) {
+            reports.add(Knee.analyze(r, options));
+        }
+        String tCol = reports.isEmpty() ? options.throughput().column() : reports.get(0).throughputColumn();
+        String lCol = reports.isEmpty() ? "latency_ms" : reports.get(0).latencyColumn();
+        XYChart c = ChartStyle.chart(title != null ? title : "Run comparison: "
+                        + String.join(" vs ", runs.stream().map(RunResult::runId).toList()),
+                Units.axis(tCol), Units.axis(lCol), width, height);
+        int i = 0;
+        for (KneeReport k : reports) {
+            Table s = k.steps();
+            double[][] f = ChartStyle.finite(s.doubleColumn(k.throughputColumn()).asDoubleArray(),
+                    s.doubleColumn(k.latencyColumn()).asDoubleArray());
+            if (f[0].length > 0) {
+                c.addSeries(k.runId(), f[0], f[1]);
+            }
+            if (k.kneeStep() != null) {
+                Table kn = s.where(s.stringColumn("step").isEqualTo(k.kneeStep()));
+                double[][] p = ChartStyle.finite(kn.doubleColumn(k.throughputColumn()).asDoubleArray(),
+                        kn.doubleColumn(k.latencyColumn()).asDoubleArray());
+                if (p[0].length > 0) {
+                    ChartStyle.points(c, k.runId() + " knee", p[0], p[1],
+                            ChartStyle.PALETTE[i % ChartStyle.PALETTE.length], SeriesMarkers.DIAMOND);
+                }
+            }
+            i++;
+        }
+        if (c.getSeriesMap().isEmpty()) {
+            c.addSeries("no data", new double[] {0}, new double[] {0});
+        }
+        return c;
+    }
+}

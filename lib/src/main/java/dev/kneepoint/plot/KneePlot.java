@@ -1,0 +1,98 @@
+package dev.kneepoint.plot;
+
+import dev.kneepoint.analysis.KneeReport;
+import java.util.Objects;
+import org.knowm.xchart.AnnotationText;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+import tech.tablesaw.api.Table;
+
+/**
+ * Builder of the throughput–latency curve: one point per step (x = throughput T, y = latency L, as the
+ * {@link KneeReport} defined them), the efficient zone highlighted, the knee and the recommended operating
+ * point marked, each point labelled with its step.
+ *
+ * <p>Series names: {@code steps}, {@code efficient zone}, {@code knee}, {@code recommended}.
+ */
+public final class KneePlot {
+    private final KneeReport report;
+    private String title;
+    private int width = ChartStyle.WIDTH;
+    private int height = ChartStyle.HEIGHT;
+    private boolean labels = true;
+    private boolean logY;
+
+    private KneePlot(KneeReport report) {
+        this.report = Objects.requireNonNull(report, "report");
+    }
+
+    public static KneePlot of(KneeReport report) {
+        return new KneePlot(report);
+    }
+
+    public KneePlot title(String title) { this.title = title; return this; }
+
+    public KneePlot size(int width, int height) { this.width = width; this.height = height; return this; }
+
+    /** Label each point with its step (default on). */
+    public KneePlot labels(boolean on) { this.labels = on; return this; }
+
+    /** Logarithmic latency axis (default off). */
+    public KneePlot logLatency(boolean on) { this.logY = on; return this; }
+
+    public XYChart build() {
+        Table s = report.steps();
+        String tCol = report.throughputColumn();
+        String lCol = report.latencyColumn();
+        XYChart c = ChartStyle.chart(title != null ? title : ChartStyle.title("Throughput vs latency", report.runId(), null),
+                Units.axis(tCol), Units.axis(lCol), width, height);
+        double[] x = s.doubleColumn(tCol).asDoubleArray();
+        double[] y = s.doubleColumn(lCol).asDoubleArray();
+        double[][] f = ChartStyle.finite(x, y);
+        if (f[0].length == 0) {
+            f = new double[][] {{0}, {0}};
+        }
+        XYSeries steps = c.addSeries("steps", f[0], f[1]);
+        steps.setLineColor(ChartStyle.GREY);
+        steps.setMarkerColor(ChartStyle.GREY);
+        double[][] zone = select(s, x, y, report.efficientZone());
+        if (zone[0].length > 0) {
+            ChartStyle.points(c, "efficient zone", zone[0], zone[1], ChartStyle.ZONE, SeriesMarkers.CIRCLE);
+        }
+        if (report.kneeStep() != null) {
+            double[][] k = select(s, x, y, java.util.List.of(report.kneeStep()));
+            if (k[0].length > 0) {
+                ChartStyle.points(c, "knee", k[0], k[1], ChartStyle.KNEE, SeriesMarkers.DIAMOND);
+            }
+        }
+        if (report.recommendedStep() != null) {
+            double[][] r = select(s, x, y, java.util.List.of(report.recommendedStep()));
+            if (r[0].length > 0) {
+                ChartStyle.points(c, "recommended", r[0], r[1], java.awt.Color.BLACK, SeriesMarkers.CROSS);
+            }
+        }
+        if (labels) {
+            for (int i = 0; i < x.length; i++) {
+                if (Double.isFinite(x[i]) && Double.isFinite(y[i])) {
+                    c.addAnnotation(new AnnotationText(s.stringColumn("step").get(i), x[i], y[i], false));
+                }
+            }
+        }
+        c.getStyler().setYAxisLogarithmic(logY);
+        c.getStyler().setMarkerSize(9);
+        return c;
+    }
+
+    private static double[][] select(Table s, double[] x, double[] y, java.util.List<String> labels) {
+        java.util.List<Integer> idx = new java.util.ArrayList<>();
+        for (int i = 0; i < s.rowCount(); i++) {
+            if (labels.contains(s.stringColumn("step").get(i))) {
+                idx.add(i);
+            }
+        }
+        double[] xs = idx.stream().mapToDouble(i -> x[i]).toArray();
+        double[] ys = idx.stream().mapToDouble(i -> y[i]).toArray();
+        return ChartStyle.finite(xs, ys);
+    }
+}

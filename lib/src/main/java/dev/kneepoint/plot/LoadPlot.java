@@ -1,0 +1,90 @@
+package dev.kneepoint.plot;
+
+import dev.kneepoint.analysis.LatencyMetric;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepResult;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import org.knowm.xchart.AnnotationLine;
+import org.knowm.xchart.AnnotationText;
+import org.knowm.xchart.XYChart;
+
+/**
+ * Builder of "latency percentiles vs load": x = load (concurrency or request rate), one series per
+ * percentile ({@code p50}, {@code p90}, {@code p99} by default) of one latency distribution, with an
+ * optional vertical line at the knee.
+ */
+public final class LoadPlot {
+    private final RunResult run;
+    private LatencyMetric metric;
+    private double[] percentiles = {50, 90, 99};
+    private double kneeLoad = Double.NaN;
+    private String title;
+    private int width = ChartStyle.WIDTH;
+    private int height = ChartStyle.HEIGHT;
+    private boolean logY;
+    private boolean logX;
+
+    private LoadPlot(RunResult run) {
+        this.run = Objects.requireNonNull(run, "run");
+    }
+
+    public static LoadPlot of(RunResult run) {
+        return new LoadPlot(run);
+    }
+
+    /** The distribution (default: {@code ttft_sched} for open loop, {@code ttft} for closed loop). */
+    public LoadPlot metric(LatencyMetric m) { this.metric = m; return this; }
+
+    public LoadPlot percentiles(double... p) { this.percentiles = p.clone(); return this; }
+
+    /** Draws a dashed vertical line labelled "knee" at this load (NaN: none). */
+    public LoadPlot knee(double load) { this.kneeLoad = load; return this; }
+
+    public LoadPlot title(String title) { this.title = title; return this; }
+
+    public LoadPlot size(int width, int height) { this.width = width; this.height = height; return this; }
+
+    public LoadPlot logLatency(boolean on) { this.logY = on; return this; }
+
+    /** Logarithmic load axis, for ladders that double (default off). */
+    public LoadPlot logLoad(boolean on) { this.logX = on; return this; }
+
+    public XYChart build() {
+        List<StepResult> steps = run.steps().stream().filter(s -> Double.isFinite(s.info().load()))
+                .sorted(Comparator.comparingDouble(s -> s.info().load())).toList();
+        boolean open = !steps.isEmpty() && steps.get(0).info().isOpenLoop();
+        LatencyMetric m = metric != null ? metric : open ? LatencyMetric.TTFT_SCHED : LatencyMetric.TTFT;
+        XYChart c = ChartStyle.chart(title != null ? title
+                        : ChartStyle.title(m.title() + " percentiles vs load", run.runId(), run.target()),
+                Units.load(open), m.title() + " (ms)", width, height);
+        double[] x = steps.stream().mapToDouble(s -> s.info().load()).toArray();
+        double top = Double.NaN;
+        for (double p : percentiles) {
+            double[] y = steps.stream().mapToDouble(s -> m.of(s).percentile(p)).toArray();
+            double[][] f = ChartStyle.finite(x, y);
+            if (f[0].length > 0) {
+                c.addSeries("p" + pct(p), f[0], f[1]);
+                for (double v : f[1]) {
+                    top = Double.isNaN(top) ? v : Math.max(top, v);
+                }
+            }
+        }
+        if (c.getSeriesMap().isEmpty()) {
+            c.addSeries("no data", new double[] {0}, new double[] {0});
+        }
+        if (Double.isFinite(kneeLoad)) {
+            c.addAnnotation(new AnnotationLine(kneeLoad, true, false));
+            c.addAnnotation(new AnnotationText("knee", kneeLoad, Double.isNaN(top) ? 0 : top, false));
+        }
+        c.getStyler().setYAxisLogarithmic(logY);
+        c.getStyler().setXAxisLogarithmic(logX);
+        return c;
+    }
+
+    static String pct(double p) {
+        return p == Math.rint(p) ? Long.toString((long) p) : String.format(Locale.ROOT, "%s", p);
+    }
+}

@@ -1,0 +1,93 @@
+package dev.kneepoint.plot;
+
+import dev.kneepoint.analysis.Knee;
+import dev.kneepoint.analysis.KneeReport;
+import dev.kneepoint.analysis.LatencyMetric;
+import dev.kneepoint.metrics.RunResult;
+import java.util.ArrayList;
+import java.util.List;
+import org.knowm.xchart.XYChart;
+import tech.tablesaw.api.Table;
+
+/**
+ * One-liners for the standard charts (tier 1). Each returns an XChart {@link XYChart} that a notebook
+ * renders and {@link ChartFiles} encodes; for control use the builders ({@link KneePlot}, {@link LoadPlot},
+ * {@link DistributionPlot}, {@link TimeSeriesPlot}, {@link PromptLengthPlot}, {@link ComparePlot}).
+ */
+public final class Plots {
+    private Plots() {}
+
+    /** Throughput vs latency with the knee, efficient zone and recommended point, by {@link Knee#analyze(RunResult)}. */
+    public static XYChart knee(RunResult run) {
+        return KneePlot.of(Knee.analyze(run)).title(ChartStyle.title("Throughput vs latency", run.runId(), run.target()))
+                .build();
+    }
+
+    /** Throughput vs latency for an existing report. */
+    public static XYChart knee(KneeReport report) {
+        return KneePlot.of(report).build();
+    }
+
+    /** p50/p90/p99 of the default latency (TTFT sched for open loop, TTFT for closed) vs load, knee marked. */
+    public static XYChart percentilesVsLoad(RunResult run) {
+        return LoadPlot.of(run).knee(Knee.analyze(run).kneeLoad()).build();
+    }
+
+    /** p50/p90/p99 of {@code metric} vs load, knee marked. */
+    public static XYChart percentilesVsLoad(RunResult run, LatencyMetric metric) {
+        return LoadPlot.of(run).metric(metric).knee(Knee.analyze(run).kneeLoad()).build();
+    }
+
+    /** CDF of {@code metric}, one line per step. */
+    public static XYChart cdf(RunResult run, LatencyMetric metric) {
+        return DistributionPlot.cdf().steps(run, metric).build();
+    }
+
+    /** Percentile spectrum (log-scaled tail) of {@code metric}, one line per step. */
+    public static XYChart spectrum(RunResult run, LatencyMetric metric) {
+        return DistributionPlot.spectrum().steps(run, metric).build();
+    }
+
+    /** Tokens/s, in-flight and p99 TTFT/ITL of a {@link dev.kneepoint.analysis.Tables#timeSeries} table. */
+    public static XYChart timeSeries(Table timeSeries) {
+        return TimeSeriesPlot.of(timeSeries).build();
+    }
+
+    /** The same with telemetry overlays on their own axes. */
+    public static XYChart timeSeries(Table timeSeries, Overlay... overlays) {
+        TimeSeriesPlot p = TimeSeriesPlot.of(timeSeries);
+        for (Overlay o : overlays) {
+            p.overlay(o);
+        }
+        return p.build();
+    }
+
+    /** p99 TTFT vs load, one line per prompt length, from the per-request table. */
+    public static XYChart promptLengthCurves(Table requests, RunResult run) {
+        return PromptLengthPlot.of(requests, run).build();
+    }
+
+    /** Throughput–latency curves of two or more runs overlaid, knees marked. */
+    public static XYChart compare(RunResult a, RunResult b, RunResult... more) {
+        List<RunResult> all = new ArrayList<>(List.of(a, b));
+        all.addAll(List.of(more));
+        return ComparePlot.of(all).build();
+    }
+
+    /** Goodput and request rate vs load from a {@link dev.kneepoint.analysis.Goodput} table. */
+    public static XYChart goodput(Table goodput, boolean openLoop) {
+        XYChart c = ChartStyle.chart("Goodput vs load", Units.load(openLoop), "requests/s", ChartStyle.WIDTH,
+                ChartStyle.HEIGHT);
+        double[] x = goodput.doubleColumn("load").asDoubleArray();
+        for (String col : new String[] {"goodput_rps", "requests_per_s"}) {
+            double[][] f = ChartStyle.finite(x, goodput.doubleColumn(col).asDoubleArray());
+            if (f[0].length > 0) {
+                c.addSeries(col, f[0], f[1]);
+            }
+        }
+        if (c.getSeriesMap().isEmpty()) {
+            c.addSeries("no data", new double[] {0}, new double[] {0});
+        }
+        return c;
+    }
+}

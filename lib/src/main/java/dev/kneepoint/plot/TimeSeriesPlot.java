@@ -1,0 +1,98 @@
+package dev.kneepoint.plot;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+import tech.tablesaw.api.Table;
+
+/**
+ * Builder of a time-series chart from {@link dev.kneepoint.analysis.Tables#timeSeries}: x = interval
+ * midpoint (s on the run clock). Each axis group holds columns of one unit: by default
+ * {@code output_tokens_per_s} on the left, {@code in_flight_mean} on a first right axis and
+ * {@code ttft_p99_ms, itl_p99_ms} on a second right axis; {@link Overlay}s (telemetry) get an axis each.
+ */
+public final class TimeSeriesPlot {
+    private final Table table;
+    private final List<List<String>> groups = new ArrayList<>();
+    private final List<Overlay> overlays = new ArrayList<>();
+    private String title = "Time series";
+    private int width = ChartStyle.WIDTH;
+    private int height = ChartStyle.HEIGHT;
+
+    private TimeSeriesPlot(Table table) {
+        this.table = Objects.requireNonNull(table, "table");
+    }
+
+    /** A builder with no axes yet; {@link #build()} uses the defaults when none is added. */
+    public static TimeSeriesPlot of(Table timeSeries) {
+        return new TimeSeriesPlot(timeSeries);
+    }
+
+    /** Adds an axis holding these columns (same unit); the first axis added is on the left. */
+    public TimeSeriesPlot axis(String... columns) {
+        groups.add(List.of(columns));
+        return this;
+    }
+
+    /** Adds a telemetry overlay on its own right-hand axis. */
+    public TimeSeriesPlot overlay(Overlay o) {
+        overlays.add(Objects.requireNonNull(o, "overlay"));
+        return this;
+    }
+
+    public TimeSeriesPlot title(String title) { this.title = title; return this; }
+
+    public TimeSeriesPlot size(int width, int height) { this.width = width; this.height = height; return this; }
+
+    public XYChart build() {
+        List<List<String>> g = groups.isEmpty()
+                ? List.of(List.of("output_tokens_per_s"), List.of("in_flight_mean"), List.of("ttft_p99_ms", "itl_p99_ms"))
+                : groups;
+        XYChart c = ChartStyle.chart(title, "time (s)", Units.axis(g.get(0).get(0)), width, height);
+        double[] start = table.doubleColumn("t_start_s").asDoubleArray();
+        double[] end = table.doubleColumn("t_end_s").asDoubleArray();
+        double[] mid = new double[start.length];
+        for (int i = 0; i < mid.length; i++) {
+            mid[i] = (start[i] + end[i]) / 2;
+        }
+        int group = 0;
+        for (List<String> cols : g) {
+            for (String col : cols) {
+                double[][] f = ChartStyle.finite(mid, table.numberColumn(col).asDoubleArray());
+                if (f[0].length == 0) {
+                    continue;
+                }
+                add(c, col, f, group);
+            }
+            name(c, group, Units.axis(cols.get(0)));
+            group++;
+        }
+        for (Overlay o : overlays) {
+            double[][] f = ChartStyle.finite(o.timeS(), o.values());
+            if (f[0].length > 0) {
+                add(c, o.name(), f, group);
+                name(c, group, o.name() + (o.unit().isEmpty() ? "" : " (" + o.unit() + ")"));
+                group++;
+            }
+        }
+        if (c.getSeriesMap().isEmpty()) {
+            c.addSeries("no data", new double[] {0}, new double[] {0});
+        }
+        return c;
+    }
+
+    private static void add(XYChart c, String name, double[][] f, int group) {
+        XYSeries s = c.addSeries(name, f[0], f[1]);
+        s.setMarker(SeriesMarkers.NONE);
+        s.setYAxisGroup(group);
+    }
+
+    private static void name(XYChart c, int group, String title) {
+        c.setYAxisGroupTitle(group, title);
+        c.getStyler().setYAxisGroupPosition(group, group == 0 ? Styler.YAxisPosition.Left : Styler.YAxisPosition.Right);
+    }
+}

@@ -1,0 +1,146 @@
+package dev.kneepoint.analysis;
+
+import static dev.kneepoint.analysis.Ladders.run;
+import static dev.kneepoint.analysis.Ladders.s;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.api.Assertions.withinPercentage;
+
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.Slo;
+import org.junit.jupiter.api.Test;
+
+class KneeTest {
+
+    /** Closed loop: throughput scales linearly to c=16 at flat latency, then saturates while latency grows as c/16. */
+    static RunResult sharp() {
+        return run("sharp", s(1, 100, 100), s(2, 200, 100), s(4, 400, 100), s(8, 800, 100), s(16, 1600, 100),
+                s(32, 1600, 200), s(64, 1600, 400));
+    }
+
+    @Test
+    void findsTheKneeOfASaturatingLadder() {
+        KneeReport r = Knee.analyze(sharp());
+        assertThat(r.knee()).contains("c=16");
+        assertThat(r.kneeLoad()).isEqualTo(16);
+        assertThat(r.efficientZone()).containsExactly("c=1", "c=2", "c=4", "c=8", "c=16");
+        assertThat(r.recommended()).contains("c=16");
+        // No SLO: every step meets it, so the max sustainable load is the top of the ladder.
+        assertThat(r.maxSustainableStep()).isEqualTo("c=64");
+        assertThat(r.latencyColumn()).isEqualTo("e2e_sched_p99_ms");
+        // Segment c=16 -> c=32: T flat, L doubled: e = 0 / ln 2 = 0 exactly (HdrHistogram keeps 100 ms and 200 ms within 0.1%).
+        assertThat(r.elasticity().doubleColumn("elasticity").get(4)).isCloseTo(0, within(1e-9));
+        assertThat(r.elasticity().doubleColumn("elasticity").get(0)).isInfinite();
+        assertThat(r.elasticity().stringColumn("verdict").get(5)).isEqualTo("inelastic (e < 1)");
+        assertThat(r.steps().stringColumn("role").get(4)).isEqualTo("knee (efficient)");
+        assertThat(r.method()).contains("Knee: c=16").contains("e = 0, 0");
+    }
+
+    @Test
+    void smoothCurveKneeIsWhereElasticityFirstStaysBelowOne() {
+        // T doubles, then grows x1.5, x1.2, x1.05 while L grows x1.1, x1.3, x1.4, x2: e = ln2/ln1.1 = 7.3,
+        // ln1.5/ln1.3 = 1.55, ln1.2/ln1.4 = 0.54, ln1.05/ln2 = 0.07. Knee: the step after which e < 1 stays: c=4.
+        RunResult run = run("smooth", s(1, 1000, 100), s(2, 2000, 110), s(4, 3000, 143), s(8, 3600, 200.2),
+                s(16, 3780, 400.4));
+        KneeReport r = Knee.analyze(run);
+        assertThat(r.knee()).contains("c=4");
+        // HdrHistogram keeps L within 0.1%, which moves dln L by up to 0.002: up to 2% of ln 1.1.
+        double[] expected = {7.27, 1.545, 0.542, 0.0704};
+        double[] e = r.elasticity().doubleColumn("elasticity").asDoubleArray();
+        for (int i = 0; i < expected.length; i++) {
+            assertThat(e[i]).isCloseTo(expected[i], withinPercentage(2));
+        }
+    }
+
+    @Test
+    void noKneeWhenLatencyNeverOutgrowsThroughput() {
+        RunResult run = run("linear", s(1, 100, 100), s(2, 200, 101), s(4, 400, 103), s(8, 800, 110));
+        KneeReport r = Knee.analyze(run);
+        assertThat(r.knee()).isEmpty();
+        assertThat(r.kneeLoad()).isNaN();
+        assertThat(r.efficientZone()).hasSize(4);
+        assertThat(r.recommended()).contains("c=8");
+        assertThat(r.method()).contains("none in the tested range");
+    }
+
+    @Test
+    void aSingleNoisySegmentIsNotAKnee() {
+        // c=4 -> c=8 is inelastic once (latency spike), then scaling resumes: persistence 2 ignores it.
+        RunResult run = run("noisy", s(1, 100, 100), s(2, 200, 100), s(4, 400, 100), s(8, 420, 150),
+                s(16, 1000, 150), s(32, 2000, 155));
+        assertThat(Knee.analyze(run).knee()).isEmpty();
+        // With persistence 1 the first inelastic segment is the knee.
+        assertThat(Knee.analyze(run, KneeOptions.builder().persistence(1).build()).knee()).contains("c=4");
+    }
+
+    @Test
+    void inelasticAtTheTopOfTheLadderIsAWeakKnee() {
+        RunResult run = run("top", s(1, 100, 100), s(2, 200, 100), s(4, 400, 100), s(8, 420, 300));
+        KneeReport r = Knee.analyze(run);
+        assertThat(r.knee()).contains("c=4");
+        assertThat(r.method()).contains("weak evidence");
+    }
+
+    @Test
+    void fewerThanThreeStepsHaveNoKneeVerdict() {
+        KneeReport two = Knee.analyze(run("two", s(1, 100, 100), s(2, 100, 400)));
+        assertThat(two.knee()).isEmpty();
+        assertThat(two.elasticity().rowCount()).isEqualTo(1);
+        assertThat(two.method()).contains("fewer than 3 steps");
+        KneeReport none = Knee.analyze(run("empty"));
+        assertThat(none.elasticity().rowCount()).isZero();
+        assertThat(none.recommended()).isEmpty();
+        assertThat(none.maxSustainableStep()).isNull();
+    }
+
+    @Test
+    void stepsWithoutDataAreInelasticAndFlatOrFallingLatencyIsElastic() {
+        RunResult run = run("gaps", s(1, 100, 100), s(2, 200, 80), s(4, 400, 80), s(8, 0, 100).ok(0),
+                s(16, 0, 100).ok(0));
+        KneeReport r = Knee.analyze(run);
+        assertThat(r.elasticity().stringColumn("verdict").asList())
+                .containsExactly("latency flat or falling", "latency flat or falling", "no data", "no data");
+        assertThat(r.knee()).contains("c=4");
+        // Steps without OK requests never meet an SLO.
+        assertThat(r.maxSustainableStep()).isEqualTo("c=4");
+    }
+
+    @Test
+    void theSloShrinksTheEfficientZoneAndSetsTheMaxSustainableLoad() {
+        // e2e p99 bound 150 ms (closed loop: service basis); sharp ladder is 100 ms up to c=16, then 200, 400.
+        Slo slo = Slo.builder().e2eMs(150).build();
+        KneeReport r = Knee.analyze(sharp(), slo, LatencyMetric.E2E);
+        assertThat(r.efficientZone()).containsExactly("c=1", "c=2", "c=4", "c=8", "c=16");
+        assertThat(r.maxSustainableStep()).isEqualTo("c=16");
+        assertThat(r.steps().stringColumn("slo_violations").get(5)).isEqualTo("e2e p99 200 ms > 150 ms");
+        // A tighter bound than the knee's latency: nothing qualifies.
+        KneeReport tight = Knee.analyze(sharp(), Slo.builder().e2eMs(50).build(), LatencyMetric.E2E);
+        assertThat(tight.efficientZone()).isEmpty();
+        assertThat(tight.recommended()).isEmpty();
+        assertThat(tight.method()).contains("Recommended operating point: none");
+    }
+
+    @Test
+    void failuresAboveTheLimitKeepAStepOutOfTheZone() {
+        RunResult run = run("fail", s(1, 100, 100), s(2, 200, 100).failed(50, "TIMEOUT(idle)"), s(4, 400, 100),
+                s(8, 400, 300), s(16, 400, 900));
+        KneeReport r = Knee.analyze(run);
+        assertThat(r.knee()).contains("c=4");
+        assertThat(r.efficientZone()).containsExactly("c=1", "c=4");
+        assertThat(r.maxSustainableStep()).isEqualTo("c=1");
+    }
+
+    @Test
+    void openLoopDefaultsToTtftSched() {
+        RunResult run = run("open", s(1, 100, 100).open(), s(2, 200, 100).open(), s(4, 300, 500).open());
+        assertThat(Knee.analyze(run).latencyColumn()).isEqualTo("ttft_sched_p99_ms");
+    }
+
+    @Test
+    void optionsReportEveryProblemAtOnce() {
+        assertThatThrownBy(() -> KneeOptions.builder().percentile(0).persistence(0).maxFailureRate(2).build())
+                .hasMessageContaining("percentile").hasMessageContaining("persistence")
+                .hasMessageContaining("maxFailureRate");
+    }
+}

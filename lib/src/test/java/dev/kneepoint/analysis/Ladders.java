@@ -1,0 +1,85 @@
+package dev.kneepoint.analysis;
+
+import dev.kneepoint.metrics.Distribution;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.Slo;
+import dev.kneepoint.metrics.StepInfo;
+import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.metrics.StepWindow;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/** Synthetic step results with exactly known numbers, for knee and comparison tests. */
+public final class Ladders {
+    private Ladders() {}
+
+    /** A distribution of 1000 samples, all equal to {@code ms} (empty when NaN). */
+    static Distribution constant(double ms) {
+        Histogram h = Distribution.newHistogram();
+        if (!Double.isNaN(ms)) {
+            h.recordValueWithCount(Math.round(ms * 1e6), 1000);
+        }
+        return Distribution.of(h);
+    }
+
+    /** Spec of one synthetic step. */
+    public static final class Spec {
+        double load;
+        boolean open;
+        double tokensPerS;
+        double latencyMs = 100;   // every latency distribution unless overridden
+        double ttftMs = Double.NaN;
+        double itlMs = Double.NaN;
+        double lagMs = 0.5;
+        long ok = 1000;
+        long failed;
+        Map<String, Long> failures = Map.of();
+        Slo slo = Slo.none();
+
+        Spec(double load, double tokensPerS, double latencyMs) {
+            this.load = load;
+            this.tokensPerS = tokensPerS;
+            this.latencyMs = latencyMs;
+        }
+
+        public Spec ttft(double ms) { ttftMs = ms; return this; }
+        public Spec itl(double ms) { itlMs = ms; return this; }
+        public Spec lag(double ms) { lagMs = ms; return this; }
+        public Spec open() { open = true; return this; }
+        public Spec failed(long n, String label) { failed = n; failures = Map.of(label, n); return this; }
+        public Spec ok(long n) { ok = n; return this; }
+        public Spec slo(Slo s) { slo = s; return this; }
+    }
+
+    static StepResult step(int index, Spec s) {
+        String label = s.open ? "rate=" + Format.num(s.load) : "c=" + (int) s.load;
+        StepInfo info = s.open
+                ? new StepInfo(index, label, StepInfo.OPEN, -1, s.load, "poisson", -1, "", 0, -1, -1)
+                : new StepInfo(index, label, StepInfo.CLOSED, (int) s.load, Double.NaN, "", -1, "", 0, -1, -1);
+        long start = index * 100_000_000_000L;
+        StepWindow w = new StepWindow(start, start + 10_000_000_000L, start + 70_000_000_000L, true);
+        Distribution lat = s.ok == 0 ? constant(Double.NaN) : constant(s.latencyMs);
+        Distribution ttft = s.ok == 0 ? lat : constant(Double.isNaN(s.ttftMs) ? s.latencyMs : s.ttftMs);
+        Distribution itl = s.ok == 0 ? lat : constant(Double.isNaN(s.itlMs) ? 20 : s.itlMs);
+        double rps = s.ok / 60.0;
+        double fr = s.ok + s.failed == 0 ? Double.NaN : (double) s.failed / (s.ok + s.failed);
+        return new StepResult(info, w, 60, s.ok, s.failed, 0, 0, 0, s.failures, ttft, ttft, itl, itl, itl, lat, lat,
+                constant(s.lagMs), s.tokensPerS, rps * 100, rps, rps, 1, fr, s.load, 0, 0, Map.of("server_usage", s.ok),
+                s.slo);
+    }
+
+    public static RunResult run(String id, Spec... specs) {
+        List<StepResult> steps = new ArrayList<>();
+        for (int i = 0; i < specs.length; i++) {
+            steps.add(step(i, specs[i]));
+        }
+        return new RunResult(id, steps, true, Instant.EPOCH, "synthetic");
+    }
+
+    public static Spec s(double load, double tokensPerS, double latencyMs) {
+        return new Spec(load, tokensPerS, latencyMs);
+    }
+}

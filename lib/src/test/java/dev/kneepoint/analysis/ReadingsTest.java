@@ -1,0 +1,121 @@
+package dev.kneepoint.analysis;
+
+import static dev.kneepoint.analysis.Ladders.run;
+import static dev.kneepoint.analysis.Ladders.s;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kneepoint.analysis.Reading.Kind;
+import dev.kneepoint.analysis.Reading.Status;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class ReadingsTest {
+
+    private static Map<Kind, Reading> readings(KneeReport r) {
+        return r.readings().stream().collect(Collectors.toMap(Reading::kind, x -> x));
+    }
+
+    @Test
+    void decodeBoundWhenTtftIsStableAndItlGrows() {
+        // TTFT p99 50 -> 60 ms (x1.2 <= x1.5), ITL p99 20 -> 50 ms (x2.5 >= x1.5).
+        var run = run("decode", s(1, 100, 500).ttft(50).itl(20), s(4, 350, 700).ttft(55).itl(30),
+                s(16, 600, 1500).ttft(60).itl(50));
+        Map<Kind, Reading> m = readings(Knee.analyze(run));
+        assertThat(m.get(Kind.DECODE_BOUND).status()).isEqualTo(Status.APPLIES);
+        assertThat(m.get(Kind.DECODE_BOUND).evidence()).contains("ttft p99 50 -> 60 ms (x1.20)")
+                .contains("itl p99 20 -> 50 ms (x2.50)");
+        assertThat(m.get(Kind.PREFILL_OR_ADMISSION_BOUND).status()).isEqualTo(Status.DOES_NOT_APPLY);
+    }
+
+    @Test
+    void admissionBoundWhenTtftOutgrowsItl() {
+        // TTFT p99 x10 while ITL p99 x1.25: TTFT >= x2 and >= 2 x the ITL growth.
+        var run = run("prefill", s(1, 100, 500).ttft(100).itl(20), s(4, 390, 600).ttft(150).itl(22),
+                s(16, 800, 2000).ttft(1000).itl(25));
+        Map<Kind, Reading> m = readings(Knee.analyze(run));
+        assertThat(m.get(Kind.PREFILL_OR_ADMISSION_BOUND).status()).isEqualTo(Status.APPLIES);
+        assertThat(m.get(Kind.PREFILL_OR_ADMISSION_BOUND).evidence()).contains("x10.00").contains("itl p99 x1.25");
+        assertThat(m.get(Kind.DECODE_BOUND).status()).isEqualTo(Status.DOES_NOT_APPLY);
+    }
+
+    @Test
+    void pastTheUsableZoneWhenThroughputRisesButTheTailExplodes() {
+        var run = run("past", s(1, 100, 100), s(2, 200, 100), s(4, 400, 100), s(8, 440, 200), s(16, 460, 450));
+        Map<Kind, Reading> m = readings(Knee.analyze(run));
+        Reading r = m.get(Kind.PAST_USABLE_ZONE);
+        assertThat(r.status()).isEqualTo(Status.APPLIES);
+        assertThat(r.evidence()).contains("from c=4 to c=16").contains("(x1.15)").contains("(x4.50");
+    }
+
+    @Test
+    void clientPathWhenScheduleLagIsLarge() {
+        var run = run("client", s(1, 100, 100).ttft(50), s(2, 200, 100).ttft(50).lag(40), s(4, 400, 100).ttft(50));
+        Reading r = readings(Knee.analyze(run)).get(Kind.CLIENT_OR_SCHEDULER_PATH);
+        assertThat(r.status()).isEqualTo(Status.APPLIES);
+        assertThat(r.evidence()).contains("No GPU telemetry").contains("schedule_lag p99 40 ms at c=2");
+        var calm = run("calm", s(1, 100, 100), s(2, 200, 100), s(4, 400, 100));
+        assertThat(readings(Knee.analyze(calm)).get(Kind.CLIENT_OR_SCHEDULER_PATH).status())
+                .isEqualTo(Status.DOES_NOT_APPLY);
+    }
+
+    @Test
+    void stabilityWhenFailuresAppearWhileThroughputStillScales() {
+        var run = run("stab", s(1, 100, 100), s(2, 200, 100).failed(30, "TIMEOUT(idle)"), s(4, 400, 100),
+                s(8, 420, 300), s(16, 420, 900));
+        Reading r = readings(Knee.analyze(run)).get(Kind.STABILITY);
+        assertThat(r.status()).isEqualTo(Status.APPLIES);
+        assertThat(r.evidence()).contains("c=2 2.9%").contains("at or below the knee c=4");
+        var overload = run("over", s(1, 100, 100), s(2, 200, 100), s(4, 400, 100), s(8, 420, 300),
+                s(16, 420, 900).failed(100, "HTTP_ERROR(503)"));
+        assertThat(readings(Knee.analyze(overload)).get(Kind.STABILITY).status()).isEqualTo(Status.DOES_NOT_APPLY);
+    }
+
+    @Test
+    void longPromptsBlowingUpTtftIsReadFromTheRequestTable() {
+        java.util.List<dev.kneepoint.metrics.RequestRecord> recs = new java.util.ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            boolean longPrompt = i % 2 == 1;
+            // 128-token prompts: TTFT 50 ms; 4096-token prompts: TTFT 300 ms (x6).
+            var b = dev.kneepoint.metrics.TestRecords.ok(i, "c=1", i * 10, i * 10,
+                    new double[] {i * 10 + (longPrompt ? 300 : 50)}, new int[] {1});
+            b.promptTokens = longPrompt ? 4096 : 128;
+            recs.add(b.build());
+        }
+        var run = run("prompt", s(1, 100, 100).itl(20), s(2, 200, 100).itl(20), s(4, 400, 110).itl(21));
+        KneeReport r = Knee.analyze(run, KneeOptions.builder().requests(Tables.requests(recs)).build());
+        Reading p = readings(r).get(Kind.PREFILL_OR_ADMISSION_BOUND);
+        assertThat(p.status()).isEqualTo(Status.APPLIES);
+        assertThat(p.evidence()).contains("ttft p50 50 ms for prompts <= 128 tokens")
+                .contains("300 ms for prompts >= 4096 tokens").contains("x6.00: blow-up");
+    }
+
+    @Test
+    void failuresConcentratedLateInTheirStepReadAsStability() {
+        // Failing step c=16 is past the knee c=4, so only the timing can make it a stability reading.
+        var run = run("late", s(1, 100, 100), s(2, 200, 100), s(4, 400, 100), s(8, 420, 300),
+                s(16, 420, 900).failed(100, "TIMEOUT(idle)"));
+        var w = run.steps().get(4).window();
+        double startMs = w.startNanos() / 1e6;
+        double lengthMs = (w.endNanos() - w.startNanos()) / 1e6;
+        java.util.List<dev.kneepoint.metrics.RequestRecord> recs = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            // 8 of 10 failures end in the later half of the window: 80% >= 75%.
+            double end = startMs + lengthMs * (i < 8 ? 0.6 + 0.04 * i : 0.1 + 0.1 * (i - 8));
+            recs.add(dev.kneepoint.metrics.TestRecords.failed(i, "c=16", end - 5, end,
+                    new dev.kneepoint.metrics.Outcome.Timeout(dev.kneepoint.metrics.Outcome.TimeoutKind.IDLE)));
+        }
+        Reading r = readings(Knee.analyze(run, KneeOptions.builder().requests(Tables.requests(recs)).build()))
+                .get(Kind.STABILITY);
+        assertThat(r.status()).isEqualTo(Status.APPLIES);
+        assertThat(r.evidence()).contains("above the knee c=4").contains("80.0% of 10 failures ended in the later half");
+    }
+
+    @Test
+    void everyReadingIsReportedEvenWithTooLittleData() {
+        KneeReport r = Knee.analyze(run("one", s(1, 100, 100)));
+        assertThat(r.readings()).extracting(Reading::kind).containsExactly(Kind.values());
+        assertThat(r.readings().get(0).status()).isEqualTo(Status.INSUFFICIENT_DATA);
+        assertThat(r.summary()).contains("Readings:");
+    }
+}
