@@ -1,27 +1,55 @@
 package dev.kneepoint.cli;
 
 import dev.kneepoint.Kneepoint;
-import dev.kneepoint.analysis.SummaryText;
+import dev.kneepoint.analysis.Compare;
+import dev.kneepoint.analysis.Comparison;
+import dev.kneepoint.analysis.RunReport;
 import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.plot.ChartFiles;
+import dev.kneepoint.plot.Plots;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code kneepoint analyze}: re-reads saved run directories and prints their summaries. */
+/** {@code kneepoint analyze}: re-analyses saved run directories and compares two or more of them. */
 @Command(name = "analyze", mixinStandardHelpOptions = true,
-        description = "Load saved run directories (complete or not) and print their step summaries.")
+        description = "Re-analyse saved run directories (complete or not): summary, knee, plots; with two or more,"
+                + " compare them step by step with bootstrap confidence intervals (the first is the baseline).")
 final class AnalyzeCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "RUN_DIR", description = "Run directories written by run or demo")
     List<Path> runs;
 
+    @Option(names = "--compare-out", description = "Where to write the comparison table and plot (default: the first run directory)")
+    Path compareOut;
+
     @Override
     public Integer call() {
+        if (runs.stream().map(p -> p.toAbsolutePath().normalize()).distinct().count() < runs.size()) {
+            throw new IllegalArgumentException("a run directory is given twice: " + runs
+                    + "; name each run once (the first is the baseline of the comparison)");
+        }
+        List<RunResult> results = new ArrayList<>();
         for (Path dir : runs) {
-            RunResult r = Kneepoint.load(dir);
-            System.out.print(SummaryText.format(r));
+            System.out.println("== " + dir);
+            System.out.print(RunReport.write(dir));
             System.out.println();
+            results.add(Kneepoint.load(dir));
+        }
+        if (results.size() >= 2) {
+            Comparison c = Compare.runs(results.get(0), results.get(1),
+                    results.subList(2, results.size()).toArray(RunResult[]::new));
+            Path target = compareOut == null ? runs.get(0) : compareOut;
+            c.deltas().write().csv(target.resolve("comparison.csv").toFile());
+            ChartFiles.write(Plots.compare(results.get(0), results.get(1),
+                    results.subList(2, results.size()).toArray(RunResult[]::new)), target.resolve("comparison.png"));
+            System.out.println("== Comparison against " + c.baselineRunId());
+            c.warnings().forEach(w -> System.out.println("warning: " + w));
+            System.out.println(c.significant().print(200));
+            System.out.println("full table: " + target.resolve("comparison.csv"));
         }
         return 0;
     }

@@ -1,7 +1,7 @@
 package dev.kneepoint.cli;
 
 import dev.kneepoint.Kneepoint;
-import dev.kneepoint.analysis.SummaryText;
+import dev.kneepoint.analysis.RunReport;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
@@ -56,7 +56,7 @@ final class DemoCommand implements Callable<Integer> {
                     .progress(new ConsoleProgress(System.err))
                     .run();
             System.out.println("== Closed loop: concurrency ladder");
-            System.out.print(SummaryText.format(ladder));
+            System.out.print(RunReport.write(out.resolve(ladder.runId())));
 
             double capacity = ladder.steps().stream().mapToDouble(StepResult::requestsPerS).max().orElse(1.0);
             double[] rates = {round(capacity * 0.5), round(capacity * 0.9), round(capacity * 1.2)};
@@ -70,11 +70,13 @@ final class DemoCommand implements Callable<Integer> {
                     .run();
             System.out.println();
             System.out.println("== Open loop: request-rate ladder (Poisson arrivals)");
-            System.out.print(SummaryText.format(open));
+            System.out.print(RunReport.write(out.resolve(open.runId())));
             System.out.println();
             System.out.println("Simulator emission lag p99: "
                     + String.format(Locale.ROOT, "%.2f ms", sim.stats().emissionLagP99().toNanos() / 1e6)
                     + " (the simulator's own slop; large values mean the machine is saturated)");
+            System.out.println("Run directories (requests.jsonl, summary.json, report.txt, plots): "
+                    + out.resolve(ladder.runId()) + " and " + out.resolve(open.runId()));
             return ladder.complete() && open.complete() ? 0 : 3;
         }
     }

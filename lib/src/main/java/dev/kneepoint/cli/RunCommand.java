@@ -2,7 +2,7 @@ package dev.kneepoint.cli;
 
 import dev.kneepoint.Kneepoint;
 import dev.kneepoint.Sweep;
-import dev.kneepoint.analysis.SummaryText;
+import dev.kneepoint.analysis.RunReport;
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.load.CapPolicy;
@@ -122,7 +122,9 @@ final class RunCommand implements Callable<Integer> {
         }
         Sweep sweep = configure(Kneepoint.sweep(tb.build()));
         RunResult result = sweep.run();
-        System.out.print(SummaryText.format(result));
+        Path dir = out.resolve(result.runId());
+        System.out.print(RunReport.write(dir));
+        System.out.println("\nrun directory: " + dir + " (report.txt, steps.csv, plots as PNG)");
         return result.complete() ? 0 : 3;
     }
 

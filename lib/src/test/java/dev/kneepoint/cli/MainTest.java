@@ -23,22 +23,28 @@ class MainTest {
     @Test
     void runPrintsTheSummaryAndAnalyzeReloadsTheRunDirectory() throws Exception {
         try (Simulator sim = Simulator.start(SimConfig.preset("fast"))) {
-            String printed = capture(() -> Main.execute("run", "--url", sim.url(), "--model", "sim-fast",
-                    "--concurrency", "1,2", "--input-tokens", "32", "--output-tokens", "8", "--duration", "600ms",
-                    "--warmup", "100ms", "--out", out.toString(), "--name", "cli"), 0);
-            assertThat(printed).contains("c=1").contains("c=2").contains("out_tok/s").doesNotContain("INCOMPLETE");
+            for (String name : List.of("cli", "second")) {
+                String printed = capture(() -> Main.execute("run", "--url", sim.url(), "--model", "sim-fast",
+                        "--concurrency", "1,2", "--input-tokens", "32", "--output-tokens", "8", "--duration", "600ms",
+                        "--warmup", "100ms", "--out", out.toString(), "--name", name), 0);
+                assertThat(printed).contains("c=1").contains("c=2").contains("out_tok/s").doesNotContain("INCOMPLETE");
+            }
         }
         List<Path> dirs;
         try (Stream<Path> list = Files.list(out)) {
-            dirs = list.toList();
+            dirs = list.sorted(java.util.Comparator.comparing((Path p) -> !p.toString().endsWith("-cli"))).toList();
         }
-        assertThat(dirs).hasSize(1);
+        assertThat(dirs).hasSize(2);
         assertThat(dirs.get(0).getFileName().toString()).endsWith("-cli");
-        for (String f : List.of("manifest.json", "requests.jsonl", "summary.json", "steps.jsonl")) {
+        for (String f : List.of("manifest.json", "requests.jsonl", "summary.json", "steps.jsonl", "report.txt",
+                "steps.csv", "knee.png", "latency_vs_load.png", "ttft_cdf.png", "timeseries.png")) {
             assertThat(dirs.get(0).resolve(f)).isNotEmptyFile();
         }
-        String analyzed = capture(() -> Main.execute("analyze", dirs.get(0).toString()), 0);
-        assertThat(analyzed).contains("c=1").contains("c=2");
+        assertThat(Files.readAllBytes(dirs.get(0).resolve("knee.png"))).startsWith(0x89, 'P', 'N', 'G');
+        assertThat(dirs.get(0).resolve("report.txt")).content().contains("c=2").contains("Readings:");
+        String analyzed = capture(() -> Main.execute("analyze", dirs.get(0).toString(), dirs.get(1).toString()), 0);
+        assertThat(analyzed).contains("c=1").contains("c=2").contains("== Comparison against");
+        assertThat(dirs.get(0).resolve("comparison.csv")).isNotEmptyFile();
     }
 
     @Test

@@ -1,0 +1,74 @@
+package dev.kneepoint.analysis;
+
+import dev.kneepoint.io.LoadedRun;
+import dev.kneepoint.io.RunLoader;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.plot.ChartFiles;
+import dev.kneepoint.plot.Plots;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.knowm.xchart.XYChart;
+
+/**
+ * The headless report of one run directory: what {@code bin/kneepoint run}, {@code demo} and
+ * {@code analyze} leave beside the data. Reads the directory back (so it works on a run that was
+ * killed), then writes:
+ *
+ * <ul>
+ *   <li>{@code report.txt}: the step summary table, then the knee analysis with its elasticity table,
+ *       method and readings;</li>
+ *   <li>{@code steps.csv}: every step metric, one row per step;</li>
+ *   <li>{@code knee.png}, {@code latency_vs_load.png}, {@code ttft_cdf.png}, {@code timeseries.png}.</li>
+ * </ul>
+ */
+public final class RunReport {
+    /** Files written by {@link #write(Path)}, in order. */
+    public static final List<String> FILES = List.of("report.txt", "steps.csv", "knee.png", "latency_vs_load.png",
+            "ttft_cdf.png", "timeseries.png");
+
+    private RunReport() {}
+
+    /**
+     * Writes the report files into the run directory and returns the text report.
+     *
+     * @throws UncheckedIOException when the directory cannot be read or written
+     */
+    public static String write(Path runDirectory) {
+        LoadedRun loaded = RunLoader.load(runDirectory);
+        RunResult run = loaded.result();
+        KneeReport knee = Knee.analyze(run);
+        StringBuilder text = new StringBuilder(SummaryText.format(run));
+        if (!loaded.problems().isEmpty()) {
+            text.append("requests.jsonl problems: ").append(loaded.problems().size()).append(" unreadable line(s), first: ")
+                    .append(loaded.problems().get(0)).append('\n');
+        }
+        text.append('\n').append(knee.summary()).append('\n');
+        try {
+            Files.writeString(runDirectory.resolve("report.txt"), text, StandardCharsets.UTF_8);
+            Tables.steps(run).write().csv(runDirectory.resolve("steps.csv").toFile());
+            List<XYChart> charts = new ArrayList<>();
+            charts.add(Plots.knee(knee));
+            charts.add(Plots.percentilesVsLoad(run));
+            charts.add(Plots.cdf(run, LatencyMetric.TTFT));
+            charts.add(Plots.timeSeries(Tables.timeSeries(loaded.records(), interval(run))));
+            for (int i = 0; i < charts.size(); i++) {
+                ChartFiles.write(charts.get(i), runDirectory.resolve(FILES.get(i + 2)));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the report into " + runDirectory + ": " + e.getMessage(), e);
+        }
+        return text.toString();
+    }
+
+    /** About 100 intervals over the run, at least 250 ms each. */
+    private static Duration interval(RunResult run) {
+        double seconds = run.steps().stream().mapToDouble(s -> s.window().endNanos() / 1e9).max().orElse(1);
+        return Duration.ofMillis(Math.max(250, Math.round(seconds * 10)));
+    }
+}
