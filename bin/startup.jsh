@@ -2,6 +2,8 @@
 import dev.kneepoint.*;
 import dev.kneepoint.metrics.*;
 import dev.kneepoint.load.*;
+import dev.kneepoint.analysis.*;
+import dev.kneepoint.plot.*;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.sim.Simulator;
 import dev.kneepoint.sim.SimConfig;

@@ -35,6 +35,8 @@ final class ChartStyle {
         c.setYAxisTitle(yTitle);
         XYStyler s = c.getStyler();
         s.setLocale(Locale.ROOT);
+        // Without a pattern XChart prints interval midpoints like 7.287500000000001.
+        s.setXAxisDecimalPattern("#,##0.##");
         s.setTimezone(TimeZone.getTimeZone("UTC"));
         s.setChartBackgroundColor(Color.WHITE);
         s.setPlotBackgroundColor(Color.WHITE);
