@@ -1,0 +1,78 @@
+package dev.kneepoint.cli;
+
+import dev.kneepoint.Kneepoint;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.sim.SimConfig;
+import dev.kneepoint.sim.SimStats;
+import dev.kneepoint.sim.Simulator;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code kneepoint bench-sim}: the simulator's figures of docs/PERFORMANCE.md, with Kneepoint's own client in
+ * the same JVM. Each case tunes the engine so that one step serves every stream (step = streams / target
+ * tokens per second, no prefill or per-sequence cost) and spreads a step's outputs over part of the step, as
+ * a real server's front end does; emission lag (write time minus scheduled time) is reset after warm-up.
+ */
+@Command(name = "bench-sim", mixinStandardHelpOptions = true,
+        description = "Measure the simulator with the client in the same JVM: tokens/s, streams, emission lag.")
+final class SimBenchCommand implements Callable<Integer> {
+    @Option(names = "--seconds", defaultValue = "10", description = "Measured seconds per case (default: ${DEFAULT-VALUE})")
+    int seconds;
+
+    private record Case(int streams, int tokensPerS, int outputTokens, double spread) {}
+
+    @Override
+    public Integer call() throws Exception {
+        List<Case> cases = List.of(new Case(2000, 50_000, 3000, 0.8), new Case(500, 50_000, 200, 0.8),
+                new Case(2000, 50_000, 3000, 0.0));
+        System.out.println("| streams | target tok/s | step ms | output | spread | received tok/s | conc mean | req/s"
+                + " | emission lag p50 / p99 / max ms | client itl p50 / p99 ms | failures |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+        for (Case c : cases) {
+            System.out.println(run(c));
+        }
+        return 0;
+    }
+
+    private String run(Case c) throws InterruptedException {
+        long stepNanos = 1_000_000_000L * c.streams() / c.tokensPerS();
+        SimConfig config = SimConfig.presetBuilder("fast").maxNumSeqs(c.streams() * 2)
+                .maxNumBatchedTokens(Math.max(2048, c.streams() * 4)).kvCapacityTokens(c.streams() * 4 * 3200)
+                .maxModelLen(8192).stepOverheadNanos(stepNanos).prefillNanosPerToken(0).decodeNanosPerSeq(0)
+                .attentionNanosPerContextToken(0).jitter(0)
+                .emitNanosPerSeq(Math.round(stepNanos * c.spread() / c.streams())).build();
+        System.err.printf(Locale.ROOT, "bench-sim: %d streams, %d tok/s target%n", c.streams(), c.tokensPerS());
+        try (Simulator sim = Simulator.start(config)) {
+            Duration warmup = Duration.ofSeconds(3);
+            Thread resetter = Thread.ofVirtual().start(() -> {
+                try {
+                    Thread.sleep(warmup);
+                    sim.resetEmissionLag();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            RunResult r = Kneepoint.ladder(Kneepoint.target(sim), c.streams()).inputTokens(8)
+                    .outputTokens(c.outputTokens()).warmup(warmup).stepDuration(Duration.ofSeconds(seconds))
+                    .drainTimeout(Duration.ZERO).outputDir(null).name("bench-sim").run();
+            resetter.join();
+            SimStats st = sim.stats();
+            StepResult s = r.steps().get(0);
+            return String.format(Locale.ROOT,
+                    "| %d | %d | %.0f | %d | %.0f%% | %.0f | %.0f | %.1f | %.3f / %.2f / %.1f | %.1f / %.1f | %d |",
+                    c.streams(), c.tokensPerS(), stepNanos / 1e6, c.outputTokens(), c.spread() * 100,
+                    s.outputTokensPerS(), s.concurrencyMean(), s.requestsPerS(), ms(st.emissionLagP50()),
+                    ms(st.emissionLagP99()), ms(st.emissionLagMax()), s.itl().p50(), s.itl().p99(), s.requestsFailed());
+        }
+    }
+
+    private static double ms(Duration d) {
+        return d.toNanos() / 1e6;
+    }
+}
