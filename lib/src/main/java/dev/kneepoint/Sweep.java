@@ -69,6 +69,7 @@ public final class Sweep {
     private boolean writeRunDirectory = true;
     private String name = "sweep";
     private LoadProgress progress;
+    private boolean allowConcurrent;
 
     Sweep(TargetConfig target) {
         this.target = Objects.requireNonNull(target, "target");
@@ -215,6 +216,16 @@ public final class Sweep {
         return this;
     }
 
+    /**
+     * Allow this sweep to run while another sweep of this JVM drives the same target (default: refused,
+     * because two loads on one server silently mix their measurements). Each run still writes its own
+     * directory, and the manifest records that concurrent runs were allowed.
+     */
+    public Sweep allowConcurrentRuns(boolean allow) {
+        this.allowConcurrent = allow;
+        return this;
+    }
+
     /** Runs the sweep on this thread and returns its result; interrupting the thread stops it, keeping what was measured. */
     public RunResult run() {
         return prepare().runBlocking();
@@ -348,6 +359,7 @@ public final class Sweep {
         m.put("max_requests_per_step", maxRequestsPerStep);
         m.put("baseline", baseline);
         m.put("slo", slo.toString());
+        m.put("concurrent_runs_allowed", allowConcurrent);
         return m;
     }
 
@@ -358,4 +370,5 @@ public final class Sweep {
     Path outputDir() { return writeRunDirectory ? outputDir : null; }
     String name() { return name; }
     LoadProgress progressListener() { return progress; }
+    boolean allowConcurrent() { return allowConcurrent; }
 }

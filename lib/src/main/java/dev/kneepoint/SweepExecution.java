@@ -25,14 +25,52 @@ import java.util.Optional;
  */
 final class SweepExecution {
     private final Sweep sweep;
-    private final RunAggregator aggregator;
-    private final RunDirectory directory;
-    private final OpenAiClient client;
-    private final LoadRun loadRun;
+    private RunAggregator aggregator;
+    private RunDirectory directory;
+    private OpenAiClient client;
+    private LoadRun loadRun;
     private final Instant startTime = Instant.now();
+
+    /** Targets (base URLs) driven by a sweep of this JVM right now, with how many sweeps drive each. */
+    private static final java.util.Map<String, Integer> ACTIVE = new java.util.HashMap<>();
+
+    private final String targetKey;
+    private boolean released;
 
     SweepExecution(Sweep sweep, Ladder ladder) {
         this.sweep = sweep;
+        this.targetKey = sweep.target().baseUrl().toString();
+        claimTarget(targetKey, sweep.allowConcurrent());
+        try {
+            init(ladder);
+        } catch (RuntimeException e) {
+            releaseTarget();
+            throw e;
+        }
+    }
+
+    private static void claimTarget(String key, boolean allow) {
+        synchronized (ACTIVE) {
+            if (ACTIVE.containsKey(key) && !allow) {
+                throw new IllegalStateException("another sweep in this JVM is already driving " + key
+                        + ": two loads on one server mix their measurements. Wait for it (or close its handle),"
+                        + " or call allowConcurrentRuns(true) on this sweep if the mix is intended.");
+            }
+            ACTIVE.merge(key, 1, Integer::sum);
+        }
+    }
+
+    private synchronized void releaseTarget() {
+        if (released) {
+            return;
+        }
+        released = true;
+        synchronized (ACTIVE) {
+            ACTIVE.computeIfPresent(targetKey, (k, n) -> n == 1 ? null : n - 1);
+        }
+    }
+
+    private void init(Ladder ladder) {
         RunClock clock = RunClock.system();
         this.directory = sweep.outputDir() == null ? null
                 : RunDirectory.builder(sweep.outputDir()).slug(sweep.name())
@@ -85,6 +123,7 @@ final class SweepExecution {
             return aggregator.result(sweep.name(), complete, startTime, sweep.target().baseUrl().toString());
         } finally {
             client.close();
+            releaseTarget();
         }
     }
 

@@ -120,4 +120,51 @@ class SweepTest {
         }
         assertThat(RunLoader.load(dir).complete()).isFalse();
     }
+
+    @Test
+    void aSecondSweepOnTheSameTargetIsRefusedUnlessAllowed() throws Exception {
+        try (SweepHandle first = Kneepoint.ladder(target, 1).inputTokens(8).outputTokens(200)
+                .stepDuration(Duration.ofSeconds(30)).warmup(Duration.ZERO).outputDir(null).start()) {
+            assertThatThrownBy(() -> Kneepoint.ladder(target, 1).outputDir(runs).run())
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("already driving")
+                    .hasMessageContaining("allowConcurrentRuns(true)");
+            assertThat(runs).isEmptyDirectory();
+            RunResult second = Kneepoint.ladder(target, 1).inputTokens(8).outputTokens(4)
+                    .stepDuration(Duration.ofMillis(300)).warmup(Duration.ZERO).outputDir(null)
+                    .allowConcurrentRuns(true).run();
+            assertThat(second.step("c=1").requestsOk()).isPositive();
+        }
+        // Once the first is closed, the target is free again.
+        RunResult after = Kneepoint.ladder(target, 1).inputTokens(8).outputTokens(4)
+                .stepDuration(Duration.ofMillis(300)).warmup(Duration.ZERO).outputDir(null).run();
+        assertThat(after.complete()).isTrue();
+    }
+
+    @Test
+    void anApiKeyNeverReachesTheRunDirectory() throws Exception {
+        String key = "sk-kneepoint-planted-" + System.nanoTime();
+        Path keyFile = Files.writeString(runs.resolveSibling(runs.getFileName() + "-key.txt"), key + "\n");
+        try {
+            TargetConfig keyed = Kneepoint.targetBuilder().baseUrl(sim.url()).model("sim-fast").apiKeyFromFile(keyFile)
+                    .header("X-Api-Key", key).build();
+            assertThat(keyed.toString()).doesNotContain(key);
+            RunResult r = Kneepoint.ladder(keyed, 1).inputTokens(8).outputTokens(4)
+                    .stepDuration(Duration.ofMillis(300)).warmup(Duration.ZERO).outputDir(runs).name("keyed").run();
+            assertThat(r.step("c=1").requestsOk()).isPositive();
+            Path dir;
+            try (Stream<Path> list = Files.list(runs)) {
+                dir = list.findFirst().orElseThrow();
+            }
+            dev.kneepoint.analysis.RunReport.write(dir);
+            try (Stream<Path> files = Files.walk(dir)) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                    assertThat(new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1))
+                            .as("planted key in " + f.getFileName()).doesNotContain(key);
+                }
+            }
+        } finally {
+            Files.deleteIfExists(keyFile);
+        }
+    }
 }
