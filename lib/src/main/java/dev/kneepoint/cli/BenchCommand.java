@@ -28,7 +28,8 @@ import picocli.CommandLine.Option;
  * {@code kneepoint bench}: the client-side performance figures of docs/PERFORMANCE.md. Each scenario
  * starts the simulator in a child JVM (so the client's CPU time is its own), drives it from this JVM
  * and reports the client's process CPU per streamed token, sustained ingest, open-loop dispatch
- * accuracy and concurrent streams held.
+ * accuracy and concurrent streams held. Figures cover the window after warm-up; the JIT column is
+ * compilation time inside it, and a per-thread-group CPU breakdown goes to stderr.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Measure the client: CPU per token, ingest rate, dispatch accuracy, concurrent streams.")
@@ -45,20 +46,36 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--only", description = "Run one scenario: ingest, dispatch or streams")
     String only;
 
+    @Option(names = "--runs", defaultValue = "1", description = "Repeat each scenario this many times, one row each (default: ${DEFAULT-VALUE})")
+    int runs;
+
+    @Option(names = "--warmup", defaultValue = "3", description = "Warm-up seconds of the ingest and dispatch scenarios, excluded "
+            + "from every figure; JIT compilation mostly ends within it (default: ${DEFAULT-VALUE})")
+    int warmupS;
+
     private final OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     @Override
     public Integer call() throws Exception {
         List<String> rows = new ArrayList<>();
-        rows.add("| scenario | load | out tok/s | client CPU ns/token | tokens/s per client core | conc mean | ttft p99 ms | itl p50 / p99 ms | schedule_lag p50 / p99 / p99.9 / max ms | client CPU % | GC ms | failures |");
-        rows.add("|---|---|---|---|---|---|---|---|---|---|---|---|");
+        rows.add("| scenario | load | out tok/s | client CPU ns/token | tokens/s per client core | conc mean | ttft p99 ms | itl p50 / p99 ms | schedule_lag p50 / p99 / p99.9 / max ms | client CPU % | GC ms | JIT ms | failures |");
+        rows.add("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        for (int run = 0; run < runs; run++) {
+            scenarios(rows);
+        }
+        rows.forEach(System.out::println);
+        return 0;
+    }
+
+    private void scenarios(List<String> rows) throws IOException, InterruptedException {
+        Duration warm = Duration.ofSeconds(warmupS);
         Duration d = Duration.ofSeconds(seconds);
         if (only == null || only.equals("ingest")) {
             for (int c : new int[] {16, 64}) {
                 rows.add(scenario("ingest", "closed c=" + c, List.of("--max-num-seqs", "1024", "--kv-tokens", "16000000",
                         "--max-model-len", "40000", "--step-overhead", "1ms", "--decode-us", "0", "--prefill-us", "0",
                         "--attention-ns", "0", "--jitter", "0"),
-                        t -> Kneepoint.ladder(t, c).inputTokens(16).outputTokens(30000).warmup(Duration.ofSeconds(2))
+                        t -> Kneepoint.ladder(t, c).inputTokens(16).outputTokens(30000).warmup(warm)
                                 .stepDuration(d).drainTimeout(Duration.ZERO)));
             }
         }
@@ -67,17 +84,15 @@ final class BenchCommand implements Callable<Integer> {
                     List.of("--max-num-seqs", "4096", "--max-batched-tokens", "65536", "--kv-tokens", "16000000", "--step-overhead", "1ms",
                             "--decode-us", "0", "--prefill-us", "0", "--attention-ns", "0", "--jitter", "0"),
                     t -> Kneepoint.rateLadder(t, rate).arrival("constant").inputTokens(16).outputTokens(2)
-                            .warmup(Duration.ofSeconds(1)).stepDuration(d)));
+                            .warmup(warm).stepDuration(d)));
         }
         if (only == null || only.equals("streams")) {
             rows.add(scenario("streams", "closed c=" + streams, List.of("--max-num-seqs", "8192", "--kv-tokens",
                             "32000000", "--max-batched-tokens", "65536", "--step-overhead", "100ms", "--decode-us", "0",
                             "--prefill-us", "0", "--attention-ns", "0", "--jitter", "0"),
-                    t -> Kneepoint.ladder(t, streams).inputTokens(16).outputTokens(40).warmup(Duration.ZERO)
-                            .stepDuration(d.plusSeconds(5)).drainTimeout(Duration.ofSeconds(10))));
+                    t -> Kneepoint.ladder(t, streams).inputTokens(16).outputTokens(40).warmup(warm)
+                            .stepDuration(d).drainTimeout(Duration.ofSeconds(10))));
         }
-        rows.forEach(System.out::println);
-        return 0;
     }
 
     private String scenario(String name, String load, List<String> simArgs, Function<TargetConfig, Sweep> sweep)
@@ -89,7 +104,8 @@ final class BenchCommand implements Callable<Integer> {
             TargetConfig target = Kneepoint.targetBuilder().baseUrl(url).model("sim-fast")
                     .idleTimeout(Duration.ofSeconds(120)).build();
             // CPU and GC are sampled from the end of warm-up (when the window opens) to the end of the run.
-            long[] start = new long[3];
+            long[] start = new long[4];
+            ThreadCpu[] threads = new ThreadCpu[1];
             Sweep configured = sweep.apply(target).outputDir(null).name("bench-" + name).progress(new LoadProgress() {
                 @Override
                 public void stepStarting(StepInfo step, int stepCount) {
@@ -103,6 +119,8 @@ final class BenchCommand implements Callable<Integer> {
                             start[0] = os.getProcessCpuTime();
                             start[1] = gcMillis();
                             start[2] = System.nanoTime();
+                            start[3] = jitMillis();
+                            threads[0] = ThreadCpu.snapshot();
                         }
                     });
                 }
@@ -110,20 +128,25 @@ final class BenchCommand implements Callable<Integer> {
             RunResult r = configured.run();
             long cpu;
             long gc;
+            long jit;
             double wall;
             synchronized (start) {
                 cpu = os.getProcessCpuTime() - start[0];
                 gc = gcMillis() - start[1];
+                jit = jitMillis() - start[3];
                 wall = (System.nanoTime() - start[2]) / 1e9;
+                if (threads[0] != null) {
+                    System.err.println("bench: " + name + " client CPU by thread: " + ThreadCpu.snapshot().since(threads[0], wall));
+                }
             }
             StepResult s = r.steps().get(r.steps().size() - 1);
             long tokens = r.steps().stream().mapToLong(x -> Math.round(x.outputTokensPerS() * x.windowS())).sum();
             double nsPerToken = tokens == 0 ? Double.NaN : (double) cpu / tokens;
             return String.format(Locale.ROOT,
-                    "| %s | %s | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f / %.1f | %.3f / %.3f / %.3f / %.1f | %.0f | %d | %d |",
+                    "| %s | %s | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f / %.1f | %.3f / %.3f / %.3f / %.1f | %.0f | %d | %d | %d |",
                     name, load, s.outputTokensPerS(), nsPerToken, 1e9 / nsPerToken, s.concurrencyMean(),
                     s.ttft().p99(), s.itl().p50(), s.itl().p99(), s.scheduleLag().p50(), s.scheduleLag().p99(),
-                    s.scheduleLag().p999(), s.scheduleLag().max(), 100.0 * cpu / 1e9 / wall, gc, s.requestsFailed());
+                    s.scheduleLag().p999(), s.scheduleLag().max(), 100.0 * cpu / 1e9 / wall, gc, jit, s.requestsFailed());
         } finally {
             child.destroy();
             if (!child.waitFor(5, TimeUnit.SECONDS)) {
@@ -147,6 +170,12 @@ final class BenchCommand implements Callable<Integer> {
             throw new IOException("the simulator child did not start (first line: " + line + ")");
         }
         return line.substring(line.indexOf(" at http") + 4, line.indexOf(" (Ctrl-C"));
+    }
+
+    /** Wall time the JIT compilers spent compiling (all compiler threads), ms. */
+    private static long jitMillis() {
+        var jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
     }
 
     private static long gcMillis() {

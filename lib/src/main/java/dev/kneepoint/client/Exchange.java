@@ -6,7 +6,6 @@ import dev.kneepoint.metrics.RunClock;
 import java.io.IOException;
 import java.util.Locale;
 import okhttp3.Call;
-import okhttp3.MediaType;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okio.BufferedSource;
@@ -71,12 +70,29 @@ final class Exchange {
         if (response.code() >= 400) {
             return httpError(response);
         }
-        MediaType type = body.contentType();
-        boolean json = type != null && type.subtype().toLowerCase(Locale.ROOT).contains("json");
+        boolean json = isJson(response.header("Content-Type"));
         if (!target.stream() || json) {
             return readWhole(body);
         }
         return readStream(body.source(), cancellation);
+    }
+
+    /**
+     * True when a Content-Type's subtype mentions json ({@code application/json},
+     * {@code application/problem+json}); checked on the raw header, without OkHttp's regex-based
+     * {@code MediaType} parse on every response.
+     */
+    static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int slash = contentType.indexOf('/');
+        if (slash < 0) {
+            return false;
+        }
+        int semi = contentType.indexOf(';', slash);
+        String subtype = contentType.substring(slash + 1, semi < 0 ? contentType.length() : semi);
+        return subtype.toLowerCase(Locale.ROOT).contains("json");
     }
 
     private Outcome readStream(BufferedSource source, Cancellation cancellation) throws IOException {

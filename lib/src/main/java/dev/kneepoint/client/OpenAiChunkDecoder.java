@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -20,8 +21,14 @@ import java.util.Map;
  */
 public final class OpenAiChunkDecoder {
 
-    /** The process-wide Jackson mapper used by the client (thread-safe once configured). */
-    static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * The process-wide Jackson mapper used by the client (thread-safe once configured). Its buffers
+     * come from one shared concurrent pool instead of Jackson's default thread-local pool: requests
+     * run on short-lived virtual threads, where a thread-local pool allocates fresh buffers for every
+     * request.
+     */
+    static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
+            .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build());
     private static final JsonFactory JSON = MAPPER.getFactory();
 
     private OpenAiChunkDecoder() {

@@ -1,6 +1,9 @@
 package dev.kneepoint.client;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import dev.kneepoint.workload.RequestSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,11 +50,55 @@ final class RequestBodies {
         return body;
     }
 
+    /**
+     * The body as JSON bytes, equal to {@code bodyMap} written by Jackson. Without extra fields (the
+     * common case) it is written field by field with the streaming generator: no map, no serializer
+     * look-ups (the hot path of every request).
+     */
     static byte[] body(TargetConfig t, RequestSpec spec) {
         try {
-            return OpenAiChunkDecoder.MAPPER.writeValueAsBytes(bodyMap(t, spec));
+            if (!t.extraBody().isEmpty() || !spec.extraBody().isEmpty()) {
+                return OpenAiChunkDecoder.MAPPER.writeValueAsBytes(bodyMap(t, spec));
+            }
+            return stream(t, spec);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("request body cannot be written as JSON: " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw new IllegalStateException("in-memory JSON writing failed", e);
         }
+    }
+
+    private static byte[] stream(TargetConfig t, RequestSpec spec) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonGenerator g = OpenAiChunkDecoder.MAPPER.getFactory().createGenerator(out)) {
+            g.writeStartObject();
+            g.writeStringField("model", t.model());
+            if (t.apiKind() == ApiKind.CHAT) {
+                g.writeArrayFieldStart("messages");
+                for (RequestSpec.ChatMessage m : spec.chatMessages()) {
+                    g.writeStartObject();
+                    g.writeStringField("role", m.role());
+                    g.writeStringField("content", m.content());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            } else {
+                g.writeStringField("prompt", spec.prompt());
+            }
+            if (spec.maxTokens() >= 0) {
+                g.writeNumberField("max_tokens", spec.maxTokens());
+            }
+            g.writeBooleanField("stream", t.stream());
+            if (t.stream()) {
+                g.writeObjectFieldStart("stream_options");
+                g.writeBooleanField("include_usage", true);
+                if (t.continuousUsageStats()) {
+                    g.writeBooleanField("continuous_usage_stats", true);
+                }
+                g.writeEndObject();
+            }
+            g.writeEndObject();
+        }
+        return out.toByteArray();
     }
 }
