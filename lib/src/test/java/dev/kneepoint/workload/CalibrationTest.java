@@ -81,6 +81,26 @@ class CalibrationTest {
     }
 
     @Test
+    void serverUsageConfirmsRequestedPromptAndOutputLengthsEndToEnd() {
+        SyntheticWorkload w = Workloads.synthetic().calibrate(chat).inputTokens(Lengths.uniform(20, 400))
+                .outputTokens(Lengths.uniform(2, 12)).output(OutputControl.exact(OutputControl.Server.SIMULATOR)).build();
+        java.util.List<dev.kneepoint.metrics.RequestRecord> records = new java.util.ArrayList<>();
+        try (dev.kneepoint.client.OpenAiClient client = new dev.kneepoint.client.OpenAiClient(chat)) {
+            dev.kneepoint.metrics.RunClock clock = dev.kneepoint.metrics.RunClock.system();
+            for (int i = 0; i < 8; i++) {
+                records.add(client.execute(w.next(i), new dev.kneepoint.client.RequestContext(i, "s", false, clock.now(), clock),
+                        new dev.kneepoint.client.Cancellation()));
+            }
+        }
+        LengthCheck check = LengthCheck.of(records, true);
+        assertThat(check.checkedOutput()).isEqualTo(8);
+        assertThat(check.checkedPrompt()).isEqualTo(8);
+        assertThat(check.ok()).as(check.warnings().toString()).isTrue();
+        assertThat(check.promptExact()).isEqualTo(8);
+        assertThat(check.outputExact()).isEqualTo(8);
+    }
+
+    @Test
     void fitCutsAndExtendsRealTextToExactLengthInFewCalls() {
         String text = "In 2024, the cluster's p99 latency rose by 37% (from 1.2s to 1.6s); see section 4.3.";
         for (int n : new int[] {5, 20, 57, 300}) {
