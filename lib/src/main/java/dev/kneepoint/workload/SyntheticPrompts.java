@@ -12,7 +12,7 @@ import java.util.SplittableRandom;
  * prefix unless a shared prefix is asked for.
  */
 public final class SyntheticPrompts {
-    private static final String[] WORDS = {
+    static final String[] WORDS = {
         "alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "lambda", "theta", "zeta",
         "river", "stone", "cloud", "light", "table", "chair", "green", "blue", "north", "south",
         "east", "west", "apple", "grape", "lemon", "melon", "bread", "water", "fire", "earth",

@@ -1,0 +1,176 @@
+package dev.kneepoint.workload;
+
+import dev.kneepoint.client.TargetConfig;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * Chat sessions that carry their history: request {@code i} is turn {@code i mod turns} of session
+ * {@code i / turns}, and sends the session's system prompt (optional), every earlier user turn and
+ * assistant answer, then the new user turn. The assistant answers in the history are synthetic
+ * text of exactly the length the earlier turn asked for, so turn {@code t}'s prompt extends turn
+ * {@code t-1}'s (a prefix cache sees real chat reuse). Requests are independent of each other's
+ * responses, so turns of one session may overlap in time under load. Build with {@link Workloads#multiTurn()}.
+ */
+public final class MultiTurnWorkload implements DescribedWorkload {
+    private static final long OUTPUT_STREAM = 0x5DEECE66DL;
+
+    private final int turns;
+    private final LengthDistribution user;
+    private final LengthDistribution output;
+    private final int systemTokens;
+    private final OutputControl control;
+    private final long seed;
+    private final long salt;
+    private final String tag;
+    private final PromptCalibrator cal;
+
+    private MultiTurnWorkload(Builder b, PromptCalibrator cal, long salt) {
+        this.turns = b.turns;
+        this.user = b.user;
+        this.output = b.output;
+        this.systemTokens = b.systemTokens;
+        this.control = b.control;
+        this.seed = b.seed;
+        this.tag = b.tag;
+        this.cal = cal;
+        this.salt = salt;
+        for (int t = 0; t < turns; t++) {
+            cal.chatOverhead(roles(t));
+        }
+    }
+
+    private List<String> roles(int turn) {
+        List<String> r = new ArrayList<>();
+        if (systemTokens > 0) {
+            r.add("system");
+        }
+        for (int k = 0; k < turn; k++) {
+            r.add("user");
+            r.add("assistant");
+        }
+        r.add("user");
+        return r;
+    }
+
+    @Override
+    public RequestSpec next(long index) {
+        long session = index / turns;
+        int turn = (int) (index % turns);
+        long textSeed = LengthDistribution.mix(LengthDistribution.mix(seed, salt), session);
+        List<RequestSpec.ChatMessage> msgs = new ArrayList<>();
+        int tokens = cal.chatOverhead(roles(turn));
+        if (systemTokens > 0) {
+            PromptCalibrator.Text s = cal.text(new SplittableRandom(LengthDistribution.mix(seed ^ salt, -1)), systemTokens);
+            msgs.add(new RequestSpec.ChatMessage("system", s.text()));
+            tokens += s.tokens();
+        }
+        for (int k = 0; k <= turn; k++) {
+            long id = session * turns + k;
+            PromptCalibrator.Text u = cal.text(new SplittableRandom(LengthDistribution.mix(textSeed, 2L * k)),
+                    user.sample(seed, id));
+            msgs.add(new RequestSpec.ChatMessage("user", u.text()));
+            tokens += u.tokens();
+            if (k < turn) {
+                PromptCalibrator.Text a = cal.text(new SplittableRandom(LengthDistribution.mix(textSeed, 2L * k + 1)),
+                        output.sample(seed ^ OUTPUT_STREAM, id));
+                msgs.add(new RequestSpec.ChatMessage("assistant", a.text()));
+                tokens += a.tokens();
+            }
+        }
+        OutputControl.Fields f = control.fields(output.sample(seed ^ OUTPUT_STREAM, index));
+        String last = msgs.get(msgs.size() - 1).content();
+        return new RequestSpec(last, msgs, f.maxTokens(), tokens, f.extraBody(), tag);
+    }
+
+    /** Counts the chat prompts of the first {@code n} requests: achieved vs requested. */
+    public CalibrationReport verify(int n) {
+        return cal.verify(this, n, true);
+    }
+
+    public int turns() {
+        return turns;
+    }
+
+    @Override
+    public Map<String, Object> describe() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", "multi_turn");
+        m.put("turns", turns);
+        m.put("system_tokens", systemTokens);
+        m.put("user_tokens", user.describe());
+        m.put("output_tokens", output.describe());
+        m.put("output_control", control.describe());
+        m.put("tokenizer", cal.counter().describe());
+        m.put("lengths_exact", cal.exact());
+        m.put("seed", seed);
+        m.put("salt", Long.toUnsignedString(salt, 16));
+        m.put("tag", tag);
+        return m;
+    }
+
+    /** Validated builder; {@link #build()} reports every problem at once. */
+    public static final class Builder {
+        private int turns = 4;
+        private LengthDistribution user = Lengths.fixed(64);
+        private LengthDistribution output = Lengths.fixed(128);
+        private int systemTokens;
+        private OutputControl control = OutputControl.exact(OutputControl.Server.VLLM);
+        private TokenCounter counter;
+        private PromptCalibrator calibrator;
+        private long seed = 42;
+        private Long salt;
+        private String tag = "multi-turn";
+
+        Builder() {
+        }
+
+        /** Turns per session (default 4). */
+        public Builder turns(int n) { this.turns = n; return this; }
+
+        /** Length of each new user message in tokens (default fixed 64). */
+        public Builder userTokens(LengthDistribution d) { this.user = d; return this; }
+
+        /** Output length of each turn; earlier answers in the history have these lengths too. */
+        public Builder outputTokens(LengthDistribution d) { this.output = d; return this; }
+
+        /** A system prompt of this many tokens, shared by every session (0: none). */
+        public Builder systemTokens(int tokens) { this.systemTokens = tokens; return this; }
+
+        public Builder output(OutputControl c) { this.control = c; return this; }
+
+        public Builder calibrate(TargetConfig target) { return calibrate(TokenCounter.server(target)); }
+
+        public Builder calibrate(TokenCounter c) { this.counter = c; this.calibrator = null; return this; }
+
+        public Builder calibrator(PromptCalibrator c) { this.calibrator = c; this.counter = null; return this; }
+
+        public Builder seed(long s) { this.seed = s; return this; }
+
+        public Builder salt(long s) { this.salt = s; return this; }
+
+        public Builder warmCache() { this.salt = 0L; return this; }
+
+        public Builder tag(String t) { this.tag = t; return this; }
+
+        public MultiTurnWorkload build() {
+            List<String> p = new ArrayList<>();
+            if (turns < 1) p.add("turns must be >= 1, got " + turns);
+            if (user == null) p.add("userTokens is required");
+            if (output == null) p.add("outputTokens is required");
+            if (systemTokens < 0) p.add("systemTokens must be >= 0, got " + systemTokens);
+            if (control == null) p.add("output control is required");
+            if (tag == null || tag.isBlank()) p.add("tag must not be blank");
+            if (!p.isEmpty()) {
+                throw new IllegalArgumentException("Invalid multi-turn workload (" + p.size() + " problem"
+                        + (p.size() > 1 ? "s" : "") + "):\n - " + String.join("\n - ", p));
+            }
+            PromptCalibrator c = calibrator != null ? calibrator
+                    : counter != null ? PromptCalibrator.measure(counter) : PromptCalibrator.assumed();
+            return new MultiTurnWorkload(this, c, salt != null ? salt : Salt.fresh());
+        }
+    }
+}

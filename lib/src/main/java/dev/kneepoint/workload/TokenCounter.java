@@ -1,0 +1,60 @@
+package dev.kneepoint.workload;
+
+import dev.kneepoint.client.TargetConfig;
+import java.util.List;
+
+/**
+ * Counts prompt tokens the way a server will: the seam that prompt calibration measures with.
+ *
+ * <p>Implementations: {@link #server(TargetConfig)} (the server's own {@code /tokenize}: exact),
+ * {@link #estimate()} (about four characters per token: flagged as an estimate), or any function
+ * of your own (e.g. a local tokenizer) through {@link #of(String, boolean, java.util.function.ToIntFunction)}.
+ * Implementations are thread-safe. Failures throw {@link TokenizerException}.
+ */
+public interface TokenCounter {
+
+    /** Tokens of {@code text} sent as a completions prompt (special tokens the server adds included). */
+    int count(String text);
+
+    /**
+     * Tokens of a chat prompt: the messages after the server's chat template, generation prompt
+     * included (what {@code usage.prompt_tokens} reports for a chat request).
+     */
+    int countChat(List<RequestSpec.ChatMessage> messages);
+
+    /** True when counts are the server's (or the model's own tokenizer's), false for an estimate. */
+    boolean exact();
+
+    /** Where the counts come from, e.g. {@code server:http://host:8000/tokenize (vllm)} or {@code estimate:chars/4}. */
+    String describe();
+
+    /** The server's own tokenizer through its {@code /tokenize} endpoint (vLLM, SGLang, llama.cpp, the simulator). */
+    static TokenCounter server(TargetConfig target) {
+        return new ServerTokenizer(target.baseUrl(), target.model());
+    }
+
+    /** Like {@link #server(TargetConfig)} from a base URL and model name. */
+    static TokenCounter server(String baseUrl, String model) {
+        okhttp3.HttpUrl url = okhttp3.HttpUrl.parse(baseUrl);
+        if (url == null) {
+            throw new IllegalArgumentException("baseUrl '" + baseUrl + "' is not a valid http(s) URL");
+        }
+        return new ServerTokenizer(url, model);
+    }
+
+    /**
+     * An estimate: {@code ceil(chars / 4)} per text; chat adds 4 tokens per message and 3 for the
+     * generation prompt. {@link #exact()} is false and every report says "estimate".
+     */
+    static TokenCounter estimate() {
+        return of("estimate:chars/4", false, text -> (text.length() + 3) / 4);
+    }
+
+    /**
+     * A counter from a function (a local tokenizer). Chat prompts are counted as the sum of the
+     * contents plus 4 tokens per message and 3 for the generation prompt, a template estimate.
+     */
+    static TokenCounter of(String description, boolean exact, java.util.function.ToIntFunction<String> count) {
+        return new FunctionTokenCounter(description, exact, count);
+    }
+}
