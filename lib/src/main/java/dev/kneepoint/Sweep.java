@@ -13,6 +13,7 @@ import dev.kneepoint.load.OpenLoopStep;
 import dev.kneepoint.load.Workload;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
+import dev.kneepoint.workload.DescribedWorkload;
 import dev.kneepoint.workload.RequestSpec;
 import dev.kneepoint.workload.SyntheticPrompts;
 import java.nio.file.Path;
@@ -351,7 +352,7 @@ public final class Sweep {
         m.put("workload", workload == null
                 ? Map.of("kind", "synthetic", "input_tokens", inputTokens, "output_tokens", outputTokens,
                         "ignore_eos", ignoreEos)
-                : Map.of("kind", workload.getClass().getName()));
+                : workload instanceof DescribedWorkload d ? d.describe() : Map.of("kind", workload.getClass().getName()));
         m.put("seed", seed);
         m.put("step_duration_s", stepDuration.toNanos() / 1e9);
         m.put("warmup_s", warmup.toNanos() / 1e9);

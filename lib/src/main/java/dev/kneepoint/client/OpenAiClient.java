@@ -79,7 +79,7 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
         b.warmup = context.warmup();
         b.intendedNanos = context.intendedNanos();
         b.requestedPromptTokens = spec.requestedPromptTokens();
-        b.requestedOutputTokens = spec.maxTokens() >= 0 ? spec.maxTokens() : -1;
+        b.requestedOutputTokens = requestedOutputTokens(spec);
         b.streamed = target.stream();
         b.promptTokens = spec.requestedPromptTokens();
         if (closed || cancellation.isCancelled() || Thread.currentThread().isInterrupted()) {
@@ -130,5 +130,18 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
     @Override
     public String toString() {
         return "OpenAiClient[" + target.describe() + "]";
+    }
+
+    /** {@code max_tokens}, else an output budget passed as an extra field (OpenAI's {@code max_completion_tokens}). */
+    static int requestedOutputTokens(RequestSpec spec) {
+        if (spec.maxTokens() >= 0) {
+            return spec.maxTokens();
+        }
+        for (String field : new String[] {"max_completion_tokens", "max_tokens", "n_predict"}) {
+            if (spec.extraBody().get(field) instanceof Number n && n.intValue() >= 0) {
+                return n.intValue();
+            }
+        }
+        return -1;
     }
 }
