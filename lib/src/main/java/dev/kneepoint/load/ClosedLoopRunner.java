@@ -40,6 +40,7 @@ final class ClosedLoopRunner {
         issueEnd = issueLength == Long.MAX_VALUE ? Long.MAX_VALUE : stepStart + issueLength;
         run.listener.stepStarted(info, stepStart);
         boolean completed = true;
+        long issueStop = -1;
         liveUsers.set(step.concurrency());
         try {
             for (int u = 0; u < step.concurrency(); u++) {
@@ -47,6 +48,7 @@ final class ClosedLoopRunner {
                 tracker.startWorker("kneepoint-user-" + info.label() + "-" + u, () -> user(user));
             }
             awaitBound();
+            issueStop = run.clock.now();
             if (!tracker.awaitIdle(step.drainTimeout().toNanos())) {
                 tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             }
@@ -56,7 +58,7 @@ final class ClosedLoopRunner {
             tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             Thread.currentThread().interrupt();
         }
-        return StepRunners.finish(run, info, stepStart, warmupEnd, completed);
+        return StepRunners.finish(run, info, stepStart, warmupEnd, issueStop, completed);
     }
 
     /** Waits until the users must stop issuing: the duration has passed or the count bound was reached. */

@@ -46,8 +46,13 @@ final class OpenLoopRunner {
                 .unstarted(() -> schedule(offsets));
         scheduler.start();
         boolean completed = true;
+        long issueStop = -1;
         try {
             scheduler.join();
+            // The load level was held until the planned end of the step (the last arrival may come up to one
+            // inter-arrival gap before it), or, when a request count may have ended it, until the last firing.
+            issueStop = step.duration().isPresent() && step.maxRequests().isEmpty()
+                    ? warmupEnd + step.duration().get().toNanos() : run.clock.now();
             if (!tracker.awaitIdle(step.drainTimeout().toNanos())) {
                 tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             }
@@ -58,7 +63,7 @@ final class OpenLoopRunner {
             tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             Thread.currentThread().interrupt();
         }
-        return StepRunners.finish(run, info, stepStart, warmupEnd, completed);
+        return StepRunners.finish(run, info, stepStart, warmupEnd, issueStop, completed);
     }
 
     /** The scheduler: fire request i at stepStart + offset(i); on interrupt, account for overdue ones. */

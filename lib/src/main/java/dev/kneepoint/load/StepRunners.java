@@ -22,9 +22,17 @@ final class StepRunners {
         };
     }
 
-    /** Builds the window (from the end of warm-up to now) and reports it to the listener. */
-    static StepWindow finish(RunContext run, StepInfo info, long stepStart, long warmupEnd, boolean completed) {
-        long end = Math.max(run.clock.now(), stepStart);
+    /**
+     * Builds the window and reports it to the listener. The window runs from the end of warm-up to the
+     * moment the step stopped issuing load ({@code issueStop}; {@code -1} when it never did, i.e. it was
+     * interrupted first: then up to now). The drain after that (in-flight requests finishing) is outside the
+     * window: windowed rates and {@code concurrency_mean} describe the load level as it was held, while the
+     * drained requests still count in the latency distributions of the step they were sent in.
+     */
+    static StepWindow finish(RunContext run, StepInfo info, long stepStart, long warmupEnd, long issueStop,
+                             boolean completed) {
+        long now = run.clock.now();
+        long end = Math.max(issueStop >= 0 ? Math.min(issueStop, now) : now, stepStart);
         StepWindow window = new StepWindow(stepStart, Math.min(warmupEnd, end), end, completed);
         run.listener.stepFinished(info, window);
         return window;

@@ -2,7 +2,9 @@ package dev.kneepoint.metrics;
 
 /**
  * The measurement window of a finished step, on the run clock: from the end of warm-up to the
- * moment the step stopped issuing load and its in-flight requests ended.
+ * moment the step stopped issuing load. Requests still in flight then finish afterwards (the drain):
+ * their tokens after the window's end do not count in windowed rates, but the requests themselves are
+ * part of the step's latency distributions.
  *
  * @param stepStartNanos when the step began (warm-up included)
  * @param startNanos     window start (after warm-up)
