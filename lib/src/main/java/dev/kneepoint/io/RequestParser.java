@@ -18,11 +18,21 @@ import java.util.TreeMap;
  */
 final class RequestParser {
     private final JsonFactory factory = Json.MAPPER.getFactory();
+    private final CanonicalRequestParser canonical = new CanonicalRequestParser();
     private long[] nanos = new long[64];
     private int[] tokens = new int[64];
 
-    /** Parses the UTF-8 JSON object in {@code buf[off, off+len)}. */
+    /**
+     * Parses the UTF-8 JSON object in {@code buf[off, off+len)}: by the canonical fast path when the line is
+     * exactly as written by {@link RequestJson#write}, else by Jackson.
+     */
     RequestRecord parse(byte[] buf, int off, int len) throws IOException {
+        RequestRecord fast = canonical.parse(buf, off, len);
+        return fast != null ? fast : parseGeneral(buf, off, len);
+    }
+
+    /** Parses the line with Jackson's streaming parser (any field order, whitespace, escapes). */
+    RequestRecord parseGeneral(byte[] buf, int off, int len) throws IOException {
         try (JsonParser p = factory.createParser(buf, off, len)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new IllegalArgumentException("not a JSON object");
