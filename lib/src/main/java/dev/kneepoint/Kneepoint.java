@@ -64,7 +64,7 @@ public final class Kneepoint {
 
     /** Loads a run directory written earlier (also one from a run that was killed: it is marked incomplete). */
     public static RunResult load(Path runDirectory) {
-        return RunLoader.load(runDirectory).result();
+        return RunLoader.stream(runDirectory, r -> { }).result();
     }
 
     /** The per-step summary as a text table. */

@@ -3,6 +3,10 @@ package dev.kneepoint.analysis;
 import dev.kneepoint.analysis.Reading.Kind;
 import dev.kneepoint.analysis.Reading.Status;
 import dev.kneepoint.metrics.StepResult;
+import tech.tablesaw.api.BooleanColumn;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.IntColumn;
+import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
 /**
@@ -39,29 +43,56 @@ final class PromptReading {
         if (requests == null) {
             ev.append("Across prompt length: no per-request table given (KneeOptions.requests).");
         } else {
-            Table ok = Query.ok(Query.measured(requests)).where(t -> t.intColumn("prompt_tokens").isNotMissing()
-                    .and(t.doubleColumn("ttft_ms").isNotMissing()));
-            double q25 = Query.percentile(ok, "prompt_tokens", 25);
-            double q75 = Query.percentile(ok, "prompt_tokens", 75);
-            Table shortP = ok.where(ok.intColumn("prompt_tokens").isLessThanOrEqualTo(q25));
-            Table longP = ok.where(ok.intColumn("prompt_tokens").isGreaterThanOrEqualTo(q75));
-            double shortMean = shortP.rowCount() == 0 ? Double.NaN : shortP.intColumn("prompt_tokens").mean();
-            double longMean = longP.rowCount() == 0 ? Double.NaN : longP.intColumn("prompt_tokens").mean();
-            if (shortP.rowCount() < MIN_GROUP || longP.rowCount() < MIN_GROUP || !(longMean >= 2 * shortMean)) {
+            // One pass over the columns (no filtered table copies: the table may hold millions of rows).
+            IntColumn promptCol = requests.intColumn("prompt_tokens");
+            DoubleColumn ttftCol = requests.doubleColumn("ttft_ms");
+            StringColumn outcomeCol = requests.stringColumn("outcome");
+            BooleanColumn warmupCol = requests.booleanColumn("warmup");
+            int rows = requests.rowCount();
+            int[] prompt = new int[rows];
+            double[] ttft = new double[rows];
+            int m = 0;
+            for (int i = 0; i < rows; i++) {
+                if (Boolean.FALSE.equals(warmupCol.get(i)) && "OK".equals(outcomeCol.get(i))
+                        && !promptCol.isMissing(i) && !ttftCol.isMissing(i)) {
+                    prompt[m] = promptCol.getInt(i);
+                    ttft[m++] = ttftCol.getDouble(i);
+                }
+            }
+            double[] sortedPrompt = new double[m];
+            for (int i = 0; i < m; i++) {
+                sortedPrompt[i] = prompt[i];
+            }
+            java.util.Arrays.sort(sortedPrompt);
+            double q25 = m == 0 ? Double.NaN : Query.nearestRank(sortedPrompt, 25);
+            double q75 = m == 0 ? Double.NaN : Query.nearestRank(sortedPrompt, 75);
+            Group shortP = new Group(m);
+            Group longP = new Group(m);
+            for (int i = 0; i < m; i++) {
+                if (prompt[i] <= q25) {
+                    shortP.add(prompt[i], ttft[i]);
+                }
+                if (prompt[i] >= q75) {
+                    longP.add(prompt[i], ttft[i]);
+                }
+            }
+            double shortMean = shortP.meanPrompt();
+            double longMean = longP.meanPrompt();
+            if (shortP.n < MIN_GROUP || longP.n < MIN_GROUP || !(longMean >= 2 * shortMean)) {
                 ev.append("Across prompt length: prompts do not vary enough (shortest quarter mean ")
                         .append(Format.num(shortMean)).append(", longest ").append(Format.num(longMean))
                         .append(" tokens; need x2 and ").append(MIN_GROUP).append(" requests each).");
             } else {
                 anyData = true;
-                double s50 = Query.percentile(shortP, "ttft_ms", 50);
-                double l50 = Query.percentile(longP, "ttft_ms", 50);
-                boolean prompt = l50 >= Readings.BLOWS_UP * s50;
-                applies |= prompt;
+                double s50 = shortP.ttftMedian();
+                double l50 = longP.ttftMedian();
+                boolean promptBlowUp = l50 >= Readings.BLOWS_UP * s50;
+                applies |= promptBlowUp;
                 ev.append("Across prompt length: ttft p50 ").append(Format.num(s50)).append(" ms for prompts <= ")
                         .append(Format.num(q25)).append(" tokens (mean ").append(Format.num(shortMean)).append(") vs ")
                         .append(Format.num(l50)).append(" ms for prompts >= ").append(Format.num(q75))
                         .append(" tokens (mean ").append(Format.num(longMean)).append("), ")
-                        .append(Format.ratio(l50 / s50)).append(prompt ? ": blow-up." : ": no blow-up.");
+                        .append(Format.ratio(l50 / s50)).append(promptBlowUp ? ": blow-up." : ": no blow-up.");
             }
         }
         if (!anyData) {
@@ -71,5 +102,31 @@ final class PromptReading {
         return new Reading(Kind.PREFILL_OR_ADMISSION_BOUND, applies ? Status.APPLIES : Status.DOES_NOT_APPLY,
                 applies ? "TTFT blows up with load or prompt length: prefill or queueing/admission is the limit."
                         : "TTFT does not blow up with load or prompt length.", ev.toString().trim());
+    }
+
+    /** The prompt lengths and TTFTs of one prompt-length group. */
+    private static final class Group {
+        final double[] ttft;
+        long promptSum;
+        int n;
+
+        Group(int capacity) {
+            ttft = new double[capacity];
+        }
+
+        void add(int prompt, double ttftMs) {
+            promptSum += prompt;
+            ttft[n++] = ttftMs;
+        }
+
+        double meanPrompt() {
+            return n == 0 ? Double.NaN : (double) promptSum / n;
+        }
+
+        double ttftMedian() {
+            double[] sorted = java.util.Arrays.copyOf(ttft, n);
+            java.util.Arrays.sort(sorted);
+            return Query.nearestRank(sorted, 50);
+        }
     }
 }

@@ -1,7 +1,5 @@
 package dev.kneepoint.analysis;
 
-import dev.kneepoint.io.LoadedRun;
-import dev.kneepoint.io.RunLoader;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.plot.ChartFiles;
 import dev.kneepoint.plot.Plots;
@@ -10,15 +8,15 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.knowm.xchart.XYChart;
 
 /**
  * The headless report of one run directory: what {@code bin/kneepoint run}, {@code demo} and
- * {@code analyze} leave beside the data. Reads the directory back (so it works on a run that was
- * killed), then writes:
+ * {@code analyze} leave beside the data. Reads the directory back in one streaming pass
+ * ({@link RunTables}: no request record is kept, so a run of millions of requests fits in memory; it also
+ * works on a run that was killed), then writes:
  *
  * <ul>
  *   <li>{@code report.txt}: the step summary table, then the knee analysis with its elasticity table,
@@ -40,9 +38,9 @@ public final class RunReport {
      * @throws UncheckedIOException when the directory cannot be read or written
      */
     public static String write(Path runDirectory) {
-        LoadedRun loaded = RunLoader.load(runDirectory);
-        RunResult run = loaded.result();
-        KneeReport knee = Knee.analyze(run);
+        RunTables loaded = RunTables.load(runDirectory);
+        RunResult run = loaded.run();
+        KneeReport knee = Knee.analyze(run, KneeOptions.builder().requests(loaded.requests()).build());
         StringBuilder text = new StringBuilder(SummaryText.format(run));
         if (!loaded.problems().isEmpty()) {
             text.append("requests.jsonl problems: ").append(loaded.problems().size()).append(" unreadable line(s), first: ")
@@ -56,7 +54,7 @@ public final class RunReport {
             charts.add(Plots.knee(knee));
             charts.add(Plots.percentilesVsLoad(run));
             charts.add(Plots.cdf(run, LatencyMetric.TTFT));
-            charts.add(Plots.timeSeries(Tables.timeSeries(loaded.records(), interval(run))));
+            charts.add(Plots.timeSeries(loaded.timeSeries()));
             for (int i = 0; i < charts.size(); i++) {
                 ChartFiles.write(charts.get(i), runDirectory.resolve(FILES.get(i + 2)));
             }
@@ -64,11 +62,5 @@ public final class RunReport {
             throw new UncheckedIOException("cannot write the report into " + runDirectory + ": " + e.getMessage(), e);
         }
         return text.toString();
-    }
-
-    /** About 100 intervals over the run, at least 250 ms each. */
-    private static Duration interval(RunResult run) {
-        double seconds = run.steps().stream().mapToDouble(s -> s.window().endNanos() / 1e9).max().orElse(1);
-        return Duration.ofMillis(Math.max(250, Math.round(seconds * 10)));
     }
 }

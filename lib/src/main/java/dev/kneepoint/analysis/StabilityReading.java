@@ -41,15 +41,26 @@ final class StabilityReading {
         if (requests == null) {
             ev.append("Timing within steps: no per-request table given.");
         } else {
-            long total = 0;
-            long lateCount = 0;
+            java.util.Map<String, Double> mids = new java.util.HashMap<>();
             for (int i : failing) {
                 StepResult s = l.steps().get(i);
-                double mid = (s.window().startNanos() + s.window().endNanos()) / 2e9;
-                Table f = Query.measured(Query.step(requests, s.info().label()));
-                f = f.where(f.stringColumn("outcome").isNotIn("OK", "CANCELLED"));
-                total += f.rowCount();
-                lateCount += f.where(f.doubleColumn("end_s").isGreaterThanOrEqualTo(mid)).rowCount();
+                mids.put(s.info().label(), (s.window().startNanos() + s.window().endNanos()) / 2e9);
+            }
+            // One pass over the columns (no filtered table copies: the table may hold millions of rows).
+            tech.tablesaw.api.StringColumn stepCol = requests.stringColumn("step");
+            tech.tablesaw.api.StringColumn outcomeCol = requests.stringColumn("outcome");
+            tech.tablesaw.api.BooleanColumn warmupCol = requests.booleanColumn("warmup");
+            tech.tablesaw.api.DoubleColumn endCol = requests.doubleColumn("end_s");
+            long total = 0;
+            long lateCount = 0;
+            for (int row = 0; row < requests.rowCount(); row++) {
+                Double mid = mids.get(stepCol.get(row));
+                String outcome = outcomeCol.get(row);
+                if (mid != null && Boolean.FALSE.equals(warmupCol.get(row)) && !outcome.equals("OK")
+                        && !outcome.equals("CANCELLED")) {
+                    total++;
+                    lateCount += endCol.getDouble(row) >= mid ? 1 : 0;
+                }
             }
             if (total > 0) {
                 double share = (double) lateCount / total;

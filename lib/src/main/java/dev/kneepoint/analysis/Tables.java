@@ -42,6 +42,14 @@ public final class Tables {
     }
 
     /**
+     * Reads a run directory in one streaming pass into its per-request table, time series and re-aggregated
+     * run, keeping no records: see {@link RunTables}.
+     */
+    public static RunTables load(java.nio.file.Path runDirectory) {
+        return RunTables.load(runDirectory);
+    }
+
+    /**
      * One row per step with every step metric of METRICS.md: load, window, counts, failure classes,
      * windowed rates, goodput, and for each distribution {@code <name>_count, _mean_ms, _stddev_ms,
      * _min_ms, _p50_ms, _p90_ms, _p95_ms, _p99_ms, _p99.9_ms, _max_ms}.

@@ -15,14 +15,17 @@ import tech.tablesaw.api.Table;
 /**
  * One streaming pass from request records to fixed-interval time series (see {@link Tables#timeSeries}).
  * Memory is per interval, not per request: three 2-significant-digit histograms (1% resolution,
- * 1 µs floor) per interval.
+ * 1 µs floor) per interval. With a bin limit, the interval doubles (neighbouring bins merge, all their
+ * facts being additive) whenever a record would need more bins, so a run of any length costs at most
+ * {@code maxBins} intervals.
  */
 final class TimeSeriesColumns {
     private static final int DIGITS = 2;
     private static final long FLOOR_NANOS = 1_000;
 
-    private final long interval;
-    private final List<Bin> bins = new ArrayList<>();
+    private long interval;
+    private final int maxBins;
+    private List<Bin> bins = new ArrayList<>();
 
     private static final class Bin {
         long tokens;
@@ -34,13 +37,76 @@ final class TimeSeriesColumns {
         IntCountsHistogram ttftSched;
         IntCountsHistogram itl;
         final Map<String, Integer> dispatchesByStep = new HashMap<>();
+
+        void merge(Bin o) {
+            tokens += o.tokens;
+            ok += o.ok;
+            failures += o.failures;
+            cancelled += o.cancelled;
+            busyNanos += o.busyNanos;
+            ttft = merged(ttft, o.ttft);
+            ttftSched = merged(ttftSched, o.ttftSched);
+            itl = merged(itl, o.itl);
+            o.dispatchesByStep.forEach((k, v) -> dispatchesByStep.merge(k, v, Integer::sum));
+        }
+
+        private static IntCountsHistogram merged(IntCountsHistogram a, IntCountsHistogram b) {
+            if (a == null) {
+                return b;
+            }
+            if (b != null) {
+                a.add(b);
+            }
+            return a;
+        }
     }
 
     TimeSeriesColumns(Duration interval) {
+        this(interval, Integer.MAX_VALUE);
+    }
+
+    /** Starts at {@code interval}, doubling it whenever more than {@code maxBins} intervals would be needed. */
+    TimeSeriesColumns(Duration interval, int maxBins) {
         if (interval == null || interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("interval must be a positive duration, got " + interval);
         }
+        if (maxBins < 1) {
+            throw new IllegalArgumentException("maxBins must be positive, got " + maxBins);
+        }
         this.interval = interval.toNanos();
+        this.maxBins = maxBins;
+    }
+
+    /** The current interval. */
+    Duration interval() {
+        return Duration.ofNanos(interval);
+    }
+
+    /** Merges every {@code factor} neighbouring intervals into one. */
+    void coarsen(int factor) {
+        if (factor < 1) {
+            throw new IllegalArgumentException("factor must be positive, got " + factor);
+        }
+        if (factor == 1) {
+            return;
+        }
+        List<Bin> merged = new ArrayList<>((bins.size() + factor - 1) / factor);
+        for (int i = 0; i < bins.size(); i++) {
+            if (i % factor == 0) {
+                merged.add(bins.get(i));
+            } else {
+                merged.get(merged.size() - 1).merge(bins.get(i));
+            }
+        }
+        bins = merged;
+        interval = Math.multiplyExact(interval, factor);
+    }
+
+    /** Coarsens until an instant at {@code nanos} fits in {@code maxBins} intervals. */
+    private void fit(long nanos) {
+        while (nanos / interval >= maxBins) {
+            coarsen(2);
+        }
     }
 
     private Bin bin(long nanos) {
@@ -63,6 +129,13 @@ final class TimeSeriesColumns {
     void add(RequestRecord r) {
         long[] t = r.chunkNanos();
         int[] k = r.chunkTokens();
+        if (maxBins != Integer.MAX_VALUE) {
+            long last = Math.max(Math.max(r.endNanos(), r.lastTokenNanos()), Math.max(r.dispatchNanos(), r.firstTokenNanos()));
+            for (long c : t) {
+                last = Math.max(last, c);
+            }
+            fit(last);
+        }
         for (int i = 0; i < t.length; i++) {
             if (t[i] < 0) {
                 continue;

@@ -2,6 +2,7 @@ package dev.kneepoint.io;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.metrics.StepAggregator;
 import dev.kneepoint.metrics.StepInfo;
@@ -9,21 +10,26 @@ import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.metrics.StepWindow;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Reads a {@link RunDirectory} back and re-aggregates it from {@code requests.jsonl}: the numbers are
  * recomputed from the raw records with the step descriptions of {@code steps.jsonl} and the SLO of the
  * manifest, not copied from {@code summary.json}.
+ *
+ * <p>Two ways in: {@link #load} keeps every record in memory; {@link #stream} hands each record to a
+ * consumer and keeps none (one pass, for runs of millions of requests).
  *
  * <p>A crashed run loads too: it is marked incomplete; a truncated last line is tolerated
  * ({@link LoadedRun#truncatedLastLine()}); other malformed lines are reported with their line number in
@@ -35,87 +41,54 @@ public final class RunLoader {
     private RunLoader() {}
 
     /**
-     * Loads the run in {@code dir}.
+     * Loads the run in {@code dir}, keeping every record in memory ({@link LoadedRun#records()}). For a large
+     * run prefer {@link #stream}, which hands each record to a consumer and keeps none.
      *
      * @throws UncheckedIOException when {@code manifest.json} or {@code requests.jsonl} cannot be read
      */
     public static LoadedRun load(Path dir) {
+        List<RequestRecord> records = new ArrayList<>();
+        StreamedRun s = stream(dir, records::add);
+        return new LoadedRun(s.path(), s.manifest(), records, s.problems(), s.truncatedLastLine(), s.result(),
+                s.summary());
+    }
+
+    /**
+     * Reads the run in {@code dir} in one pass over {@code requests.jsonl}: each well-formed record is
+     * re-aggregated into its step and then handed to {@code sink}, in file order, on the calling thread;
+     * no record is kept. Lines are parsed with Jackson's streaming parser (no tree), so the pass costs
+     * one short-lived {@link RequestRecord} per line. Problems and truncation are reported as by
+     * {@link #load}.
+     *
+     * @throws UncheckedIOException when {@code manifest.json} or {@code requests.jsonl} cannot be read
+     */
+    public static StreamedRun stream(Path dir, Consumer<? super RequestRecord> sink) {
+        Objects.requireNonNull(sink, "sink");
         try {
             JsonNode manifest = Json.MAPPER.readTree(dir.resolve("manifest.json").toFile());
             Optional<JsonNode> summary = Files.exists(dir.resolve("summary.json"))
                     ? Optional.of(Json.MAPPER.readTree(dir.resolve("summary.json").toFile())) : Optional.empty();
-            List<RequestRecord> records = new ArrayList<>();
-            List<LoadedRun.LineProblem> problems = new ArrayList<>();
-            boolean truncated = readRecords(dir.resolve("requests.jsonl"), records, problems);
             Map<String, StepPlan> plans = readSteps(dir.resolve("steps.jsonl"));
-            Slo slo = StepJson.readSlo(manifest.get("slo"));
-            List<StepResult> steps = aggregate(plans, records, slo);
+            Aggregation agg = new Aggregation(plans, StepJson.readSlo(manifest.get("slo")));
+            List<LoadedRun.LineProblem> problems = new ArrayList<>();
+            long[] count = {0};
+            boolean truncated = RequestLines.read(dir.resolve("requests.jsonl"), r -> {
+                count[0]++;
+                agg.accept(r);
+                sink.accept(r);
+            }, problems);
             String target = manifest.path("target_url").asText("");
             String model = manifest.path("model").asText("");
-            var result = new dev.kneepoint.metrics.RunResult(manifest.path("run_id").asText(dir.getFileName().toString()),
-                    steps, manifest.path("complete").asBoolean(false),
+            RunResult result = new RunResult(manifest.path("run_id").asText(dir.getFileName().toString()),
+                    agg.finish(), manifest.path("complete").asBoolean(false),
                     Instant.parse(manifest.path("start_time").asText("1970-01-01T00:00:00Z")),
                     model.isEmpty() ? target : target + " " + model);
-            return new LoadedRun(dir, manifest, records, problems, truncated, result, summary);
+            return new StreamedRun(dir, manifest, count[0], problems, truncated, result, summary);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot load run " + dir + ": " + e.getMessage(), e);
         }
     }
 
-    /** Streams the records of {@code requests.jsonl}; returns whether the last line was truncated. */
-    static boolean readRecords(Path file, List<RequestRecord> out, List<LoadedRun.LineProblem> problems)
-            throws IOException {
-        if (!Files.exists(file)) {
-            return false;
-        }
-        boolean endsWithNewline = endsWithNewline(file);
-        long lineNumber = 0;
-        String pending = null;
-        long pendingNumber = 0;
-        try (BufferedReader r = Files.newBufferedReader(file)) {
-            for (String line; (line = r.readLine()) != null; ) {
-                if (pending != null) {
-                    parse(pending, pendingNumber, out, problems);
-                }
-                pending = line;
-                pendingNumber = ++lineNumber;
-            }
-        }
-        if (pending == null) {
-            return false;
-        }
-        if (endsWithNewline) {
-            parse(pending, pendingNumber, out, problems);
-            return false;
-        }
-        List<LoadedRun.LineProblem> last = new ArrayList<>();
-        parse(pending, pendingNumber, out, last);
-        return !last.isEmpty(); // an unterminated line that parses is a complete record
-    }
-
-    private static void parse(String line, long number, List<RequestRecord> out, List<LoadedRun.LineProblem> problems) {
-        if (line.isBlank()) {
-            return;
-        }
-        try {
-            out.add(RequestJson.read(Json.MAPPER.readTree(line)));
-        } catch (IOException | RuntimeException e) {
-            problems.add(new LoadedRun.LineProblem(number, e.getClass().getSimpleName() + ": "
-                    + String.valueOf(e.getMessage()).lines().findFirst().orElse("")));
-        }
-    }
-
-    private static boolean endsWithNewline(Path file) throws IOException {
-        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
-            if (f.length() == 0) {
-                return true;
-            }
-            f.seek(f.length() - 1);
-            return f.read() == '\n';
-        }
-    }
-
-    /** A step as steps.jsonl describes it: always its info and start, its window once it finished. */
     private record StepPlan(StepInfo info, long stepStartNanos, StepWindow window) {}
 
     private static Map<String, StepPlan> readSteps(Path file) throws IOException {
@@ -145,35 +118,54 @@ public final class RunLoader {
         return plans;
     }
 
-    private static List<StepResult> aggregate(Map<String, StepPlan> plans, List<RequestRecord> records, Slo slo) {
-        Map<String, StepAggregator> aggregators = new LinkedHashMap<>();
-        plans.forEach((label, p) -> aggregators.put(label, new StepAggregator(p.info(), slo)));
-        Map<String, long[]> extents = new LinkedHashMap<>(); // label -> {first start, last end}
-        for (RequestRecord r : records) {
-            StepAggregator a = aggregators.computeIfAbsent(r.step(), label -> new StepAggregator(
-                    new StepInfo(aggregators.size(), label, "unknown", -1, Double.NaN, "", -1, "", 0, -1, -1), slo));
+    /** Re-aggregates records one at a time into their steps. */
+    private static final class Aggregation {
+        private final Map<String, StepPlan> plans;
+        private final Slo slo;
+        private final Map<String, StepAggregator> aggregators = new LinkedHashMap<>();
+        private final Map<String, long[]> extents = new HashMap<>(); // label -> {first start, last end}
+
+        Aggregation(Map<String, StepPlan> plans, Slo slo) {
+            this.plans = plans;
+            this.slo = slo;
+            plans.forEach((label, p) -> aggregators.put(label, new StepAggregator(p.info(), slo)));
+        }
+
+        void accept(RequestRecord r) {
+            StepAggregator a = aggregators.get(r.step());
+            if (a == null) {
+                a = new StepAggregator(new StepInfo(aggregators.size(), r.step(), "unknown", -1, Double.NaN, "", -1, "",
+                        0, -1, -1), slo);
+                aggregators.put(r.step(), a);
+            }
             a.accept(r);
             long start = r.dispatchNanos() >= 0 ? r.dispatchNanos() : Math.max(0, r.endNanos());
-            long[] e = extents.computeIfAbsent(r.step(), k -> new long[] {Long.MAX_VALUE, 0});
+            long[] e = extents.get(r.step());
+            if (e == null) {
+                e = new long[] {Long.MAX_VALUE, 0};
+                extents.put(r.step(), e);
+            }
             e[0] = Math.min(e[0], start);
             e[1] = Math.max(e[1], Math.max(start, r.endNanos()));
         }
-        List<StepResult> results = new ArrayList<>();
-        aggregators.forEach((label, a) -> {
-            StepPlan p = plans.get(label);
-            long[] e = extents.getOrDefault(label, new long[] {0, 0});
-            StepWindow w;
-            if (p != null && p.window() != null) {
-                w = p.window();
-            } else if (p != null) {
-                long start = p.stepStartNanos() + p.info().warmupNanos();
-                long stepStart = p.stepStartNanos();
-                w = new StepWindow(stepStart, start, Math.max(start, e[1]), false);
-            } else {
-                w = new StepWindow(e[0], e[0], Math.max(e[0], e[1]), false);
-            }
-            results.add(a.finish(w));
-        });
-        return results;
+
+        List<StepResult> finish() {
+            List<StepResult> results = new ArrayList<>();
+            aggregators.forEach((label, a) -> {
+                StepPlan p = plans.get(label);
+                long[] e = extents.getOrDefault(label, new long[] {0, 0});
+                StepWindow w;
+                if (p != null && p.window() != null) {
+                    w = p.window();
+                } else if (p != null) {
+                    long start = p.stepStartNanos() + p.info().warmupNanos();
+                    w = new StepWindow(p.stepStartNanos(), start, Math.max(start, e[1]), false);
+                } else {
+                    w = new StepWindow(e[0], e[0], Math.max(e[0], e[1]), false);
+                }
+                results.add(a.finish(w));
+            });
+            return results;
+        }
     }
 }

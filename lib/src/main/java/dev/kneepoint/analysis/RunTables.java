@@ -1,0 +1,119 @@
+package dev.kneepoint.analysis;
+
+import dev.kneepoint.io.LoadedRun;
+import dev.kneepoint.io.RunLoader;
+import dev.kneepoint.io.StreamedRun;
+import dev.kneepoint.metrics.RunResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import tech.tablesaw.api.Table;
+
+/**
+ * A run directory read in one streaming pass straight into what the analysis needs, without keeping any
+ * {@code RequestRecord}: the re-aggregated {@link RunResult} (step HdrHistograms), the per-request table
+ * of {@link Tables#requests} (primitive columns, about 120 bytes per request) and the time series of
+ * {@link Tables#timeSeries} (token arrivals binned while streaming, so chunk timestamps are never held).
+ *
+ * <p>The time-series interval adapts to the run's length: it starts at {@code baseInterval} and doubles
+ * whenever the run would need more than {@code maxIntervals} intervals ({@link #interval()} says what it
+ * became). The defaults, 250 ms and 200, give 100 to 200 intervals for runs longer than 25 s.
+ *
+ * <p>Malformed lines, a truncated last line and an incomplete run are reported as by
+ * {@link RunLoader#load}: see {@link #source()}.
+ */
+public final class RunTables {
+    /** Default starting interval of the time series. */
+    public static final Duration BASE_INTERVAL = Duration.ofMillis(250);
+    /** Default largest number of time-series intervals. */
+    public static final int MAX_INTERVALS = 200;
+
+    private final StreamedRun source;
+    private final Table requests;
+    private final Table timeSeries;
+    private final Duration interval;
+
+    private RunTables(StreamedRun source, Table requests, Table timeSeries, Duration interval) {
+        this.source = source;
+        this.requests = requests;
+        this.timeSeries = timeSeries;
+        this.interval = interval;
+    }
+
+    /** Reads {@code runDirectory} with the default time-series resolution. */
+    public static RunTables load(Path runDirectory) {
+        return load(runDirectory, BASE_INTERVAL, MAX_INTERVALS);
+    }
+
+    /**
+     * Reads {@code runDirectory} in one pass.
+     *
+     * @param baseInterval the finest time-series interval
+     * @param maxIntervals the most time-series intervals to keep (the interval doubles to stay within)
+     * @throws UncheckedIOException when the directory cannot be read
+     * @throws IllegalArgumentException when {@code baseInterval} is not positive or {@code maxIntervals} < 1
+     */
+    public static RunTables load(Path runDirectory, Duration baseInterval, int maxIntervals) {
+        Objects.requireNonNull(runDirectory, "runDirectory");
+        TimeSeriesColumns ts = new TimeSeriesColumns(baseInterval, maxIntervals);
+        RequestColumns rc = new RequestColumns(expectedRequests(runDirectory.resolve("requests.jsonl")));
+        StreamedRun source = RunLoader.stream(runDirectory, r -> {
+            rc.add(r);
+            ts.add(r);
+        });
+        return new RunTables(source, rc.toTable(), ts.toTable(), ts.interval());
+    }
+
+    /** Sizes the columns from the file: lines are rarely shorter than 400 bytes. */
+    private static int expectedRequests(Path file) {
+        try {
+            return (int) Math.min(1 << 24, Files.exists(file) ? Files.size(file) / 400 : 0);
+        } catch (IOException e) {
+            return 1024;
+        }
+    }
+
+    /** The run as read: manifest, line problems, truncation, the re-aggregated result. */
+    public StreamedRun source() {
+        return source;
+    }
+
+    /** The re-aggregated run (from {@code requests.jsonl} and {@code steps.jsonl}). */
+    public RunResult run() {
+        return source.result();
+    }
+
+    /** True when the run closed cleanly. */
+    public boolean complete() {
+        return source.complete();
+    }
+
+    /** Malformed lines of {@code requests.jsonl}, with their line numbers. */
+    public List<LoadedRun.LineProblem> problems() {
+        return source.problems();
+    }
+
+    /** One row per request, as {@link Tables#requests(Iterable)} builds it. */
+    public Table requests() {
+        return requests;
+    }
+
+    /** The time series, as {@link Tables#timeSeries} builds it, at {@link #interval()}. */
+    public Table timeSeries() {
+        return timeSeries;
+    }
+
+    /** The time-series interval the run's length led to. */
+    public Duration interval() {
+        return interval;
+    }
+
+    /** The step summary table ({@link Tables#steps}). */
+    public Table steps() {
+        return Tables.steps(run());
+    }
+}
