@@ -40,6 +40,7 @@ public final class HttpClients {
                             .connectionPool(new ConnectionPool(MAX_IDLE_CONNECTIONS, 5, TimeUnit.MINUTES))
                             .dispatcher(d)
                             .connectTimeout(Duration.ofSeconds(10))
+                            .socketFactory(new NoDelaySocketFactory())
                             .build();
                     shared = c;
                 }
