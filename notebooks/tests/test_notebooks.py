@@ -66,3 +66,47 @@ def test_quickstart_renders_a_table_and_a_chart(executed):
     nb = executed(ROOT / "notebooks" / "01-quickstart.ipynb")
     kinds = [k for o in outputs(nb, "execute_result") for k in o.get("data", {})]
     assert "text/html" in kinds and "image/png" in kinds, kinds
+
+
+def stream_text(nb):
+    return "".join(o.get("text", "") for o in outputs(nb, "stream"))
+
+
+def test_prompt_length_notebook_shows_ttft_growth_and_an_earlier_knee(executed):
+    text = stream_text(executed(ROOT / "notebooks" / "04-prompt-length-reshapes-the-curve.ipynb"))
+    rows = {(int(p), step): (float(ttft), float(tps)) for p, step, ttft, tps in re.findall(
+        r"prompt\s+(\d+)\s+(c=\d+)\s+ttft p50\s+([\d.]+) ms.*?([\d.]+) output tokens/s", text)}
+    prompts = sorted({p for p, _ in rows})
+    assert len(prompts) == 3, text
+    short, long_ = prompts[0], prompts[-1]
+    # At one user TTFT is one prefill: 128 tokens ~10 ms, 2048 tokens ~60 ms (+ ~40 ms, see the report);
+    # x3 leaves room for a noisy machine.
+    assert rows[(long_, "c=1")][0] > 3 * rows[(short, "c=1")][0], text
+    top = max((s for _, s in rows), key=lambda s: int(s[2:]))
+    # At the top of the ladder short prompts stream far more tokens (~3400 vs ~1100 tokens/s measured).
+    assert rows[(short, top)][1] > 1.5 * rows[(long_, top)][1], text
+
+    def knee(p):
+        m = re.search(rf"prompt\s+{p} tokens: (?:knee at concurrency (\d+)|no knee)", text)
+        assert m, text
+        return float(m.group(1)) if m.group(1) else float("inf")
+
+    # The long prompt's knee lies at lower concurrency than the short prompt's (none in the ladder).
+    assert knee(long_) < knee(short), text
+    assert re.search(r"all prompts: APPLIES", text), text
+
+
+def test_comparison_notebook_finds_the_tradeoff_and_warns_on_token_budgets(executed):
+    text = stream_text(executed(ROOT / "notebooks" / "07-comparing-two-configurations.ipynb"))
+    top = re.findall(r"^(c=\d+)\s+(\w+)\s+A\s+([\d.]+) ms\s+B\s+([\d.]+) ms.*?\]\s+(.+)$", text, re.M)
+    highest = max({s for s, *_ in top}, key=lambda s: int(s[2:]))
+    got = {m: (float(a), float(b), v) for s, m, a, b, v in top if s == highest}
+    # 64 vs 256 sequences at 128 users: A queues half of them (TTFT ~1.3 s vs ~0.6 s measured) ...
+    assert got["ttft_p99_ms"][2] == "better" and got["ttft_p99_ms"][1] < 0.8 * got["ttft_p99_ms"][0], text
+    # ... while B's decode batches are twice as large (ITL ~13.7 vs ~10 ms).
+    assert got["itl_p50_ms"][2] == "worse", text
+    rates = dict(re.findall(r"^c=\d+ (requests_per_s|output_tokens_per_s)\s+B.*change\s+([-+\d.]+)%", text, re.M))
+    # Three times the output: requests/s falls (-56% measured) while tokens/s does not fall.
+    assert float(rates["requests_per_s"]) < -30, text
+    assert float(rates["output_tokens_per_s"]) > -15, text
+    assert "output tokens per request differ" in text.split("warnings:")[-1], text
