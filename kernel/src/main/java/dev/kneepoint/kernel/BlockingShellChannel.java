@@ -23,6 +23,7 @@ final class BlockingShellChannel extends ShellChannel {
     private final boolean control;
     private final JupyterConnection connection;
     private volatile boolean open = true;
+    private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
     private Thread loop;
 
     BlockingShellChannel(ZMQ.Context ctx, HMACGenerator hmac, boolean control, JupyterConnection connection) {
@@ -41,13 +42,17 @@ final class BlockingShellChannel extends ShellChannel {
     }
 
     private void run(ZMQ.Poller poller) {
-        while (open) {
-            if (poller.poll(POLL_MS) <= 0 || !open) {
-                continue;
+        try {
+            while (open) {
+                if (poller.poll(POLL_MS) <= 0 || !open) {
+                    continue;
+                }
+                handle(readMessage());
             }
-            handle(readMessage());
+        } finally {
+            poller.close();
+            stopped.countDown();
         }
-        poller.close();
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -74,6 +79,7 @@ final class BlockingShellChannel extends ShellChannel {
     @Override
     public void close() {
         open = false;
+        stopped.countDown();
         Thread t = loop;
         if (t != null && t != Thread.currentThread()) {
             try {
@@ -85,15 +91,20 @@ final class BlockingShellChannel extends ShellChannel {
         super.close();
     }
 
+    /**
+     * Returns once the channel is closed (its loop may still be finishing a request: a cell that ignores the
+     * interrupt must not keep the kernel from exiting on a shutdown request).
+     */
     @Override
     public void waitUntilClose() {
-        Thread t = loop;
-        if (t != null) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        try {
+            stopped.await();
+            Thread t = loop;
+            if (t != null) {
+                t.join(2 * POLL_MS + 1000);
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
