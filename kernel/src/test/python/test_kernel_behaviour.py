@@ -153,3 +153,22 @@ def test_maven_magic_puts_an_artifact_from_maven_central_on_the_class_path(kerne
     content, outputs = run(kernel, 'org.apache.commons.lang3.StringUtils.capitalize("knee")')
     assert content["status"] == "ok", content
     assert [m for m in outputs if m["msg_type"] == "execute_result"][0]["content"]["data"]["text/plain"] == "Knee"
+
+
+def test_a_shutdown_request_ends_the_kernel_even_while_a_cell_ignores_the_interrupt():
+    km, kc = start_new_kernel(kernel_name="kneepoint", startup_timeout=60)
+    try:
+        run(kc, "1")
+        kc.execute("while (true) { Thread.onSpinWait(); }")
+        time.sleep(0.5)
+        t0 = time.perf_counter()
+        km.request_shutdown()
+        while km.is_alive() and time.perf_counter() - t0 < 10:
+            time.sleep(0.05)
+        # The channels wait at most ~1.4 s for a busy request loop; measured 1.6-2.1 s to exit. jupyter_client
+        # would kill the process after 5 s, so exiting by itself within 5 s is what shows the kernel did it.
+        assert not km.is_alive(), "kernel still running 10 s after shutdown_request"
+        assert time.perf_counter() - t0 < 5.0
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
