@@ -47,7 +47,12 @@ final class BlockingShellChannel extends ShellChannel {
                 if (poller.poll(POLL_MS) <= 0 || !open) {
                     continue;
                 }
-                handle(readMessage());
+                try {
+                    handle(readMessage());
+                } catch (RuntimeException e) {
+                    // A malformed or unsigned message must not end the loop: the kernel would go deaf.
+                    logger.log(Level.SEVERE, "Dropped a message that could not be read", e);
+                }
             }
         } finally {
             poller.close();
