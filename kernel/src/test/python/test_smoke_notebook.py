@@ -15,7 +15,7 @@ def outputs_of(nb):
     return [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
 
 
-def test_smoke_notebook_renders_a_table_a_chart_and_takes_parameters(tmp_path):
+def test_smoke_notebook_renders_tables_charts_and_a_simulated_sweep_and_takes_parameters(tmp_path):
     out_ipynb, out_html = kneepoint_report.run(NOTEBOOK, tmp_path, {"rows": 12}, timeout=120)
     nb = nbformat.read(str(out_ipynb), as_version=4)
     outs = outputs_of(nb)
@@ -23,6 +23,17 @@ def test_smoke_notebook_renders_a_table_a_chart_and_takes_parameters(tmp_path):
     html = [o.data["text/html"] for o in outs if "data" in o and "text/html" in o.data]
     assert any("<table" in h and "12 rows" in h for h in html), html  # the injected parameter took effect
     assert any("image/png" in o.get("data", {}) for o in outs)
+    sweep = [c for c in nb.cells if c.cell_type == "code" and "Kneepoint.ladder" in c.source][0]
+    result = [o for o in sweep.outputs if o.output_type == "execute_result"][0].data
+    # The RunResult renderer: a run header and one row per step of the simulated ladder.
+    assert result["text/plain"].startswith("RunResult[") and "2 steps" in result["text/plain"]
+    assert "<b>Run " in result["text/html"] and ">c=1<" in result["text/html"] and ">c=2<" in result["text/html"]
+    knee = [c for c in nb.cells if c.cell_type == "code" and c.source.startswith("Plots.knee")][0]
+    assert knee.outputs[0].data["image/png"].startswith("iVBORw0KGgo")  # base64 of the PNG signature
+    steps = [c for c in nb.cells if c.cell_type == "code" and c.source.startswith("Tables.steps")][0]
+    steps_html = steps.outputs[0].data["text/html"]
+    assert "<table" in steps_html and "requests_ok" in steps_html and steps_html.count("<tr>") >= 3  # head + 2 steps
+    assert nb.cells[-1].outputs[0].data["text/plain"] == "true"  # the simulator answered requests at c=2
     report = out_html.read_text(encoding="utf-8")
     assert "data:image/png;base64," in report
 

@@ -53,7 +53,9 @@ public abstract sealed class CellException extends Exception
         private final transient Optional<CellValue> partial;
 
         public Interrupted(Optional<CellValue> partial) {
-            super("Cell interrupted", List.of("Interrupted: the cell was stopped; variables assigned so far keep their values."));
+            super("Cell interrupted", List.of(partial.isPresent()
+                    ? "Interrupted: the cell was stopped; its value so far (partial results) is shown above."
+                    : "Interrupted: the cell was stopped; variables assigned so far keep their values."));
             this.partial = partial;
         }
 

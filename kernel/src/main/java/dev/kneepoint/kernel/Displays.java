@@ -1,5 +1,6 @@
 package dev.kneepoint.kernel;
 
+import dev.kneepoint.SweepHandle;
 import dev.kneepoint.kernel.render.ChartRenderer;
 import dev.kneepoint.kernel.render.ResultRenderer;
 import dev.kneepoint.kernel.render.SpectrumRenderer;
@@ -10,7 +11,9 @@ import dev.kneepoint.metrics.StepProgress;
 import dev.kneepoint.metrics.StepResult;
 import io.github.spencerpark.jupyter.kernel.display.DisplayData;
 import io.github.spencerpark.jupyter.kernel.display.Renderer;
+import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import org.HdrHistogram.AbstractHistogram;
 import org.knowm.xchart.internal.chartpart.Chart;
 import tech.tablesaw.api.Table;
@@ -45,9 +48,28 @@ public final class Displays {
             case StepResult s -> bundle(s.toString(), ResultRenderer.html(s));
             case Distribution d -> bundle(d.toString(), ResultRenderer.html(d));
             case StepProgress p -> bundle(ResultRenderer.text(p), ResultRenderer.html(p));
+            case SweepHandle h -> handle(h);
             case AbstractHistogram h -> bundle(SpectrumRenderer.text(h), SpectrumRenderer.html(h));
             default -> fallback.render(value);
         };
+    }
+
+    /** A sweep handle: its result once it ended, else a snapshot of its progress ({@code watch} shows it live). */
+    private DisplayData handle(SweepHandle h) {
+        if (h.isDone()) {
+            try {
+                Optional<RunResult> done = h.await(Duration.ZERO); // ended: collects the result, waits for nothing
+                if (done.isPresent()) {
+                    return render(done.get());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        String text = "SweepHandle[running" + h.progress().map(p -> ": " + ResultRenderer.text(p)).orElse("") + "]";
+        String html = "<p><b>Sweep running</b> <small>(snapshot; <code>watch(handle)</code> shows it live)</small></p>\n"
+                + h.progress().map(ResultRenderer::html).orElse(dev.kneepoint.kernel.render.Html.note("waiting for the first step…"));
+        return bundle(text, html);
     }
 
     private static DisplayData bundle(String text, String html) {

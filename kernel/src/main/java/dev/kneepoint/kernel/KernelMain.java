@@ -30,7 +30,7 @@ public final class KernelMain {
         quietLogging();
         KernelConnectionProperties props = KernelConnectionProperties.parse(Files.readString(Path.of(args[0])));
         CompletableFuture<JShellSession> session = startSessionAsync();
-        JupyterConnection connection = new JupyterConnection(props);
+        JupyterConnection connection = new KernelConnection(props);
         KneepointKernel kernel = new KneepointKernel(session, MavenResolver.fromEnvironment());
         kernel.becomeHandlerForConnection(connection);
         connection.connect();

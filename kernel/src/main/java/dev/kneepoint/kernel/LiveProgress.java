@@ -36,6 +36,7 @@ public final class LiveProgress implements AutoCloseable {
     private final long startNanos;
     private final Object publishLock = new Object();
     private String lastHtml;
+    private Optional<StepProgress> lastProgress = Optional.empty();
     private boolean shown;
     private volatile boolean closed;
     private Thread poller;
@@ -96,6 +97,11 @@ public final class LiveProgress implements AutoCloseable {
             p = source.get();
         } catch (RuntimeException e) {
             p = Optional.empty();
+        }
+        synchronized (publishLock) {
+            // A finished sweep reports no progress: keep showing its last step.
+            p = p.isPresent() ? p : lastProgress;
+            lastProgress = p;
         }
         double elapsedS = (nanoTime.getAsLong() - startNanos) / 1e9;
         String state = done ? "done" : "running";

@@ -1,5 +1,8 @@
 package dev.kneepoint.kernel;
 
+import dev.kneepoint.Sweep;
+import dev.kneepoint.SweepHandle;
+import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepProgress;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -9,9 +12,7 @@ import java.util.function.Supplier;
  * show a value now, update a shown value in place, and show a live progress display.
  *
  * <pre>{@code
- * var handle = Kneepoint.sweep(target).start();
- * live(handle::progress);          // updated in place until the cell ends (or close() it)
- * var result = handle.await();
+ * var result = watch(Kneepoint.ladder(target, 1, 2, 4, 8));   // live progress until the sweep ends
  * }</pre>
  */
 public final class Notebook {
@@ -57,5 +58,32 @@ public final class Notebook {
      */
     public static LiveProgress live(Supplier<Optional<StepProgress>> progress) {
         return host().live(progress);
+    }
+
+    /**
+     * Starts the sweep and {@linkplain #watch(SweepHandle) watches} it: one call that shows live progress
+     * and returns the result.
+     */
+    public static RunResult watch(Sweep sweep) {
+        return watch(sweep.start());
+    }
+
+    /**
+     * Shows a live progress display of a running sweep (current step, requests done/failed, output tokens/s,
+     * TTFT p99 so far, in flight), updated in place until the sweep ends, and returns its result.
+     * Interrupting the cell stops the sweep and returns what it measured: the partial result is kept in the
+     * variable it is assigned to (the thread's interrupt flag stays set, as with {@code Sweep.run()}, so the
+     * kernel still reports the cell as interrupted).
+     */
+    public static RunResult watch(SweepHandle handle) {
+        try (LiveProgress ignored = live(handle::progress)) {
+            try {
+                return handle.await();
+            } catch (InterruptedException e) {
+                handle.close(); // stops the sweep, waits for it and keeps what was measured
+                Thread.currentThread().interrupt();
+                return handle.result().orElseThrow(() -> new IllegalStateException("the sweep left no result"));
+            }
+        }
     }
 }

@@ -84,4 +84,17 @@ class LiveProgressTest {
         assertThat(sink.snapshot().get(afterClose - 1).text()).startsWith("done");
         assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().equals("kneepoint-progress-id-2"));
     }
+
+    @Test
+    void aFinishedSweepThatReportsNoProgressKeepsShowingItsLastStep() {
+        AtomicReference<Optional<StepProgress>> current = new AtomicReference<>(Optional.of(progress(40)));
+        Recorder sink = new Recorder();
+        LiveProgress live = new LiveProgress(current::get, sink, "id-3", 500, () -> 0L);
+        live.poll();
+        current.set(Optional.empty()); // SweepHandle.progress() once the sweep ended
+        assertThat(live.poll()).as("same step shown: nothing to update").isFalse();
+        live.close();
+        List<Message> m = sink.snapshot();
+        assertThat(m.get(m.size() - 1).text()).startsWith("done 0.0 s: step c=8: 40 done");
+    }
 }
