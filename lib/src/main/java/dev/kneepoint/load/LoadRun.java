@@ -27,6 +27,10 @@ import java.util.function.BooleanSupplier;
  * open-loop step owns one platform scheduler thread. All of them end before the step's
  * {@code stepFinished}. There is no shared pool.
  *
+ * <p>Background: with {@link Builder#background}, a {@link BackgroundStream} runs underneath the whole ladder on
+ * its own scheduler thread (started before the first step, stopped after the last, then drained); its records go
+ * to the same listener, tagged, and a stop or interrupt cancels it with the run.
+ *
  * <p>Listener threading: {@code stepStarted}, {@code stepFinished}, the {@link StepGate} and the
  * {@link LoadProgress} are called on the thread running the run; {@code requestFinished} on request
  * threads (and, for dropped or never-fired requests, on the scheduler thread), concurrently. If
