@@ -110,3 +110,36 @@ def test_comparison_notebook_finds_the_tradeoff_and_warns_on_token_budgets(execu
     assert float(rates["requests_per_s"]) < -30, text
     assert float(rates["output_tokens_per_s"]) > -15, text
     assert "output tokens per request differ" in text.split("warnings:")[-1], text
+
+
+def test_scenario_matrix_notebook_separates_prefill_from_decode(executed):
+    nb = executed(ROOT / "notebooks" / "05-scenario-matrix.ipynb")
+    text = "".join(o.get("text", "") for o in outputs(nb, "stream"))
+    ttft = re.search(r"TTFT p50 at 4 users:\s+A ([\d.]+) ms\s+C \(long prompts\) ([\d.]+) ms", text)
+    e2e = re.search(r"E2E p50 at 4 users:\s+A ([\d.]+) ms\s+B \(long outputs\) ([\d.]+) ms", text)
+    assert ttft and e2e, text
+    # 16x longer prompts must cost prefill time; 8x longer outputs must stretch every request (fast mode, simulator).
+    assert float(ttft.group(2)) > 1.3 * float(ttft.group(1)), text
+    assert float(e2e.group(2)) > 3 * float(e2e.group(1)), text
+    for scenario in "ABCDE":
+        assert re.search(rf"^{scenario}: .*users", text, re.M), text
+    assert re.search(r"background over the whole run: [1-9]\d* requests", text), text
+
+
+def test_soak_notebook_finds_the_scripted_failure_burst(executed):
+    nb = executed(ROOT / "notebooks" / "06-soak-and-stability.ipynb")
+    text = "".join(o.get("text", "") for o in outputs(nb, "stream"))
+    assert "Mann-Whitney" in text, text
+    # The simulator answers 503 from 14 s to 15.5 s of its life; the soak starts about a second after it.
+    bursts = re.findall(r"failure burst ([\d.]+)-([\d.]+) s: (\d+) failures", text)
+    assert bursts, text
+    assert any(9 <= float(a) <= 16 and int(n) >= 5 for a, b, n in bursts), bursts
+
+
+def test_procedure_notebook_reports_every_stage(executed):
+    nb = executed(ROOT / "notebooks" / "09-procedure-report.ipynb")
+    text = "".join(o.get("text", "") for o in outputs(nb, "stream"))
+    for needle in ("Baseline (1 user", "Soak at", "Operating zone", "Soak drift", "prompt_lengths"):
+        assert needle in text, needle
+    images = [o for o in outputs(nb, "execute_result") if "image/png" in o.get("data", {})]
+    assert len(images) >= 3, len(images)

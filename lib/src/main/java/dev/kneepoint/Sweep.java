@@ -4,6 +4,7 @@ import dev.kneepoint.client.OpenAiClient;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.io.RunDirectory;
 import dev.kneepoint.load.ArrivalPlan;
+import dev.kneepoint.load.BackgroundStream;
 import dev.kneepoint.load.CapPolicy;
 import dev.kneepoint.load.ClosedLoopStep;
 import dev.kneepoint.load.Ladder;
@@ -71,6 +72,9 @@ public final class Sweep {
     private String name = "sweep";
     private LoadProgress progress;
     private boolean allowConcurrent;
+    private BackgroundStream background;
+    private double backgroundRate = Double.NaN;
+    private Workload backgroundWorkload;
 
     Sweep(TargetConfig target) {
         this.target = Objects.requireNonNull(target, "target");
@@ -227,6 +231,27 @@ public final class Sweep {
         return this;
     }
 
+    /**
+     * Steady open-loop background traffic underneath the whole ladder: Poisson arrivals at {@code rateRps}
+     * from the run's start to its last step's end, every request tagged {@code bg}. The steps of the result
+     * (and the knee, the summary's {@code steps}) are the foreground's only; the background is measured apart
+     * in {@link RunResult#background()} and summary.json's {@code background}. The stream's seed is derived
+     * from {@link #seed(long)}.
+     */
+    public Sweep background(Workload requests, double rateRps) {
+        this.background = null;
+        this.backgroundWorkload = requests;
+        this.backgroundRate = rateRps;
+        return this;
+    }
+
+    /** Background traffic with full control of arrival process, tag and drain (see {@link BackgroundStream}). */
+    public Sweep background(BackgroundStream stream) {
+        this.background = Objects.requireNonNull(stream, "stream");
+        this.backgroundWorkload = null;
+        return this;
+    }
+
     /** Runs the sweep on this thread and returns its result; interrupting the thread stops it, keeping what was measured. */
     public RunResult run() {
         return prepare().runBlocking();
@@ -270,6 +295,14 @@ public final class Sweep {
         }
         if (name == null || !name.matches("[A-Za-z0-9._-]{1,60}")) {
             problems.add("name must be 1-60 letters, digits, '.', '_' or '-', got '" + name + "'");
+        }
+        if (backgroundWorkload != null) {
+            try {
+                background = new BackgroundStream(backgroundWorkload, ArrivalPlan.poisson(backgroundRate, seed ^ 0x6267L),
+                        BackgroundStream.DEFAULT_TAG, drainTimeout);
+            } catch (IllegalArgumentException e) {
+                problems.add("background: " + e.getMessage());
+            }
         }
         Ladder ladder = null;
         try {
@@ -361,6 +394,16 @@ public final class Sweep {
         m.put("baseline", baseline);
         m.put("slo", slo.toString());
         m.put("concurrent_runs_allowed", allowConcurrent);
+        if (background != null) {
+            Map<String, Object> bg = new LinkedHashMap<>();
+            bg.put("tag", background.tag());
+            bg.put("rate_rps", background.rateRps());
+            bg.put("arrival", background.arrival().label());
+            bg.put("seed", background.arrival().seed());
+            bg.put("workload", background.workload() instanceof DescribedWorkload d ? d.describe()
+                    : Map.of("kind", background.workload().getClass().getName()));
+            m.put("background", bg);
+        }
         return m;
     }
 
@@ -372,4 +415,5 @@ public final class Sweep {
     String name() { return name; }
     LoadProgress progressListener() { return progress; }
     boolean allowConcurrent() { return allowConcurrent; }
+    BackgroundStream backgroundStream() { return background; }
 }

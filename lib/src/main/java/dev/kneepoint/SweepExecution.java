@@ -2,6 +2,7 @@ package dev.kneepoint;
 
 import dev.kneepoint.client.OpenAiClient;
 import dev.kneepoint.io.RunDirectory;
+import dev.kneepoint.load.BackgroundStream;
 import dev.kneepoint.load.GateDecision;
 import dev.kneepoint.load.Ladder;
 import dev.kneepoint.load.LoadProgress;
@@ -77,6 +78,10 @@ final class SweepExecution {
                         .targetUrl(sweep.target().baseUrl().toString()).model(sweep.target().model())
                         .config(sweep.describe()).slo(sweep.slo()).open();
         this.aggregator = directory == null ? new RunAggregator(sweep.slo()) : directory.aggregator();
+        if (sweep.backgroundStream() != null) {
+            BackgroundStream bg = sweep.backgroundStream();
+            aggregator.trackBackground(bg.tag(), bg.rateRps(), bg.arrival().label());
+        }
         this.client = new OpenAiClient(sweep.target());
         RunListener listeners = directory == null ? aggregator : directory;
         this.loadRun = LoadRun.builder()
@@ -86,6 +91,7 @@ final class SweepExecution {
                 .clock(clock)
                 .ladder(ladder.withGate(this::gate))
                 .progress(sweep.progressListener() == null ? new LoadProgress() {} : sweep.progressListener())
+                .background(sweep.backgroundStream())
                 .build();
     }
 

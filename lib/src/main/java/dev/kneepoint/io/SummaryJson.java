@@ -1,6 +1,7 @@
 package dev.kneepoint.io;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.kneepoint.metrics.BackgroundResult;
 import dev.kneepoint.metrics.Distribution;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepInfo;
@@ -23,6 +24,11 @@ import java.util.Map;
  * {@code {count, mean, stddev, min, p50, p90, p95, p99, p999, max}}, then {@code output_tokens_per_s,
  * input_tokens_per_s, requests_per_s, goodput_rps, good_fraction, concurrency_mean, output_len_mismatch,
  * count_discrepancy, token_sources{source: n}, slo{...}}. Sealed by a golden-file test.
+ *
+ * <p>A run with background traffic ({@link dev.kneepoint.metrics.BackgroundResult}) has one more top-level
+ * key after {@code steps}: {@code background{tag, rate_rps, arrival, steps[], total}}, whose steps and total
+ * have the step format above (one per foreground step, same labels). A run without background has no such key,
+ * so its summary is unchanged; {@code steps} are always the foreground's only.
  */
 public final class SummaryJson {
     /** Version of this format. */
@@ -60,6 +66,21 @@ public final class SummaryJson {
             writeStep(g, s);
         }
         g.writeEndArray();
+        if (run.background().isPresent()) {
+            BackgroundResult bg = run.background().get();
+            g.writeObjectFieldStart("background");
+            g.writeStringField("tag", bg.tag());
+            Json.number(g, "rate_rps", bg.rateRps());
+            g.writeStringField("arrival", bg.arrival());
+            g.writeArrayFieldStart("steps");
+            for (StepResult s : bg.steps()) {
+                writeStep(g, s);
+            }
+            g.writeEndArray();
+            g.writeFieldName("total");
+            writeStep(g, bg.total());
+            g.writeEndObject();
+        }
         g.writeEndObject();
     }
 

@@ -27,6 +27,10 @@ import java.util.function.BooleanSupplier;
  * open-loop step owns one platform scheduler thread. All of them end before the step's
  * {@code stepFinished}. There is no shared pool.
  *
+ * <p>Background: with {@link Builder#background}, a {@link BackgroundStream} runs underneath the whole ladder on
+ * its own scheduler thread (started before the first step, stopped after the last, then drained); its records go
+ * to the same listener, tagged, and a stop or interrupt cancels it with the run.
+ *
  * <p>Listener threading: {@code stepStarted}, {@code stepFinished}, the {@link StepGate} and the
  * {@link LoadProgress} are called on the thread running the run; {@code requestFinished} on request
  * threads (and, for dropped or never-fired requests, on the scheduler thread), concurrently. If
@@ -40,6 +44,7 @@ public final class LoadRun {
     private final RunClock clock;
     private final Ladder ladder;
     private final LoadProgress progress;
+    private final BackgroundStream background;
     private final AtomicBoolean used = new AtomicBoolean();
 
     private LoadRun(Builder b) {
@@ -49,6 +54,7 @@ public final class LoadRun {
         this.clock = b.clock != null ? b.clock : RunClock.system();
         this.ladder = b.ladder;
         this.progress = b.progress;
+        this.background = b.background;
     }
 
     public static Builder builder() {
@@ -61,6 +67,11 @@ public final class LoadRun {
 
     public RunClock clock() {
         return clock;
+    }
+
+    /** The background stream running underneath the ladder, if any. */
+    public java.util.Optional<BackgroundStream> background() {
+        return java.util.Optional.ofNullable(background);
     }
 
     /**
@@ -90,6 +101,29 @@ public final class LoadRun {
     /** The ladder loop; {@code stopRequested} tells a stop() apart from a plain interrupt. */
     LoadResult drive(BooleanSupplier stopRequested) {
         RunContext context = new RunContext(sender, workload, listener, clock);
+        BackgroundRunner bg = background == null ? null
+                : new BackgroundRunner(background, context.withWorkload(background.workload()));
+        if (bg != null) {
+            bg.start();
+        }
+        LoadResult result;
+        try {
+            result = ladder(context, stopRequested);
+        } catch (RuntimeException e) {
+            if (bg != null) {
+                bg.finish(false);
+            }
+            throw e;
+        }
+        if (bg != null) {
+            bg.finish(result.ending() == LoadResult.Ending.COMPLETED || result.ending() == LoadResult.Ending.GATE_STOPPED);
+            context.rethrowFailure();
+        }
+        progress.runEnded(result);
+        return result;
+    }
+
+    private LoadResult ladder(RunContext context, BooleanSupplier stopRequested) {
         List<Step> steps = ladder.steps();
         List<ExecutedStep> done = new ArrayList<>();
         LoadResult.Ending ending = LoadResult.Ending.COMPLETED;
@@ -124,9 +158,7 @@ public final class LoadRun {
             reason = (stopped ? "stopped by RunHandle" : "interrupted") + " after " + done.size() + " of "
                     + steps.size() + " steps";
         }
-        LoadResult result = new LoadResult(done, ending, reason);
-        progress.runEnded(result);
-        return result;
+        return new LoadResult(done, ending, reason);
     }
 
     /** The pause between steps; false if interrupted (the interrupt status is set). */
@@ -153,6 +185,7 @@ public final class LoadRun {
         private Ladder ladder;
         private boolean ladderTwice;
         private LoadProgress progress = LoadProgress.NONE;
+        private BackgroundStream background;
 
         private Builder() {}
 
@@ -170,6 +203,8 @@ public final class LoadRun {
         public Builder step(Step single) { return ladder(single == null ? null : Ladder.single(single)); }
         /** Live progress callbacks (default none). */
         public Builder progress(LoadProgress runProgress) { this.progress = runProgress; return this; }
+        /** A steady open-loop stream underneath the whole ladder (default none); see {@link BackgroundStream}. */
+        public Builder background(BackgroundStream stream) { this.background = stream; return this; }
 
         public LoadRun build() {
             List<String> problems = new ArrayList<>();

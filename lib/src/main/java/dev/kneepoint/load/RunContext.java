@@ -17,14 +17,26 @@ final class RunContext {
     final Workload workload;
     final RunListener listener;
     final RunClock clock;
-    private final AtomicLong ids = new AtomicLong();
-    private final AtomicReference<IllegalStateException> failure = new AtomicReference<>();
+    private final AtomicLong ids;
+    private final AtomicReference<IllegalStateException> failure;
 
     RunContext(RequestSender sender, Workload workload, RunListener listener, RunClock clock) {
+        this(sender, workload, listener, clock, new AtomicLong(), new AtomicReference<>());
+    }
+
+    private RunContext(RequestSender sender, Workload workload, RunListener listener, RunClock clock,
+                       AtomicLong ids, AtomicReference<IllegalStateException> failure) {
         this.sender = sender;
         this.workload = workload;
         this.listener = listener;
         this.clock = clock;
+        this.ids = ids;
+        this.failure = failure;
+    }
+
+    /** The same run (ids, failures, sender, listener, clock) with another workload: a background stream's. */
+    RunContext withWorkload(Workload other) {
+        return new RunContext(sender, other, listener, clock, ids, failure);
     }
 
     long nextId() {

@@ -21,6 +21,8 @@ public final class RunAggregator implements RunListener {
     private final List<StepResult> results = new ArrayList<>();
     private volatile StepAggregator current;
     private final java.util.concurrent.atomic.AtomicLong unassigned = new java.util.concurrent.atomic.AtomicLong();
+    private volatile BackgroundAggregator background;
+    private volatile long firstStepStart = -1;
 
     public RunAggregator(Slo slo) {
         this.slo = Objects.requireNonNull(slo, "slo");
@@ -30,8 +32,26 @@ public final class RunAggregator implements RunListener {
         return slo;
     }
 
+    /**
+     * Measures the records tagged {@code tag} apart, as background traffic: they never enter a step's
+     * aggregator (so the foreground's windowed throughput, concurrency and goodput exclude them) and are
+     * reported by {@link RunResult#background()} (see {@link BackgroundResult} for the attribution). Call
+     * before the run starts.
+     *
+     * @param tag     the background stream's tag
+     * @param rateRps its planned mean rate (reported, not used in any computation)
+     * @param arrival its arrival process label (reported)
+     */
+    public RunAggregator trackBackground(String tag, double rateRps, String arrival) {
+        this.background = new BackgroundAggregator(Objects.requireNonNull(tag, "tag"), rateRps, arrival, slo);
+        return this;
+    }
+
     @Override
     public void stepStarted(StepInfo step, long stepStartNanos) {
+        if (firstStepStart < 0) {
+            firstStepStart = stepStartNanos;
+        }
         StepAggregator a = new StepAggregator(step, slo);
         active.put(step.label(), a);
         current = a;
@@ -39,6 +59,11 @@ public final class RunAggregator implements RunListener {
 
     @Override
     public void requestFinished(RequestRecord record) {
+        BackgroundAggregator bg = background;
+        if (bg != null && bg.tag().equals(record.tag())) {
+            bg.add(record);
+            return;
+        }
         StepAggregator a = active.get(record.step());
         if (a == null) {
             unassigned.incrementAndGet();
@@ -76,8 +101,11 @@ public final class RunAggregator implements RunListener {
         return unassigned.get();
     }
 
-    /** The run result so far. */
+    /** The run result so far, with the background measured apart when {@link #trackBackground} was called. */
     public RunResult result(String runId, boolean complete, Instant startTime, String target) {
-        return new RunResult(runId, results(), complete, startTime, target);
+        List<StepResult> steps = results();
+        BackgroundAggregator bg = background;
+        return new RunResult(runId, steps, complete, startTime, target,
+                bg == null ? Optional.empty() : Optional.of(bg.result(steps, firstStepStart, complete)));
     }
 }

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The result of a run: its steps in order.
@@ -13,14 +14,23 @@ import java.util.Objects;
  * @param complete  false when the run did not end cleanly (crash, kill) or was loaded from such a run
  * @param startTime wall-clock start of the run
  * @param target    description of what was measured (URL, model)
+ * @param background the background traffic measured apart from the steps (see {@link BackgroundResult}),
+ *                   empty when the run had none. {@code steps} are always the foreground's only.
  */
-public record RunResult(String runId, List<StepResult> steps, boolean complete, Instant startTime, String target) {
+public record RunResult(String runId, List<StepResult> steps, boolean complete, Instant startTime, String target,
+                        Optional<BackgroundResult> background) {
 
     public RunResult {
         Objects.requireNonNull(runId, "runId");
         steps = List.copyOf(steps);
         Objects.requireNonNull(startTime, "startTime");
         target = target == null ? "" : target;
+        background = background == null ? Optional.empty() : background;
+    }
+
+    /** A run without background traffic. */
+    public RunResult(String runId, List<StepResult> steps, boolean complete, Instant startTime, String target) {
+        this(runId, steps, complete, startTime, target, Optional.empty());
     }
 
     /**

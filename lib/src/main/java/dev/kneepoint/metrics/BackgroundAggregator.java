@@ -1,0 +1,79 @@
+package dev.kneepoint.metrics;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Keeps a run's background records and turns them into a {@link BackgroundResult} once the foreground
+ * windows are known. Records are kept whole until the run ends (a few kB each: the chunk timestamps),
+ * which bounds a background stream to what fits in memory, e.g. about 5 MB for 10 rps over 10 minutes
+ * of 128-token answers. Thread-safe.
+ */
+final class BackgroundAggregator {
+    private final String tag;
+    private final double rateRps;
+    private final String arrival;
+    private final Slo slo;
+    private final List<RequestRecord> records = new ArrayList<>();
+
+    BackgroundAggregator(String tag, double rateRps, String arrival, Slo slo) {
+        this.tag = tag;
+        this.rateRps = rateRps;
+        this.arrival = arrival;
+        this.slo = slo;
+    }
+
+    String tag() {
+        return tag;
+    }
+
+    synchronized void add(RequestRecord r) {
+        records.add(r);
+    }
+
+    /** The background over {@code foreground}'s windows; {@code runStartNanos} opens the total's window. */
+    BackgroundResult result(List<StepResult> foreground, long runStartNanos, boolean complete) {
+        List<RequestRecord> all;
+        synchronized (this) {
+            all = List.copyOf(records);
+        }
+        List<StepResult> steps = new ArrayList<>();
+        for (StepResult fg : foreground) {
+            StepWindow w = fg.window();
+            StepInfo info = info(fg.info().index(), fg.info().label(), w.lengthNanos());
+            StepAggregator a = new StepAggregator(info, slo);
+            for (RequestRecord r : all) {
+                a.accept(withWarmup(r, !w.contains(r.intendedNanos())));
+            }
+            steps.add(a.finish(new StepWindow(w.startNanos(), w.startNanos(), w.endNanos(), w.completed())));
+        }
+        long start = runStartNanos < 0 ? 0 : runStartNanos;
+        long end = start;
+        for (StepResult fg : foreground) {
+            end = Math.max(end, fg.window().endNanos());
+        }
+        for (RequestRecord r : all) {
+            start = Math.min(start, Math.max(0, r.intendedNanos()));
+            end = Math.max(end, Math.max(r.endNanos(), r.lastTokenNanos()) + 1);
+        }
+        StepAggregator total = new StepAggregator(info(-1, "total", end - start), slo);
+        all.forEach(r -> total.accept(withWarmup(r, false)));
+        return new BackgroundResult(tag, rateRps, arrival, steps, total.finish(new StepWindow(start, start, end, complete)));
+    }
+
+    private StepInfo info(int index, String label, long durationNanos) {
+        return new StepInfo(index, label, StepInfo.OPEN, -1, rateRps, arrival, -1, "", 0, durationNanos, -1);
+    }
+
+    /** The record with its warm-up flag set to {@code warmup} (membership of one step). */
+    static RequestRecord withWarmup(RequestRecord r, boolean warmup) {
+        if (r.warmup() == warmup) {
+            return r;
+        }
+        return new RequestRecord(r.id(), r.step(), r.tag(), warmup, r.intendedNanos(), r.dispatchNanos(),
+                r.firstByteNanos(), r.firstTokenNanos(), r.lastTokenNanos(), r.endNanos(), r.chunkNanos(),
+                r.chunkTokens(), r.promptTokens(), r.outputTokens(), r.reasoningTokens(), r.requestedPromptTokens(),
+                r.requestedOutputTokens(), r.clientCountedTokens(), r.tokenSource(), r.outcome(), r.finishReason(),
+                r.streamed(), r.serverTimings());
+    }
+}

@@ -1,0 +1,28 @@
+package dev.kneepoint.scenario;
+
+import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.workload.PromptCalibrator;
+import dev.kneepoint.workload.TokenCounter;
+
+/**
+ * How prompt lengths were made exact for a target: with its own {@code /tokenize} when it answers, else with
+ * the four-characters-per-token estimate, flagged.
+ *
+ * @param calibrator  the calibrator every workload of the matrix or procedure shares (measured once)
+ * @param exact       true when the server's tokenizer was used
+ * @param description what was used and, for an estimate, why
+ */
+public record Calibration(PromptCalibrator calibrator, boolean exact, String description) {
+
+    /** Measures the target's tokenizer, falling back to a flagged estimate when it has no {@code /tokenize}. */
+    public static Calibration of(TargetConfig target) {
+        try {
+            PromptCalibrator c = PromptCalibrator.measure(TokenCounter.server(target));
+            return new Calibration(c, true, "exact: " + c.counter().describe());
+        } catch (RuntimeException e) {
+            PromptCalibrator c = PromptCalibrator.measure(TokenCounter.estimate());
+            return new Calibration(c, false, "ESTIMATE (" + c.counter().describe() + "): the target's /tokenize failed: "
+                    + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package dev.kneepoint.load;
+
+import static dev.kneepoint.load.FakeSender.ms;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kneepoint.metrics.Outcome;
+import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.workload.RequestSpec;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** A background stream under a ladder: its schedule, its tag, its end and its stop. */
+class BackgroundStreamTest {
+    private static final Workload FG = i -> RequestSpec.of("fg " + i, 4);
+    private static final Workload BG = i -> RequestSpec.of("bg " + i, 4).withTag("ignored");
+
+    private static Ladder twoSteps() {
+        ClosedLoopStep step = ClosedLoopStep.builder().concurrency(1).duration(Duration.ofMillis(400)).build();
+        return Ladder.concurrency(List.of(1, 2), step).withPause(Duration.ofMillis(200));
+    }
+
+    @Test
+    void runsAtItsRateThroughStepsAndPausesWithItsTag() {
+        RecordingListener listener = new RecordingListener();
+        // Constant 50 req/s; 20 ms answers, so the stream never piles up.
+        BackgroundStream bg = new BackgroundStream(BG, ArrivalPlan.constant(50), "bg", Duration.ofSeconds(5));
+        LoadResult result = LoadRun.builder().sender(FakeSender.fixedLatency(ms(20))).workload(FG).listener(listener)
+                .ladder(twoSteps()).background(bg).build().run();
+
+        assertThat(result.completed()).isTrue();
+        List<RequestRecord> all = List.copyOf(listener.records);
+        List<RequestRecord> background = all.stream().filter(r -> r.tag().equals("bg")).toList();
+        assertThat(background).allMatch(r -> r.step().equals("bg") && !r.warmup() && r.isOk());
+        // Ids are unique across the foreground and the background (one counter per run).
+        Set<Long> ids = new HashSet<>();
+        all.forEach(r -> assertThat(ids.add(r.id())).isTrue());
+        // The stream covers the run: 400 ms + 200 ms pause + 400 ms plus drains, i.e. a bit over 1 s, at one
+        // request per 20 ms: between 50 (1.0 s) and 75 (1.5 s; slack for slow drains on a busy machine).
+        long lastStepEnd = listener.windows.get(listener.windows.size() - 1).endNanos();
+        assertThat(background.size()).isBetween(50, 75);
+        // Constant arrivals: intended times are exactly 20 ms apart from the stream's start.
+        long first = background.stream().mapToLong(RequestRecord::intendedNanos).min().orElseThrow();
+        assertThat(background).allMatch(r -> (r.intendedNanos() - first) % ms(20) == 0);
+        // The stream stops issuing when the last step ended (its scheduler may fire at most one more arrival).
+        assertThat(background.stream().filter(r -> r.intendedNanos() > lastStepEnd).count()).isLessThanOrEqualTo(1);
+        // It started before the first step: requests are intended during the first step and the pause.
+        long pauseStart = listener.windows.get(0).endNanos();
+        long secondStart = listener.stepStarts.get(1);
+        assertThat(background).anyMatch(r -> r.intendedNanos() > pauseStart && r.intendedNanos() < secondStart);
+    }
+
+    @Test
+    void stoppingTheRunCancelsTheStreamsRequestsInFlight() throws Exception {
+        RecordingListener listener = new RecordingListener();
+        // Answers take 10 s: the stream's requests are all in flight when the run is stopped.
+        BackgroundStream bg = new BackgroundStream(BG, ArrivalPlan.constant(20), "bg", Duration.ofSeconds(30));
+        RunHandle handle = LoadRun.builder().sender(FakeSender.fixedLatency(ms(10_000))).workload(FG).listener(listener)
+                .ladder(twoSteps()).background(bg).build().start();
+        Thread.sleep(300);
+        long t0 = System.nanoTime();
+        handle.close();
+        // Stop: within about a second (two 400 ms grace periods), not after the 10 s answers or the 30 s drain.
+        assertThat(System.nanoTime() - t0).isLessThan(ms(3000));
+        assertThat(handle.await().ending()).isEqualTo(LoadResult.Ending.STOPPED);
+        List<RequestRecord> background = List.copyOf(listener.records).stream().filter(r -> r.tag().equals("bg")).toList();
+        assertThat(background).isNotEmpty().allMatch(r -> r.outcome() instanceof Outcome.Cancelled);
+    }
+
+    @Test
+    void invalidStreamListsEveryProblem() {
+        assertThatThrownBy(() -> new BackgroundStream(null, null, "default", Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("workload").hasMessageContaining("arrival plan")
+                .hasMessageContaining("tag").hasMessageContaining("drainTimeout");
+    }
+}
