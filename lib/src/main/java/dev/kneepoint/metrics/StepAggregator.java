@@ -49,6 +49,9 @@ public final class StepAggregator {
     private long lenMismatch;
     private long countDiscrepancy;
 
+    private long okPromptTokens;
+    private long okOutputTokens;
+
     public StepAggregator(StepInfo info, Slo slo) {
         this.info = Objects.requireNonNull(info, "info");
         this.slo = Objects.requireNonNull(slo, "slo");
@@ -80,6 +83,8 @@ public final class StepAggregator {
             switch (r.outcome()) {
                 case Outcome.Ok o -> {
                     ok++;
+                    okPromptTokens += Math.max(0, r.promptTokens());
+                    okOutputTokens += r.outputTokens();
                     recordLatencies(r);
                 }
                 case Outcome.Cancelled c -> cancelled++;
@@ -175,7 +180,8 @@ public final class StepAggregator {
                     Distribution.of(e2eSched), Distribution.of(scheduleLag), rates.outputTokensPerS(),
                     rates.inputTokensPerS(), rates.requestsPerS(), rates.goodputRps(), rates.goodFraction(),
                     outcomes == 0 ? Double.NaN : (double) failed / outcomes, rates.concurrencyMean(),
-                    lenMismatch, countDiscrepancy, tokenSources, slo);
+                    lenMismatch, countDiscrepancy, tokenSources, ok == 0 ? Double.NaN : (double) okPromptTokens / ok,
+                    ok == 0 ? Double.NaN : (double) okOutputTokens / ok, slo);
         }
     }
 }

@@ -44,6 +44,8 @@ import java.util.TreeMap;
  * @param outputLenMismatch OK requests whose output length differs from the requested one
  * @param countDiscrepancy  requests whose client-side token count disagrees with the server total
  * @param tokenSources      token source label → requests, sorted by label
+ * @param meanPromptTokens  mean prompt tokens of the step's OK requests (NaN when none): the token budget
+ * @param meanOutputTokens  mean output tokens of the step's OK requests (NaN when none)
  * @param slo               the SLO goodput was judged against
  */
 public record StepResult(
@@ -54,7 +56,8 @@ public record StepResult(
         Distribution tpot, Distribution e2e, Distribution e2eSched, Distribution scheduleLag,
         double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
         double goodFraction, double failureRate, double concurrencyMean,
-        long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources, Slo slo) {
+        long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources,
+        double meanPromptTokens, double meanOutputTokens, Slo slo) {
 
     public StepResult {
         Objects.requireNonNull(info, "info");

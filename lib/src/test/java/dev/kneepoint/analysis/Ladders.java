@@ -68,7 +68,7 @@ public final class Ladders {
         double fr = s.ok + s.failed == 0 ? Double.NaN : (double) s.failed / (s.ok + s.failed);
         return new StepResult(info, w, 60, s.ok, s.failed, 0, 0, 0, s.failures, ttft, ttft, itl, itl, itl, lat, lat,
                 constant(s.lagMs), s.tokensPerS, rps * 100, rps, rps, 1, fr, s.load, 0, 0, Map.of("server_usage", s.ok),
-                s.slo);
+                100, rps == 0 ? Double.NaN : s.tokensPerS / rps, s.slo);
     }
 
     public static RunResult run(String id, Spec... specs) {
