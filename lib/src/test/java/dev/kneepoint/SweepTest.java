@@ -109,8 +109,11 @@ class SweepTest {
         double closeSeconds = (System.nanoTime() - t0) / 1e9;
         RunResult r = handle.result().orElseThrow();
 
-        // The bound: a stopped run ends within a second.
-        assertThat(closeSeconds).isLessThan(1.0);
+        // The bound: a stopped run ends within a second (it takes ~0.1-0.3 s on a quiet machine). close()
+        // also writes the run directory, and on a loaded 2-core machine 1.4 s was seen, so the test allows 3 s:
+        // noise only lengthens it, and a close that waited for the in-flight requests instead of cancelling
+        // them would take >= 3.3 s (2000 tokens at >= 2 ms per step is >= 4 s each, started <= 0.7 s earlier).
+        assertThat(closeSeconds).isLessThan(3.0);
         assertThat(r.complete()).isFalse();
         // Requests of 2000 tokens take seconds on the fast preset: the in-flight ones were cancelled.
         assertThat(r.step("c=2").cancelled()).isPositive();
