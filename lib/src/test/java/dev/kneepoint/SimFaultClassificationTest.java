@@ -86,8 +86,9 @@ class SimFaultClassificationTest {
         // timestamps. The gap itself is not a hard bound (a late read of the chunk before the stall shortens
         // it: 297 ms was seen), so both sides of it are measured from dispatch: the chunk after the stall cannot
         // arrive before 300 ms (the server sleeps 300 ms after receiving the request); the chunk before it is
-        // written ~25 ms in ("fast": ~2 ms steps), and < 200 ms leaves 175 ms for a late read while still
-        // failing a client that stamps chunks when the stream ends or a stall that is not mid-stream (>= 300).
+        // written ~25 ms in ("fast": ~2 ms steps; 209 ms was seen on a loaded machine). A client that stamps
+        // chunks when the stream ends, or a stall that is not mid-stream, puts it at >= 300 ms (hard), so
+        // < 300 ms is the widest bound that still fails them.
         RequestRecord stalled = send("stream_stall:300");
         assertThat(stalled.isOk()).isTrue();
         long[] chunks = stalled.chunkNanos();
@@ -100,7 +101,7 @@ class SimFaultClassificationTest {
         assertThat(chunks[afterStall] - stalled.dispatchNanos()).as("chunk after the stall, from dispatch")
                 .isGreaterThanOrEqualTo(Duration.ofMillis(300).toNanos());
         assertThat(chunks[afterStall - 1] - stalled.dispatchNanos()).as("chunk before the stall, from dispatch")
-                .isLessThan(Duration.ofMillis(200).toNanos());
+                .isLessThan(Duration.ofMillis(300).toNanos());
         // The same stall against a 100 ms idle timeout.
         assertThat(send("stream_stall:1000", b -> b.idleTimeout(Duration.ofMillis(100))).outcome().label())
                 .isEqualTo("TIMEOUT(idle)");

@@ -104,9 +104,9 @@ class SimFaultTest {
         // The gap between the events around the stall is not a hard bound (a late read of the event before the
         // stall shortens it), so both events are measured from the send: the one after the stall cannot arrive
         // before 300 ms (the server sleeps 300 ms after receiving the request); the one before it is written
-        // ~15 ms in (5 tokens, ~2 ms steps), and < 200 ms leaves 185 ms for a late read while still failing a
-        // stall that is not mid-stream or not applied (the event before it would then also be >= 300 ms or
-        // the gap ~2 ms).
+        // ~15 ms in (5 tokens, ~2 ms steps; 209 ms was seen for the same read in the client's test under load).
+        // A stall that is not mid-stream, or events stamped late, put it at >= 300 ms (hard), so < 300 ms is
+        // the widest bound that still fails them.
         List<RawSse.Event> ev = stream.events();
         int afterStall = 1;
         for (int i = 2; i < ev.size(); i++) {
@@ -116,7 +116,7 @@ class SimFaultTest {
             }
         }
         assertThat(ev.get(afterStall).arrivalNanos() - stream.sendNanos()).isGreaterThanOrEqualTo(300_000_000L);
-        assertThat(ev.get(afterStall - 1).arrivalNanos() - stream.sendNanos()).isLessThan(200_000_000L);
+        assertThat(ev.get(afterStall - 1).arrivalNanos() - stream.sendNanos()).isLessThan(300_000_000L);
         assertThat(stream.done()).isTrue();
         long before = sim.stats().faultsInjected().get(FaultKind.ENGINE_STALL);
         RawSse.Result engine = fault("engine_stall:300");
