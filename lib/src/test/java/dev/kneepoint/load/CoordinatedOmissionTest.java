@@ -67,17 +67,18 @@ class CoordinatedOmissionTest {
         List<RequestRecord> c = closed.of("c=1");
 
         assertThat(o).hasSize(30).allMatch(RequestRecord::isOk);
-        // The 10 requests planned in the stall window each wait for its end: ttft_sched >= 2 s - intended, a hard
-        // bound whatever the dispatch delay (the fake never answers early; 95 .. 995 ms). The 20 others are
-        // healthy (10 ms). A single threshold cannot separate them robustly (the shortest stalled wait is ~95 ms,
-        // and a healthy request crossed 90 ms under load), so the healthy ones get 500 ms: a healthy request
-        // needs 490 ms of scheduling noise to cross it, a stalled view of them would be ~1 s.
-        List<RequestRecord> plannedInStall = o.stream()
-                .filter(r -> r.intendedNanos() >= STALL_START && r.intendedNanos() < STALL_END).toList();
-        assertThat(plannedInStall).hasSize(10)
+        // The 10 requests planned in the stall window each wait for its end: they cannot be dispatched before
+        // their plan, so ttft_sched >= 2 s - intended is a hard bound (95 .. 995 ms). Those dispatched outside
+        // the window are healthy (10 ms): the 20 planned outside it, give or take one, as a late dispatch can
+        // carry the one planned just before the window into it (seen when setup delayed the plan to ~95 ms),
+        // or the last one planned in it out of it (then it waited >= 100 ms for nothing but noise). A single
+        // threshold cannot separate them robustly (the shortest stalled wait is ~95 ms, and a healthy request
+        // crossed 90 ms under load), so the healthy ones get 500 ms: a healthy request needs 490 ms of
+        // scheduling noise to cross it, a stalled view of them would be ~1 s.
+        assertThat(o).filteredOn(r -> r.intendedNanos() >= STALL_START && r.intendedNanos() < STALL_END).hasSize(10)
                 .allMatch(r -> r.ttftSchedNanos() >= STALL_END - r.intendedNanos());
-        assertThat(o).filteredOn(r -> !plannedInStall.contains(r)).hasSize(20)
-                .allMatch(r -> r.ttftSchedNanos() < ms(500));
+        assertThat(o).filteredOn(r -> r.dispatchNanos() < STALL_START || r.dispatchNanos() >= STALL_END)
+                .hasSizeBetween(19, 21).allMatch(r -> r.ttftSchedNanos() < ms(500));
         assertThat(p(o, true, 99)).isBetween(ms(900), ms(1300));
         assertThat(p(o, false, 99)).isBetween(ms(900), ms(1300));
         assertThat(p(o, true, 90)).isBetween(ms(600), ms(900));
@@ -117,9 +118,7 @@ class CoordinatedOmissionTest {
         // intended (95 .. 995 ms) is a hard bound. (A count over one threshold is not: request 20, planned just
         // after the stall, waits ~95 ms behind the draining queue, and noise accumulating over the drain moves
         // it.) Those planned from 2.1 s on find the queue drained (it empties by ~2.1 s): healthy, < 500 ms.
-        List<RequestRecord> plannedInStall = q.stream()
-                .filter(r -> r.intendedNanos() >= STALL_START && r.intendedNanos() < STALL_END).toList();
-        assertThat(plannedInStall).hasSize(10)
+        assertThat(q).filteredOn(r -> r.intendedNanos() >= STALL_START && r.intendedNanos() < STALL_END).hasSize(10)
                 .allMatch(r -> r.ttftSchedNanos() >= STALL_END - r.intendedNanos());
         // (9 of them when the plan starts ~5 ms after the run clock's zero, 10 if setup delayed it by > 100 ms)
         assertThat(q).filteredOn(r -> r.intendedNanos() >= STALL_END + ms(100)).hasSizeBetween(9, 10)

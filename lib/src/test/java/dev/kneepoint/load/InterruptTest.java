@@ -185,17 +185,18 @@ class InterruptTest {
     @Test
     void plannedRequestsTheSchedulerHadNotFiredYetEndCancelledLaterOnesAreNotRecorded() throws Exception {
         FakeSender sender = FakeSender.fixedLatency(ms(10_000));
-        // A listener that holds the scheduler thread when it reports a dropped request, for 300 ms and at
-        // least until the test has called stop() (so that a late test thread cannot let the scheduler resume
-        // before the stop), so the scheduler falls behind its plan (it ignores interrupts while doing so).
-        AtomicBoolean stopCalled = new AtomicBoolean();
+        // A listener that holds the scheduler thread when it reports a dropped request until the stop reaches
+        // that thread (the runner interrupts it), so the scheduler falls behind its plan by the whole time
+        // until the stop. (A fixed 300 ms hold was racy both ways: a late stop let the scheduler resume and fire
+        // normally, and a hold ending > 400 ms after the runner's interrupt outlasted its grace.) 10 s cap in
+        // case the stop never comes.
         RecordingListener listener = new RecordingListener() {
             @Override public void requestFinished(RequestRecord record) {
                 super.requestFinished(record);
                 if (record.outcome().equals(Outcome.DROPPED)) {
-                    long until = System.nanoTime() + ms(300);
-                    while (System.nanoTime() < until || !stopCalled.get()) {
-                        LockSupport.parkNanos(Math.max(ms(1), until - System.nanoTime()));
+                    long cap = System.nanoTime() + ms(10_000);
+                    while (!Thread.currentThread().isInterrupted() && System.nanoTime() < cap) {
+                        LockSupport.parkNanos(ms(1));
                     }
                 }
             }
@@ -204,17 +205,16 @@ class InterruptTest {
                 .maxInFlight(1, CapPolicy.DROP).build();
         RunHandle handle = run(step, sender, listener).start();
 
-        Thread.sleep(150);
+        sleepUntilStepTime(listener, 310);
         handle.stop();
-        stopCalled.set(true);
         assertThat(handle.await(Duration.ofSeconds(1))).isPresent();
 
         List<RequestRecord> rs = OpenLoopTest.byId(listener.of("rate=100"));
         long stepStart = listener.stepStarts.get(0);
         StepWindow window = listener.windows.get(0);
-        // Request 0 was sent (and cancelled), request 1 dropped (holding the scheduler from >= 10 ms for
-        // >= 300 ms); those planned at 20 ms up to when the scheduler saw the stop (>= 310 ms, so >= 30 of
-        // them; at most those due when the window closed, on the run clock) were overdue: CANCELLED, never sent.
+        // Request 0 was sent (and cancelled), request 1 dropped (holding the scheduler until the stop, >= 310 ms
+        // into the step on the run clock); those planned at 20 ms up to when the scheduler saw the stop (so
+        // >= 30 of them; at most those due when the window closed) were overdue: CANCELLED, never sent.
         assertThat(rs.get(0).outcome()).isEqualTo(Outcome.CANCELLED);
         assertThat(rs.get(0).dispatched()).isTrue();
         assertThat(rs.get(1).outcome()).isEqualTo(Outcome.DROPPED);

@@ -119,9 +119,16 @@ class OpenLoopTest {
         assertThat(last.intendedNanos() - listener.stepStarts.get(0)).isEqualTo(ms(380));
         assertThat(last.scheduleLagNanos()).isGreaterThanOrEqualTo(ms(520));
         assertThat(last.ttftSchedNanos() - last.ttftNanos()).isEqualTo(last.scheduleLagNanos());
-        // First come, first served: dispatch order follows the plan.
-        for (int k = 1; k < rs.size(); k++) {
-            assertThat(rs.get(k).dispatchNanos()).isGreaterThanOrEqualTo(rs.get(k - 1).dispatchNanos());
+        // First come, first served: dispatch order follows the plan. The dispatch stamp is taken on each
+        // request's own thread after it got its slot, so a thread preempted in between can be overtaken by
+        // the next one (36 ms inversions seen under load): with 2 slots that moves a request by one place,
+        // two if its thread was also late reaching the queue. A LIFO or barging queue moves requests by up
+        // to the ~8 waiting behind the stalled slots.
+        List<Long> dispatchOrder = rs.stream().sorted(Comparator.comparingLong(RequestRecord::dispatchNanos))
+                .map(RequestRecord::id).toList();
+        for (int k = 0; k < rs.size(); k++) {
+            assertThat(Math.abs(dispatchOrder.indexOf(rs.get(k).id()) - k)).as("places moved by request %d", k)
+                    .isLessThanOrEqualTo(2);
         }
     }
 
