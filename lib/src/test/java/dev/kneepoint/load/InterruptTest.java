@@ -46,6 +46,14 @@ class InterruptTest {
         return clock.now();
     }
 
+    /** Waits (up to 10 s) until the fake server has seen {@code n} requests: a state, not a time. */
+    private static void awaitSent(FakeSender sender, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + ms(10_000);
+        while (sender.threads.size() < n && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+    }
+
     private static long stepStart(RecordingListener listener) {
         synchronized (listener) {
             return listener.stepStarts.isEmpty() ? -1 : listener.stepStarts.get(0);
@@ -95,6 +103,7 @@ class InterruptTest {
             interruptKept.set(Thread.currentThread().isInterrupted());
         });
 
+        awaitSent(sender, 1);
         long interruptedAt = sleepUntilStepTime(listener, 500);
         long t0 = System.nanoTime();
         caller.interrupt();
@@ -121,12 +130,13 @@ class InterruptTest {
         }
         assertThat(rs).allMatch(r -> r.outcome().equals(Outcome.CANCELLED));
         // Requests due but not yet fired when the stop came are recorded CANCELLED without a dispatch: they
-        // are the plan's tail (the scheduler fires in order). Normally at most the one due at the instant
-        // of the interrupt; 3 allows the scheduler thread to be 100 ms behind its plan at that moment (the
-        // OS preempts it for whole time slices on a loaded machine), while a runner that stopped firing, or
-        // that recorded in-flight requests as never sent, would leave most of the 11+ undispatched.
+        // are the plan's tail (the scheduler fires in order). How many depends on how far behind its plan the
+        // scheduler thread was (normally at most the one due at the instant of the interrupt, but 9 of 11 were
+        // seen on a loaded machine), so the check is exact instead: the records marked dispatched are exactly
+        // the requests the server saw (>= 1: the test waited for one), so none that was in flight is recorded
+        // as never sent and none that was never sent as dispatched.
         List<RequestRecord> unfired = rs.stream().filter(r -> !r.dispatched()).toList();
-        assertThat(unfired.size()).isLessThanOrEqualTo(3);
+        assertThat(rs.size() - unfired.size()).isEqualTo(sender.threads.size()).isGreaterThanOrEqualTo(1);
         assertThat(rs.subList(rs.size() - unfired.size(), rs.size())).containsExactlyElementsOf(unfired);
         assertThat(sender.inFlight.get()).isZero();
         assertThat(sender.allThreadsEnded(1000)).isTrue();
@@ -165,6 +175,7 @@ class InterruptTest {
                 .maxInFlight(1, CapPolicy.QUEUE).build();
         RunHandle handle = run(step, sender, listener).start();
 
+        awaitSent(sender, 1);
         long stoppedAt = sleepUntilStepTime(listener, 300);
         handle.stop();
         assertThat(handle.await(Duration.ofSeconds(1))).isPresent();
@@ -205,6 +216,7 @@ class InterruptTest {
                 .maxInFlight(1, CapPolicy.DROP).build();
         RunHandle handle = run(step, sender, listener).start();
 
+        awaitSent(sender, 1);
         sleepUntilStepTime(listener, 310);
         handle.stop();
         assertThat(handle.await(Duration.ofSeconds(1))).isPresent();
