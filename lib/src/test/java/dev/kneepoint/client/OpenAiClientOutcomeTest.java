@@ -160,8 +160,11 @@ class OpenAiClientOutcomeTest extends ClientFixture {
         enqueueSse(body);
         RequestRecord r = send(target(b -> b.totalTimeout(ms(500)).idleTimeout(ms(300))));
         assertThat(r.outcome().label()).isEqualTo("TIMEOUT(total)");
-        // ~10 events in 500 ms at one per 50 ms; at least a few must have arrived
-        assertThat(r.chunkNanos().length).isBetween(3, 11);
+        // ~10 events in 500 ms at one per 50 ms; at least a few must have arrived. The server writes at most one
+        // per 50 ms from its start (after dispatch), and the request ends <= 900 ms after dispatch (below), so
+        // <= 19 even when noise delays the timeout's firing (a tighter count would race it); a client that
+        // ignored the total timeout while tokens flow would read all 100.
+        assertThat(r.chunkNanos().length).isBetween(3, 19);
         assertThat(ms(r.endNanos() - r.dispatchNanos())).isBetween(495.0, 500.0 + 400);
     }
 
