@@ -119,17 +119,21 @@ class OpenLoopTest {
         assertThat(last.intendedNanos() - listener.stepStarts.get(0)).isEqualTo(ms(380));
         assertThat(last.scheduleLagNanos()).isGreaterThanOrEqualTo(ms(520));
         assertThat(last.ttftSchedNanos() - last.ttftNanos()).isEqualTo(last.scheduleLagNanos());
-        // First come, first served: dispatch order follows the plan. The dispatch stamp is taken on each
-        // request's own thread after it got its slot, so a thread preempted in between can be overtaken by
-        // the next one (36 ms inversions seen under load): with 2 slots that moves a request by one place,
-        // two if its thread was also late reaching the queue. A LIFO or barging queue moves requests by up
-        // to the ~8 waiting behind the stalled slots.
+        // First come, first served: dispatch order follows the plan. The order is decided where each request's
+        // own thread reaches the queue, and its dispatch stamp is taken on that thread after it got its slot, so
+        // a thread preempted in between is overtaken: by one place when a slot's thread stalls briefly, by many
+        // when a loaded machine starves one virtual thread (request 1 was once dispatched 10th). So at most two
+        // requests may move more than two places; a LIFO or barging queue moves most of the ~8 waiting ones.
         List<Long> dispatchOrder = rs.stream().sorted(Comparator.comparingLong(RequestRecord::dispatchNanos))
                 .map(RequestRecord::id).toList();
+        long movedFar = 0;
         for (int k = 0; k < rs.size(); k++) {
-            assertThat(Math.abs(dispatchOrder.indexOf(rs.get(k).id()) - k)).as("places moved by request %d", k)
-                    .isLessThanOrEqualTo(2);
+            if (Math.abs(dispatchOrder.indexOf(rs.get(k).id()) - k) > 2) {
+                movedFar++;
+            }
         }
+        assertThat(movedFar).as("requests dispatched more than two places from their plan order")
+                .isLessThanOrEqualTo(2);
     }
 
     @Test
