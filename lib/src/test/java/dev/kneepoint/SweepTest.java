@@ -42,7 +42,7 @@ class SweepTest {
 
     @Test
     void closedLoopLadderMeasuresEveryStepAndWritesTheRunDirectory() throws Exception {
-        RunResult r = Kneepoint.ladder(target, 1, 4).inputTokens(64).outputTokens(16)
+        RunResult r = Kneepoint.ladder(target, 1, 4).inputTokens(64).outputTokens(64)
                 .stepDuration(Duration.ofMillis(800)).warmup(Duration.ofMillis(200))
                 .outputDir(runs).name("ladder").run();
 
@@ -51,13 +51,15 @@ class SweepTest {
         for (StepResult s : r.steps()) {
             assertThat(s.requestsOk()).isPositive();
             assertThat(s.requestsFailed()).isZero();
-            // ignore_eos with max_tokens 16: the simulator returns exactly 16 tokens, counted from usage.
+            // ignore_eos with max_tokens 64: the simulator returns exactly 64 tokens, counted from usage.
             assertThat(s.outputLenMismatch()).isZero();
             assertThat(s.tokenSources()).containsOnlyKeys("server_usage");
             assertThat(s.ttft().count()).isEqualTo(s.requestsOk());
         }
         // Closed loop keeps N users busy: the time-average in flight is close to N (tolerance: the gap
-        // between one answer and the next request, and the drain at the end of the window).
+        // between one answer and the next request, and the drain at the end of the window). Requests of 64
+        // tokens (~130 ms on the fast preset, rather than ~35 ms for 16) keep the gap a loaded machine adds
+        // between answer and next request (10-20 ms) well under a quarter of a user; a missing user gives < 3.
         assertThat(r.step("c=4").concurrencyMean()).isBetween(3.0, 4.0);
         assertThat(r.step("c=4").outputTokensPerS()).isGreaterThan(r.step("c=1").outputTokensPerS());
 
@@ -109,8 +111,11 @@ class SweepTest {
         double closeSeconds = (System.nanoTime() - t0) / 1e9;
         RunResult r = handle.result().orElseThrow();
 
-        // The bound: a stopped run ends within a second.
-        assertThat(closeSeconds).isLessThan(1.0);
+        // The bound: a stopped run ends within a second (it takes ~0.1-0.3 s on a quiet machine). close()
+        // also writes the run directory, and on a loaded 2-core machine 1.4 s was seen, so the test allows 3 s:
+        // noise only lengthens it, and a close that waited for the in-flight requests instead of cancelling
+        // them would take >= 3.3 s (2000 tokens at >= 2 ms per step is >= 4 s each, started <= 0.7 s earlier).
+        assertThat(closeSeconds).isLessThan(3.0);
         assertThat(r.complete()).isFalse();
         // Requests of 2000 tokens take seconds on the fast preset: the in-flight ones were cancelled.
         assertThat(r.step("c=2").cancelled()).isPositive();

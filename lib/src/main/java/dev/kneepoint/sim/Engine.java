@@ -78,6 +78,7 @@ final class Engine implements AutoCloseable {
         long stepStart = System.nanoTime();
         boolean idle = true;
         while (!closed) {
+            boolean hadWork = !model.idle();
             drain();
             if (model.idle()) {
                 publish();
@@ -85,8 +86,11 @@ final class Engine implements AutoCloseable {
                 LockSupport.park(this);
                 continue;
             }
-            if (idle) {
-                stepStart = System.nanoTime();
+            if (idle || !hadWork) {
+                // Work that arrived while nothing was running starts its step now, not at the last step's
+                // deadline: when this thread ran late, that deadline lies before the arrival, and chaining on it
+                // emitted the first token less than a prefill step after the request arrived.
+                stepStart = Math.max(stepStart, System.nanoTime());
                 idle = false;
             }
             StepResult r = model.step();

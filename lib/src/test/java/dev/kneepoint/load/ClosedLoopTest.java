@@ -62,9 +62,10 @@ class ClosedLoopTest {
 
         List<RequestRecord> records = listener.of("c=4");
         // Each request takes >= 50 ms, so a user can start at most 20 (at 0, 50, ..., 950 ms) before the
-        // 1 s bound: 80 is the exact upper limit. The lower limit allows each request ~12 % overhead
-        // (scheduling on a loaded 2-core machine): 4 × floor(1000 / 56) = 68.
-        assertThat(records.size()).isBetween(68, 80);
+        // 1 s bound: 80 is the exact upper limit. The lower limit allows each request 30 ms of overhead
+        // (waking the user and the fake on a loaded 2-core machine: ~10 ms per request was seen):
+        // 4 × floor(1000 / 80) = 48. A serialized loop would send 20; four users are proven by maxInFlight.
+        assertThat(records.size()).isBetween(48, 80);
         assertThat(records).allMatch(RequestRecord::isOk);
         assertThat(sender.maxInFlight.get()).isEqualTo(4);
         assertThat(result.completed()).isTrue();
@@ -91,15 +92,19 @@ class ClosedLoopTest {
         for (List<RequestRecord> user : byUser.values()) {
             List<RequestRecord> rs = user.stream().sorted(Comparator.comparingLong(RequestRecord::intendedNanos))
                     .toList();
-            // 400 ms of 20 ms requests + 30 ms think: about 8 per user; at least 5 even when slowed down.
-            assertThat(rs.size()).isBetween(5, 8);
+            // 400 ms of 20 ms requests + 30 ms think: at most 8 per user (at 0, 50, ..., 350 ms); at least 4
+            // even with 50 ms of overhead per request on a loaded machine.
+            assertThat(rs.size()).isBetween(4, 8);
             assertThat(rs.get(0).intendedNanos()).isEqualTo(stepStart);
             for (int k = 1; k < rs.size(); k++) {
                 long slotFree = rs.get(k - 1).endNanos();
                 long intended = rs.get(k).intendedNanos();
-                // The runner reads the clock right after the sender returns: at or after the record's end,
-                // within scheduling noise (5 ms, generous for one thread continuing without blocking).
-                assertThat(intended - slotFree).isBetween(ms(30), ms(35));
+                // The runner reads the clock right after the sender returns, so intended - end >= 30 ms is hard.
+                // Above it is only the time between the fake's last clock read and the runner's, which a
+                // preempted carrier thread stretches by whole time slices on a loaded 2-core machine; 25 ms
+                // of slack still fails the bugs this targets: no think time (~0), think time counted from
+                // dispatch (~10), think time applied twice (~60).
+                assertThat(intended - slotFree).isBetween(ms(30), ms(55));
                 assertThat(rs.get(k).dispatchNanos()).isGreaterThanOrEqualTo(intended);
             }
         }
@@ -116,12 +121,18 @@ class ClosedLoopTest {
 
         List<RequestRecord> records = listener.of("c=3");
         long warmupEnd = listener.stepStarts.get(0) + ms(100);
-        // Exactly 25 measured requests, whatever the timing; 3 users × ~10 warm-up requests before them.
+        // Exactly 25 measured requests, whatever the timing; 3 users × ~10 warm-up requests before them (at
+        // most 10 each, started at 0, 10, ..., 90 ms, so <= 33 has slack; at least 2 each even with 40 ms of
+        // overhead per 10 ms request on a loaded machine).
         assertThat(records.stream().filter(r -> !r.warmup()).count()).isEqualTo(25);
-        assertThat(records.stream().filter(RequestRecord::warmup).count()).isBetween(15L, 33L);
-        // The flag is decided when the request is handed to the sender, a few µs before the fake's
-        // dispatch stamp: allow 2 ms at the boundary.
-        assertThat(records).allMatch(r -> r.warmup() ? r.dispatchNanos() < warmupEnd + ms(2)
+        assertThat(records.stream().filter(RequestRecord::warmup).count()).isBetween(6L, 33L);
+        // The flag is decided when the request is handed to the sender, after its intended start and
+        // before the fake's dispatch stamp: so a measured request is dispatched at or after the warm-up end
+        // and a warm-up request was intended before it (both hard). A warm-up request's dispatch stamp is
+        // normally a few µs after the decision, but a preempted carrier thread can delay it by whole time
+        // slices: 50 ms (5 request latencies) still fails a flag decided requests earlier.
+        assertThat(records).allMatch(r -> r.warmup()
+                ? r.intendedNanos() < warmupEnd && r.dispatchNanos() < warmupEnd + ms(50)
                 : r.dispatchNanos() >= warmupEnd);
         assertThat(listener.windows.get(0).startNanos()).isEqualTo(warmupEnd);
     }
@@ -138,8 +149,9 @@ class ClosedLoopTest {
         long took = System.nanoTime() - t0;
 
         assertThat(listener.of("c=2")).hasSize(2).allMatch(r -> r.outcome().equals(Outcome.CANCELLED));
-        // 100 ms + 200 ms drain, then the cancellation is immediate: well under 1.5 s (vs 5 s latency).
-        assertThat(took).isLessThan(ms(1_500));
+        // 100 ms + 200 ms drain, then the cancellation is immediate: ~0.3 s. Noise only lengthens it, and
+        // 3 s still fails a runner that waits for the 5 s answers.
+        assertThat(took).isLessThan(ms(3_000));
         assertThat(result.completed()).isTrue();
         assertThat(sender.allThreadsEnded(1000)).isTrue();
     }

@@ -66,32 +66,37 @@ class OpenLoopTest {
         assertThat(rs).allMatch(r -> r.scheduleLagNanos() >= 0);
         long p50 = RecordingListener.percentile(rs, RequestRecord::scheduleLagNanos, 50);
         long p99 = RecordingListener.percentile(rs, RequestRecord::scheduleLagNanos, 99);
-        long lateP50 = RecordingListener.percentile(rs.subList(150, 200), RequestRecord::scheduleLagNanos, 50);
+        long lateMin = RecordingListener.sorted(rs.subList(150, 200), RequestRecord::scheduleLagNanos)[0];
         // Lag = scheduler slop + starting a virtual thread. Measured here: p50 30-50 µs, p99 0.2-1.1 ms on
-        // a quiet run, p99 up to 17 ms while other builds saturate this 2-core machine (the OS preempts
-        // the scheduler thread for whole time slices; 47 ms seen once with four builds running). Hence
-        // p50 < 1 ms, and p99 < 250 ms only as a guard against waiting on responses: a scheduler that waited
-        // for each 20 ms answer would fall 15 ms further behind per request, seconds by the end.
-        // No drift: firing at "now + 5 ms" would accumulate ~50-100 µs of timer slack per period, about
-        // 7-15 ms by request 150; firing at stepStart + offset keeps the late requests' median < 1 ms.
-        assertThat(p50).as("p50 schedule lag ns").isLessThan(ms(1));
-        assertThat(lateP50).as("p50 schedule lag ns of requests 150..199").isLessThan(ms(1));
+        // a quiet run; p50 1.9 ms and p99 up to 17 ms while other builds saturate this 2-core machine (the
+        // OS preempts the scheduler thread for whole time slices; 47 ms seen once). Noise only adds lag, so
+        // every bound here is an upper bound set well above what noise produced:
+        // p50 < 5 ms (100× the quiet median) and p99 < 250 ms, a guard against waiting on responses: a
+        // scheduler that waited for each 20 ms answer would fall 15 ms further behind per request, seconds
+        // by the end.
+        // No drift: firing at "now + 5 ms" accumulates the timer slack (>= ~50 µs) and the firing work per
+        // period, 7-15 ms by request 150, on *every* later request. Firing at stepStart + offset leaves many
+        // late requests on time, so the smallest lag of requests 150..199 is < 2 ms; noise cannot make a
+        // drifting scheduler pass this, and a correct one fails it only if all 50 were >= 2 ms late.
+        assertThat(p50).as("p50 schedule lag ns").isLessThan(ms(5));
+        assertThat(lateMin).as("min schedule lag ns of requests 150..199").isLessThan(ms(2));
         assertThat(p99).as("p99 schedule lag ns").isLessThan(ms(250));
         assertThat(sender.allThreadsEnded(1000)).isTrue();
     }
 
     @Test
     void inFlightGrowsWithoutLimitWhenTheServerIsSlow() {
-        FakeSender sender = FakeSender.fixedLatency(ms(500));
+        FakeSender sender = FakeSender.fixedLatency(ms(1000));
         RecordingListener listener = new RecordingListener();
         OpenLoopStep step = OpenLoopStep.builder().arrival(ArrivalPlan.constant(200))
                 .duration(Duration.ofMillis(500)).build();
 
         run(step, sender, listener);
 
-        // 100 arrivals within 495 ms, each held 500 ms: all 100 are in flight together just before the
-        // first answer. Allow 10 fired late by a stalled scheduler thread; a loop that waited would
-        // never exceed 1.
+        // 100 arrivals within 495 ms, each held 1 s from its own dispatch (a hard minimum): all 100 are in
+        // flight together just before the first answer unless the last ones are fired > 505 ms late (with
+        // a 500 ms hold, a 50 ms stall of the scheduler was enough to lose 10). Allow 10 fired late; a loop
+        // that waited would never exceed 1, a hidden 64-thread pool never 64.
         assertThat(sender.maxInFlight.get()).isGreaterThanOrEqualTo(90);
         assertThat(listener.of("rate=200")).hasSize(100).allMatch(RequestRecord::isOk);
     }
@@ -114,10 +119,21 @@ class OpenLoopTest {
         assertThat(last.intendedNanos() - listener.stepStarts.get(0)).isEqualTo(ms(380));
         assertThat(last.scheduleLagNanos()).isGreaterThanOrEqualTo(ms(520));
         assertThat(last.ttftSchedNanos() - last.ttftNanos()).isEqualTo(last.scheduleLagNanos());
-        // First come, first served: dispatch order follows the plan.
-        for (int k = 1; k < rs.size(); k++) {
-            assertThat(rs.get(k).dispatchNanos()).isGreaterThanOrEqualTo(rs.get(k - 1).dispatchNanos());
+        // First come, first served: dispatch order follows the plan. The order is decided where each request's
+        // own thread reaches the queue, and its dispatch stamp is taken on that thread after it got its slot, so
+        // a thread preempted in between is overtaken: by one place when a slot's thread stalls briefly, by many
+        // when a loaded machine starves one virtual thread (request 1 was once dispatched 10th). So at most two
+        // requests may move more than two places; a LIFO or barging queue moves most of the ~8 waiting ones.
+        List<Long> dispatchOrder = rs.stream().sorted(Comparator.comparingLong(RequestRecord::dispatchNanos))
+                .map(RequestRecord::id).toList();
+        long movedFar = 0;
+        for (int k = 0; k < rs.size(); k++) {
+            if (Math.abs(dispatchOrder.indexOf(rs.get(k).id()) - k) > 2) {
+                movedFar++;
+            }
         }
+        assertThat(movedFar).as("requests dispatched more than two places from their plan order")
+                .isLessThanOrEqualTo(2);
     }
 
     @Test

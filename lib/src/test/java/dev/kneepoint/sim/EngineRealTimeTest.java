@@ -66,4 +66,29 @@ class EngineRealTimeTest {
             assertThat(firsts.get(2) - firsts.get(1)).isEqualTo(300_000);
         }
     }
+
+    @Test
+    void workArrivingAfterAnIdleBoundaryStartsItsStepOnArrivalEvenWhenTheEngineThreadRanLate() throws Exception {
+        SimConfig c = SimConfig.preset("fast");
+        StepCost cost = StepCost.of(c);
+        try (Engine engine = new Engine(c, new SimMetrics("m"), System.nanoTime())) {
+            Recorder second = new Recorder();
+            long[] submittedAt = new long[1];
+            // The first sequence's last token is handed out on the engine thread; its sink makes that thread
+            // 20 ms late (as a preempted engine thread would be) and submits the next request meanwhile, after
+            // the last step's deadline. The engine was left with no work at that deadline, so the next step
+            // must start on arrival: chaining on the stale deadline emitted the first token up to 20 ms early.
+            TokenSink first = (tokens, generated, finished, scheduledNanos) -> {
+                if (finished) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
+                    submittedAt[0] = System.nanoTime();
+                    engine.submit(EngineModelTest.seq(2, 100, 2, 16).withSink(second));
+                }
+            };
+            engine.submit(EngineModelTest.seq(1, 10, 2, 16).withSink(first));
+            assertThat(second.done.await(5, TimeUnit.SECONDS)).isTrue();
+            // the engine never emits early: the first token is due a lone prefill step after the arrival at least
+            assertThat(second.scheduled.get(0) - submittedAt[0]).isGreaterThanOrEqualTo(cost.lonePrefillNanos(100));
+        }
+    }
 }

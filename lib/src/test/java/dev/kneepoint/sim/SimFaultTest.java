@@ -37,14 +37,6 @@ class SimFaultTest {
         return r.events().stream().anyMatch(e -> e.data().contains("\"finish_reason\":\""));
     }
 
-    static long maxGap(RawSse.Result r) {
-        long max = 0;
-        for (int i = 1; i < r.events().size(); i++) {
-            max = Math.max(max, r.events().get(i).arrivalNanos() - r.events().get(i - 1).arrivalNanos());
-        }
-        return max;
-    }
-
     @Test
     void httpErrorsCarryStatusAndErrorBody() throws Exception {
         for (int status : new int[] {429, 500, 503}) {
@@ -109,7 +101,22 @@ class SimFaultTest {
     @Test
     void streamStallAndEngineStallShowAsAGapInTheStream() throws Exception {
         RawSse.Result stream = fault("stream_stall:300");
-        assertThat(maxGap(stream)).isGreaterThanOrEqualTo(300_000_000L);
+        // The gap between the events around the stall is not a hard bound (a late read of the event before the
+        // stall shortens it), so both events are measured from the send: the one after the stall cannot arrive
+        // before 300 ms (the server sleeps 300 ms after receiving the request); the one before it is written
+        // ~15 ms in (5 tokens, ~2 ms steps; 209 ms was seen for the same read in the client's test under load).
+        // A stall that is not mid-stream, or events stamped late, put it at >= 300 ms (hard), so < 300 ms is
+        // the widest bound that still fails them.
+        List<RawSse.Event> ev = stream.events();
+        int afterStall = 1;
+        for (int i = 2; i < ev.size(); i++) {
+            if (ev.get(i).arrivalNanos() - ev.get(i - 1).arrivalNanos()
+                    > ev.get(afterStall).arrivalNanos() - ev.get(afterStall - 1).arrivalNanos()) {
+                afterStall = i;
+            }
+        }
+        assertThat(ev.get(afterStall).arrivalNanos() - stream.sendNanos()).isGreaterThanOrEqualTo(300_000_000L);
+        assertThat(ev.get(afterStall - 1).arrivalNanos() - stream.sendNanos()).isLessThan(300_000_000L);
         assertThat(stream.done()).isTrue();
         long before = sim.stats().faultsInjected().get(FaultKind.ENGINE_STALL);
         RawSse.Result engine = fault("engine_stall:300");
@@ -167,8 +174,10 @@ class SimFaultTest {
             RawSse.Result r = RawSse.post(s.port(), "/v1/completions", STREAM);
             assertThat(r.events().get(0).arrivalNanos() - r.sendNanos()).isGreaterThanOrEqualTo(300_000_000L);
             RawSse.Result after = RawSse.post(s.port(), "/v1/completions", STREAM);
-            // only once: the next request's first token comes after one ordinary prefill step (~2 ms)
-            assertThat(after.events().get(0).arrivalNanos() - after.sendNanos()).isLessThan(200_000_000L);
+            // only once: the next request's first token comes after one ordinary prefill step (~2 ms). A second
+            // stall would make it >= 300 ms (a hard bound), so 300 ms is the widest bound that still catches it;
+            // noise only lengthens the ~2 ms.
+            assertThat(after.events().get(0).arrivalNanos() - after.sendNanos()).isLessThan(300_000_000L);
             assertThat(s.stats().faultsInjected().get(FaultKind.ENGINE_STALL)).isEqualTo(1);
         }
     }
