@@ -114,7 +114,7 @@ class DisplaysTest {
         StepInfo info = new StepInfo(index, label, StepInfo.CLOSED, concurrency, Double.NaN, "", -1, "", 0, -1, -1);
         long failed = failures.values().stream().mapToLong(Long::longValue).sum();
         return new StepResult(info, new StepWindow(0, 0, 10_000_000_000L, true), 10.0, 5, failed, 0, 0, 0, failures,
-                d, d, d, d, d, d, d, Distribution.empty(), 123.4, 50, 0.5, 0.5, 1.0, 0.0, 1.0, 0, 0, Map.of(),
+                d, d, d, d, d, d, d, Distribution.empty(), 123.4, 50, 0.5, 0.5, 1.0, 0.0, 1.0, 0, 0, Map.of(), 64, 32,
                 new Slo(Double.NaN, Double.NaN, Double.NaN, 99, Double.NaN, Slo.Basis.AUTO));
     }
 }

@@ -72,16 +72,8 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
      */
     @Override
     public RequestRecord execute(RequestSpec spec, RequestContext context, Cancellation cancellation) {
-        RequestRecord.Builder b = new RequestRecord.Builder();
-        b.id = context.id();
-        b.step = context.step();
-        b.tag = spec.tag();
-        b.warmup = context.warmup();
-        b.intendedNanos = context.intendedNanos();
-        b.requestedPromptTokens = spec.requestedPromptTokens();
-        b.requestedOutputTokens = requestedOutputTokens(spec);
+        RequestRecord.Builder b = context.recordBuilder(spec);
         b.streamed = target.stream();
-        b.promptTokens = spec.requestedPromptTokens();
         if (closed || cancellation.isCancelled() || Thread.currentThread().isInterrupted()) {
             b.outcome = Outcome.CANCELLED;
             b.endNanos = context.clock().now();
@@ -130,18 +122,5 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
     @Override
     public String toString() {
         return "OpenAiClient[" + target.describe() + "]";
-    }
-
-    /** {@code max_tokens}, else an output budget passed as an extra field (OpenAI's {@code max_completion_tokens}). */
-    static int requestedOutputTokens(RequestSpec spec) {
-        if (spec.maxTokens() >= 0) {
-            return spec.maxTokens();
-        }
-        for (String field : new String[] {"max_completion_tokens", "max_tokens", "n_predict"}) {
-            if (spec.extraBody().get(field) instanceof Number n && n.intValue() >= 0) {
-                return n.intValue();
-            }
-        }
-        return -1;
     }
 }

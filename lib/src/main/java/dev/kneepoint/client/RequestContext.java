@@ -1,6 +1,8 @@
 package dev.kneepoint.client;
 
+import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
+import dev.kneepoint.workload.RequestSpec;
 import java.util.Objects;
 
 /**
@@ -11,5 +13,23 @@ public record RequestContext(long id, String step, boolean warmup, long intended
     public RequestContext {
         Objects.requireNonNull(step, "step");
         Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * A record builder holding this request's identity and what the workload asked for (prompt length,
+     * taken as the prompt count until the server reports its own, and output length); the sender or the
+     * load step fills in what happened.
+     */
+    public RequestRecord.Builder recordBuilder(RequestSpec spec) {
+        RequestRecord.Builder b = new RequestRecord.Builder();
+        b.id = id;
+        b.step = step;
+        b.tag = spec.tag();
+        b.warmup = warmup;
+        b.intendedNanos = intendedNanos;
+        b.promptTokens = spec.requestedPromptTokens();
+        b.requestedPromptTokens = spec.requestedPromptTokens();
+        b.requestedOutputTokens = spec.requestedOutputTokens();
+        return b;
     }
 }

@@ -93,16 +93,8 @@ final class RunContext {
 
     /** The record of a request that was never dispatched (dropped, or cancelled before dispatch). */
     RequestRecord unsent(RequestSpec spec, RequestContext context, Outcome outcome) {
-        RequestRecord.Builder b = new RequestRecord.Builder();
-        b.id = context.id();
-        b.step = context.step();
-        b.tag = spec.tag();
-        b.warmup = context.warmup();
-        b.intendedNanos = context.intendedNanos();
+        RequestRecord.Builder b = context.recordBuilder(spec);
         b.endNanos = clock.now();
-        b.promptTokens = spec.requestedPromptTokens();
-        b.requestedPromptTokens = spec.requestedPromptTokens();
-        b.requestedOutputTokens = spec.maxTokens();
         b.outcome = outcome;
         return b.build();
     }

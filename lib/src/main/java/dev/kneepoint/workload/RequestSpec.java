@@ -47,6 +47,22 @@ public record RequestSpec(
         return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, extraBody, newTag);
     }
 
+    /**
+     * The output length this request asks for: {@code max_tokens}, else an output budget passed as an
+     * extra field ({@code max_completion_tokens} for OpenAI, {@code n_predict} for llama.cpp); -1 when none.
+     */
+    public int requestedOutputTokens() {
+        if (maxTokens >= 0) {
+            return maxTokens;
+        }
+        for (String field : new String[] {"max_completion_tokens", "max_tokens", "n_predict"}) {
+            if (extraBody.get(field) instanceof Number n && n.intValue() >= 0) {
+                return n.intValue();
+            }
+        }
+        return -1;
+    }
+
     /** The chat messages to send: {@code messages}, or one user message holding {@code prompt}. */
     public List<ChatMessage> chatMessages() {
         return messages.isEmpty() ? List.of(new ChatMessage("user", prompt)) : messages;

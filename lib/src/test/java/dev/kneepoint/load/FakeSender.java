@@ -43,12 +43,7 @@ final class FakeSender implements RequestSender {
 
     @Override
     public RequestRecord execute(RequestSpec spec, RequestContext context, Cancellation cancellation) {
-        RequestRecord.Builder b = new RequestRecord.Builder();
-        b.id = context.id();
-        b.step = context.step();
-        b.tag = spec.tag();
-        b.warmup = context.warmup();
-        b.intendedNanos = context.intendedNanos();
+        RequestRecord.Builder b = context.recordBuilder(spec);
         b.dispatchNanos = context.clock().now();
         int now = inFlight.incrementAndGet();
         maxInFlight.accumulateAndGet(now, Math::max);
