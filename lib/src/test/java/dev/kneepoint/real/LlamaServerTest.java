@@ -9,10 +9,14 @@ import dev.kneepoint.client.Cancellation;
 import dev.kneepoint.client.OpenAiClient;
 import dev.kneepoint.client.RequestContext;
 import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.load.ExecutedStep;
+import dev.kneepoint.load.GateDecision;
+import dev.kneepoint.load.LoadProgress;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
 import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.metrics.TokenSource;
 import dev.kneepoint.workload.RequestSpec;
@@ -20,6 +24,7 @@ import dev.kneepoint.workload.SyntheticPrompts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -59,10 +64,14 @@ class LlamaServerTest {
         }
     }
 
+    /** Measured numbers, written to target/real-server-report.txt for docs/REAL-SERVER.md (not asserted). */
+    private static final List<String> REPORT = new ArrayList<>();
+
     @AfterAll
-    static void close() {
+    static void close() throws java.io.IOException {
         if (server != null) {
             server.close();
+            java.nio.file.Files.write(java.nio.file.Path.of("target", "real-server-report.txt"), REPORT);
         }
     }
 
@@ -128,7 +137,7 @@ class LlamaServerTest {
             // the same span and divisor as Kneepoint's TPOT = (t_last - t_first) / (N - 1).
             double serverDecodeMs = t.get("predicted_ms") / (t.get("predicted_n") - 1);
             double tpotMs = r.tpotNanos() / 1e6;
-            rows.add(String.format(java.util.Locale.ROOT, "ttft=%.1f prompt_ms=%.1f tpot=%.2f server=%.2f",
+            rows.add(String.format(Locale.ROOT, "ttft=%.1f prompt_ms=%.1f tpot=%.2f server=%.2f",
                     ttftMs, promptMs, tpotMs, serverDecodeMs));
             // Causality, no tolerance beyond rounding: the request reaches the server before prefill starts
             // and the first token leaves after it ends, on the same machine's monotonic clock.
@@ -140,35 +149,76 @@ class LlamaServerTest {
         // + OkHttp read + decode: a few ms on an idle machine. The median of 5 is bounded at 60 ms because
         // this 2-core machine is shared (a descheduled thread costs tens of ms); a client that waited for
         // the wrong event (usage chunk, second token) would exceed it by a full decode time or more.
+        REPORT.add("timings (completions, ~200-word prompt, 48 tokens): " + rows);
         assertThat(median(overheadMs)).as("median TTFT - prompt_ms (ms); %s", rows).isBetween(0.0, 60.0);
         // TPOT and llama.cpp's decode time per token cover the same span; only the ends differ (SSE write
-        // and read of the first and last token). 25% leaves room for scheduling noise on the shared cores.
-        assertThat(median(tpotRelErr)).as("median |TPOT - server| / server; %s", rows).isLessThan(0.25);
+        // and client read of the first and last token; measured < 1% here). 15% is what a 60 ms client-side
+        // delay at one end (the bound above) does to 47 intervals of ~9 ms: noise passes, a client stamping
+        // tokens at the wrong event (stream end, buffered reads) does not.
+        assertThat(median(tpotRelErr)).as("median |TPOT - server| / server; %s", rows).isLessThan(0.15);
     }
 
     @Test
-    void ladderShowsBatchingAggregateRisesPerUserFalls() {
+    void ladderShowsBatchingPerUserRateFallsAndDecodeCallsCarryManyTokens() {
+        // llama.cpp's own counters, read at each step's start and end: output tokens per llama_decode() call
+        // is 1 when requests are served one at a time and approaches the number of busy slots when they
+        // are batched, whatever the CPU speed.
+        Map<String, double[]> tokensPerDecode = new java.util.LinkedHashMap<>();
+        LoadProgress scrape = new LoadProgress() {
+            private double[] at;
+
+            @Override
+            public void stepStarting(StepInfo step, int stepCount) {
+                at = decodeCounters();
+            }
+
+            @Override
+            public void stepEnded(ExecutedStep step, GateDecision decision) {
+                double[] now = decodeCounters();
+                tokensPerDecode.put(step.info().label(), new double[] {now[0] - at[0], now[1] - at[1]});
+            }
+        };
         RunResult run = Kneepoint.ladder(target(ApiKind.COMPLETIONS), 1, 2, 4)
-                .inputTokens(32).outputTokens(48).ignoreEos(true)
-                .warmup(Duration.ofSeconds(1)).stepDuration(Duration.ofSeconds(6))
-                .outputDir(null).name("llama-ladder").run();
+                .inputTokens(32).outputTokens(32).ignoreEos(true)
+                .warmup(Duration.ofSeconds(1)).stepDuration(Duration.ofSeconds(5))
+                .outputDir(null).name("llama-ladder").progress(scrape).run();
         assertThat(run.steps()).hasSize(3);
         StepResult c1 = run.steps().get(0);
         StepResult c4 = run.steps().get(2);
-        String table = Kneepoint.table(run);
+        String table = Kneepoint.table(run) + "tokens/decode call: " + tokensPerDecode.entrySet().stream()
+                .map(e -> String.format(Locale.ROOT, "%s %.0f/%.0f", e.getKey(), e.getValue()[0], e.getValue()[1]))
+                .toList();
+        REPORT.add("ladder:\n" + table);
         for (StepResult s : run.steps()) {
-            assertThat(s.requestsFailed()).as("failures in %s%n%s", s.info(), table).isZero();
-            assertThat(s.requestsOk()).as("requests in %s%n%s", s.info(), table).isPositive();
+            assertThat(s.requestsFailed()).as("failures in %s%n%s", s.info().label(), table).isZero();
+            assertThat(s.requestsOk()).as("requests in %s%n%s", s.info().label(), table).isPositive();
         }
-        // Continuous batching: 4 sequences share each decode step, so 4 users get far more than 1 user's
-        // tokens/s (measured ~2-3x here; facts file: ~2x for a 58M model). 1.3x is the bound that a server
-        // serialising requests (1.0x) cannot reach even with noise.
-        assertThat(c4.outputTokensPerS()).as("aggregate tokens/s c4 vs c1%n%s", table)
-                .isGreaterThan(1.3 * c1.outputTokensPerS());
-        // ...and each user's own decode rate falls, because every step now computes 4 rows (1000 / TPOT p50).
+        // Closed loop with 4 users keeps ~4 requests in flight (Little's law; the client is not the limit).
+        assertThat(c4.concurrencyMean()).as("in flight at c=4%n%s", table).isBetween(3.0, 4.05);
+        // Batching, seen by the server: one request alone gets one token per decode call (its prefill call
+        // yields the first token, each later call one more); four users share calls. 2.5 leaves room for
+        // ramp-up/drain at the step edges and for prefill calls that join a running batch.
+        double[] d1 = tokensPerDecode.get("c=1");
+        double[] d4 = tokensPerDecode.get("c=4");
+        assertThat(d1[0] / d1[1]).as("tokens per decode call at c=1%n%s", table).isBetween(0.95, 1.05);
+        assertThat(d4[0] / d4[1]).as("tokens per decode call at c=4%n%s", table).isGreaterThan(2.5);
+        // Each user's own decode rate falls, because every decode call now computes 4 rows (1000 / TPOT p50).
+        // The margin (x0.8) keeps it from passing on noise alone.
         double perUser1 = 1000.0 / c1.tpot().p50();
         double perUser4 = 1000.0 / c4.tpot().p50();
-        assertThat(perUser4).as("per-user tokens/s c4 vs c1%n%s", table).isLessThan(perUser1);
+        assertThat(perUser4).as("per-user tokens/s c4 vs c1%n%s", table).isLessThan(0.8 * perUser1);
+        // Aggregate throughput must not collapse under batching. It does NOT rise on this machine: one CPU
+        // thread decoding a 135M model is compute-bound, so a 4-row decode costs ~4x a 1-row one (measured
+        // and explained in docs/REAL-SERVER.md); on memory-bound hardware it rises. 0.6 allows for noise.
+        assertThat(c4.outputTokensPerS()).as("aggregate tokens/s c4 vs c1%n%s", table)
+                .isGreaterThan(0.6 * c1.outputTokensPerS());
+    }
+
+    private static double[] decodeCounters() {
+        String text = server.metricsText();
+        return new double[] {
+            PromText.value(text, "llamacpp:tokens_predicted_total").orElseThrow(),
+            PromText.value(text, "llamacpp:n_decode_total").orElseThrow()};
     }
 
     @Test
