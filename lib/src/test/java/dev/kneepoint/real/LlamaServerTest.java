@@ -21,8 +21,12 @@ import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.metrics.TokenSource;
 import dev.kneepoint.workload.RequestSpec;
 import dev.kneepoint.workload.SyntheticPrompts;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -42,8 +46,9 @@ class LlamaServerTest {
     private static final Map<String, Object> IGNORE_EOS = Map.of("ignore_eos", true);
     private static RealServer server;
     private static final RunClock CLOCK = RunClock.system();
+    /** Measured numbers, written to target/real-server-report.txt for docs/REAL-SERVER.md (not asserted). */
+    private static final List<String> REPORT = new ArrayList<>();
     private static long nextId = 1;
-
     private static RealServer.Gate gate;
 
     @BeforeAll
@@ -64,14 +69,11 @@ class LlamaServerTest {
         }
     }
 
-    /** Measured numbers, written to target/real-server-report.txt for docs/REAL-SERVER.md (not asserted). */
-    private static final List<String> REPORT = new ArrayList<>();
-
     @AfterAll
-    static void close() throws java.io.IOException {
+    static void close() throws IOException {
         if (server != null) {
             server.close();
-            java.nio.file.Files.write(java.nio.file.Path.of("target", "real-server-report.txt"), REPORT);
+            Files.write(Path.of("target", "real-server-report.txt"), REPORT);
         }
     }
 
@@ -163,7 +165,7 @@ class LlamaServerTest {
         // llama.cpp's own counters, read at each step's start and end: output tokens per llama_decode() call
         // is 1 when requests are served one at a time and approaches the number of busy slots when they
         // are batched, whatever the CPU speed.
-        Map<String, double[]> tokensPerDecode = new java.util.LinkedHashMap<>();
+        Map<String, double[]> tokensPerDecode = new LinkedHashMap<>();
         LoadProgress scrape = new LoadProgress() {
             private double[] at;
 
