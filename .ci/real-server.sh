@@ -9,6 +9,9 @@ if [[ -z "${JAVA_HOME:-}" && -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/javac ]]; 
   export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
 fi
 PORT="${KNEEPOINT_LLAMA_PORT:-18089}"
+# CI runs in a fresh clone (no .cache/), so keep the build outside it: later CI runs on the same machine
+# reuse it (the binary's name carries the llama-cpp-python pin, so a new pin rebuilds). A new machine builds.
+export KNEEPOINT_LLAMA_CACHE="${KNEEPOINT_LLAMA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kneepoint/llama}"
 
 echo "== real-server: build or reuse llama-server ($(date -u +%T))"
 bin/kneepoint-llama build

@@ -209,9 +209,9 @@ class LlamaServerTest {
         double perUser1 = 1000.0 / c1.tpot().p50();
         double perUser4 = 1000.0 / c4.tpot().p50();
         assertThat(perUser4).as("per-user tokens/s c4 vs c1%n%s", table).isLessThan(0.8 * perUser1);
-        // Aggregate throughput must not collapse under batching. It does NOT rise on this machine: one CPU
-        // thread decoding a 135M model is compute-bound, so a 4-row decode costs ~4x a 1-row one (measured
-        // and explained in docs/REAL-SERVER.md); on memory-bound hardware it rises. 0.6 allows for noise.
+        // Aggregate throughput must not collapse under batching. It does NOT rise on this machine (1.0-1.1x):
+        // one request already keeps the VM near a core's compute and its memory bandwidth, so a 4-row decode
+        // step costs ~4x a 1-row one (measured and explained in docs/REAL-SERVER.md). 0.6 allows for noise.
         assertThat(c4.outputTokensPerS()).as("aggregate tokens/s c4 vs c1%n%s", table)
                 .isGreaterThan(0.6 * c1.outputTokensPerS());
     }
