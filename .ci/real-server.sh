@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Real-server integration tests: build (or reuse the cached) llama.cpp llama-server with SmolLM2-135M-Instruct,
+# start it, run ONLY the tests in dev.kneepoint.real against it (required: a missing server fails them),
+# and stop it on exit. Called from .ci/run after the main build. See docs/REAL-SERVER.md.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+t0=$SECONDS
+if [[ -z "${JAVA_HOME:-}" && -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/javac ]]; then
+  export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
+fi
+PORT="${KNEEPOINT_LLAMA_PORT:-18089}"
+# CI runs in a fresh clone (no .cache/), so keep the build outside it: later CI runs on the same machine
+# reuse it (the binary's name carries the llama-cpp-python pin, so a new pin rebuilds). A new machine builds.
+export KNEEPOINT_LLAMA_CACHE="${KNEEPOINT_LLAMA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kneepoint/llama}"
+
+echo "== real-server: build or reuse llama-server ($(date -u +%T))"
+bin/kneepoint-llama build
+echo "== real-server: build/reuse took $((SECONDS - t0))s"
+
+trap 'bin/kneepoint-llama stop || true' EXIT
+URL="$(bin/kneepoint-llama start --port "$PORT" --parallel 4)"
+export KNEEPOINT_LLAMA_URL="$URL" KNEEPOINT_REQUIRE_REAL_SERVER=1
+echo "== real-server: llama-server at $URL; running dev.kneepoint.real tests"
+t1=$SECONDS
+mvn -B -o test -pl lib -Dtest='dev.kneepoint.real.**' -Dsurefire.failIfNoSpecifiedTests=false
+echo "== real-server: tests took $((SECONDS - t1))s, total $((SECONDS - t0))s"

@@ -1,0 +1,271 @@
+package dev.kneepoint.real;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import dev.kneepoint.Kneepoint;
+import dev.kneepoint.client.ApiKind;
+import dev.kneepoint.client.Cancellation;
+import dev.kneepoint.client.OpenAiClient;
+import dev.kneepoint.client.RequestContext;
+import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.load.ExecutedStep;
+import dev.kneepoint.load.GateDecision;
+import dev.kneepoint.load.LoadProgress;
+import dev.kneepoint.metrics.Outcome;
+import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.metrics.RunClock;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepInfo;
+import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.metrics.TokenSource;
+import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.workload.SyntheticPrompts;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Kneepoint against a real llama.cpp {@code llama-server} serving SmolLM2-135M-Instruct (Q4_1), started by
+ * {@code bin/kneepoint-llama start} (4 slots, continuous batching, prompt cache off, 2 threads).
+ * Skipped when {@code KNEEPOINT_LLAMA_URL} is unset; failed instead when {@code KNEEPOINT_REQUIRE_REAL_SERVER=1}
+ * (CI). Tolerances are justified where they are asserted and in docs/REAL-SERVER.md.
+ */
+class LlamaServerTest {
+    private static final Map<String, Object> IGNORE_EOS = Map.of("ignore_eos", true);
+    private static RealServer server;
+    private static final RunClock CLOCK = RunClock.system();
+    /** Measured numbers, written to target/real-server-report.txt for docs/REAL-SERVER.md (not asserted). */
+    private static final List<String> REPORT = new ArrayList<>();
+    private static long nextId = 1;
+    private static RealServer.Gate gate;
+
+    @BeforeAll
+    static void connect() {
+        gate = RealServer.gate(System.getenv(), RealServer::probeHealth);
+        if (gate instanceof RealServer.Gate.Run r) {
+            server = RealServer.connect(r.baseUrl(), System.getenv());
+        }
+    }
+
+    /** Per test, so that every test shows as skipped (with the reason) or failed, never silently absent. */
+    @BeforeEach
+    void requireServer() {
+        switch (gate) {
+            case RealServer.Gate.Skip s -> Assumptions.abort(s.reason());
+            case RealServer.Gate.Fail f -> fail(f.reason());
+            case RealServer.Gate.Run r -> assertThat(server).isNotNull();
+        }
+    }
+
+    @AfterAll
+    static void close() throws IOException {
+        if (server != null) {
+            server.close();
+            Files.write(Path.of("target", "real-server-report.txt"), REPORT);
+        }
+    }
+
+    private static TargetConfig target(ApiKind kind) {
+        return Kneepoint.targetBuilder().baseUrl(server.baseUrl()).model(server.model()).apiKind(kind)
+                .firstTokenTimeout(Duration.ofSeconds(30)).totalTimeout(Duration.ofSeconds(60)).build();
+    }
+
+    private static RequestRecord send(ApiKind kind, String prompt, int maxTokens) {
+        RequestSpec spec = new RequestSpec(prompt, List.of(), maxTokens, -1, IGNORE_EOS, "real");
+        try (OpenAiClient client = new OpenAiClient(target(kind))) {
+            return client.execute(spec, new RequestContext(nextId++, "real", false, CLOCK.now(), CLOCK),
+                    new Cancellation());
+        }
+    }
+
+    private static void assertStreamedOk(RequestRecord r, int maxTokens) {
+        assertThat(r.outcome()).as("outcome of %s", r).isEqualTo(Outcome.OK);
+        assertThat(r.tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
+        // ignore_eos + max_tokens: the server must stop at exactly the budget, by length.
+        assertThat(r.outputTokens()).isEqualTo(maxTokens);
+        assertThat(r.finishReason()).isEqualTo("length");
+        assertThat(r.promptTokens()).isPositive();
+        assertThat(r.chunkNanos().length).as("one SSE event per token on llama.cpp").isEqualTo(maxTokens);
+        assertThat(r.ttftNanos()).isPositive();
+        assertThat(r.tpotNanos()).isPositive();
+        // llama.cpp's own counts, sent in the final chunk's timings, agree with its usage block.
+        assertThat(r.serverTimings()).containsKeys("prompt_n", "prompt_ms", "predicted_n", "predicted_ms",
+                "predicted_per_token_ms");
+        assertThat(r.serverTimings().get("predicted_n")).isEqualTo((double) maxTokens);
+        // --no-cache-prompt: the whole prompt is prefilled for every request (honest TTFT).
+        assertThat(r.serverTimings().get("prompt_n")).isEqualTo((double) r.promptTokens());
+    }
+
+    @Test
+    void streamingChatGivesOkRecordsWithServerUsageAndTimings() {
+        RequestRecord r = send(ApiKind.CHAT, "Write one sentence about mountains.", 32);
+        assertStreamedOk(r, 32);
+    }
+
+    @Test
+    void streamingCompletionsGiveOkRecordsWithServerUsageAndTimings() {
+        RequestRecord r = send(ApiKind.COMPLETIONS, "The history of the bicycle begins", 32);
+        assertStreamedOk(r, 32);
+    }
+
+    @Test
+    void ttftAndTpotAgreeWithLlamaCppTimings() {
+        SyntheticPrompts prompts = new SyntheticPrompts(7);
+        int out = 48;
+        send(ApiKind.COMPLETIONS, prompts.prompt(0, 200), out); // warm-up: first-use allocations
+        List<Double> overheadMs = new ArrayList<>();
+        List<Double> tpotRelErr = new ArrayList<>();
+        List<String> rows = new ArrayList<>();
+        for (int i = 1; i <= 5; i++) {
+            RequestRecord r = send(ApiKind.COMPLETIONS, prompts.prompt(i, 200), out);
+            assertStreamedOk(r, out);
+            Map<String, Double> t = r.serverTimings();
+            double ttftMs = r.ttftNanos() / 1e6;
+            double promptMs = t.get("prompt_ms");
+            // llama.cpp counts predicted_ms from the end of prefill (the first token is sampled from the
+            // prefill batch) to the last token: predicted_n tokens but predicted_n - 1 decode steps, which is
+            // the same span and divisor as Kneepoint's TPOT = (t_last - t_first) / (N - 1).
+            double serverDecodeMs = t.get("predicted_ms") / (t.get("predicted_n") - 1);
+            double tpotMs = r.tpotNanos() / 1e6;
+            rows.add(String.format(Locale.ROOT, "ttft=%.1f prompt_ms=%.1f tpot=%.2f server=%.2f",
+                    ttftMs, promptMs, tpotMs, serverDecodeMs));
+            // Causality, no tolerance beyond rounding: the request reaches the server before prefill starts
+            // and the first token leaves after it ends, on the same machine's monotonic clock.
+            assertThat(ttftMs).as("TTFT >= prompt_ms; %s", rows).isGreaterThanOrEqualTo(promptMs - 0.5);
+            overheadMs.add(ttftMs - promptMs);
+            tpotRelErr.add(Math.abs(tpotMs - serverDecodeMs) / serverDecodeMs);
+        }
+        // TTFT - prompt_ms = HTTP request + JSON + tokenization + slot hand-off + first sampling + SSE write
+        // + OkHttp read + decode: a few ms on an idle machine. The median of 5 is bounded at 60 ms because
+        // this 2-core machine is shared (a descheduled thread costs tens of ms); a client that waited for
+        // the wrong event (usage chunk, second token) would exceed it by a full decode time or more.
+        REPORT.add("timings (completions, ~200-word prompt, 48 tokens): " + rows);
+        assertThat(median(overheadMs)).as("median TTFT - prompt_ms (ms); %s", rows).isBetween(0.0, 60.0);
+        // TPOT and llama.cpp's decode time per token cover the same span; only the ends differ (SSE write
+        // and client read of the first and last token; measured < 1% here). 15% is what a 60 ms client-side
+        // delay at one end (the bound above) does to 47 intervals of ~9 ms: noise passes, a client stamping
+        // tokens at the wrong event (stream end, buffered reads) does not.
+        assertThat(median(tpotRelErr)).as("median |TPOT - server| / server; %s", rows).isLessThan(0.15);
+    }
+
+    @Test
+    void ladderShowsBatchingPerUserRateFallsAndDecodeCallsCarryManyTokens() {
+        // llama.cpp's own counters, read at each step's start and end: output tokens per llama_decode() call
+        // is 1 when requests are served one at a time and approaches the number of busy slots when they
+        // are batched, whatever the CPU speed.
+        Map<String, double[]> tokensPerDecode = new LinkedHashMap<>();
+        LoadProgress scrape = new LoadProgress() {
+            private double[] at;
+
+            @Override
+            public void stepStarting(StepInfo step, int stepCount) {
+                at = decodeCounters();
+            }
+
+            @Override
+            public void stepEnded(ExecutedStep step, GateDecision decision) {
+                double[] now = decodeCounters();
+                tokensPerDecode.put(step.info().label(), new double[] {now[0] - at[0], now[1] - at[1]});
+            }
+        };
+        RunResult run = Kneepoint.ladder(target(ApiKind.COMPLETIONS), 1, 2, 4)
+                .inputTokens(32).outputTokens(32).ignoreEos(true)
+                .warmup(Duration.ofSeconds(1)).stepDuration(Duration.ofSeconds(5))
+                .outputDir(null).name("llama-ladder").progress(scrape).run();
+        assertThat(run.steps()).hasSize(3);
+        StepResult c1 = run.steps().get(0);
+        StepResult c4 = run.steps().get(2);
+        String table = Kneepoint.table(run) + "tokens/decode call: " + tokensPerDecode.entrySet().stream()
+                .map(e -> String.format(Locale.ROOT, "%s %.0f/%.0f", e.getKey(), e.getValue()[0], e.getValue()[1]))
+                .toList();
+        REPORT.add("ladder:\n" + table);
+        for (StepResult s : run.steps()) {
+            assertThat(s.requestsFailed()).as("failures in %s%n%s", s.info().label(), table).isZero();
+            assertThat(s.requestsOk()).as("requests in %s%n%s", s.info().label(), table).isPositive();
+        }
+        // Closed loop with 4 users keeps ~4 requests in flight (Little's law; the client is not the limit).
+        assertThat(c4.concurrencyMean()).as("in flight at c=4%n%s", table).isBetween(3.0, 4.05);
+        // Batching, seen by the server: one request alone gets one token per decode call (its prefill call
+        // yields the first token, each later call one more); four users share calls. 2.5 leaves room for
+        // ramp-up/drain at the step edges and for prefill calls that join a running batch.
+        double[] d1 = tokensPerDecode.get("c=1");
+        double[] d4 = tokensPerDecode.get("c=4");
+        assertThat(d1[0] / d1[1]).as("tokens per decode call at c=1%n%s", table).isBetween(0.95, 1.05);
+        assertThat(d4[0] / d4[1]).as("tokens per decode call at c=4%n%s", table).isGreaterThan(2.5);
+        // Each user's own decode rate falls, because every decode call now computes 4 rows (1000 / TPOT p50).
+        // The margin (x0.8) keeps it from passing on noise alone.
+        double perUser1 = 1000.0 / c1.tpot().p50();
+        double perUser4 = 1000.0 / c4.tpot().p50();
+        assertThat(perUser4).as("per-user tokens/s c4 vs c1%n%s", table).isLessThan(0.8 * perUser1);
+        // Aggregate throughput must not collapse under batching. It does NOT rise on this machine (1.0-1.1x):
+        // one request already keeps the VM near a core's compute and its memory bandwidth, so a 4-row decode
+        // step costs ~4x a 1-row one (measured and explained in docs/REAL-SERVER.md). 0.6 allows for noise.
+        assertThat(c4.outputTokensPerS()).as("aggregate tokens/s c4 vs c1%n%s", table)
+                .isGreaterThan(0.6 * c1.outputTokensPerS());
+    }
+
+    private static double[] decodeCounters() {
+        String text = server.metricsText();
+        return new double[] {
+            PromText.value(text, "llamacpp:tokens_predicted_total").orElseThrow(),
+            PromText.value(text, "llamacpp:n_decode_total").orElseThrow()};
+    }
+
+    @Test
+    void tokenizeCalibrationGivesExactPromptLengths() {
+        int n = 100;
+        String source = new SyntheticPrompts(11).prompt(0, 300);
+        List<Integer> ids = server.tokenize(source, false);
+        assertThat(ids.size()).isGreaterThan(n);
+        // Detokenize then tokenize can merge across the cut: take the first cut near n whose round trip is n.
+        String prompt = null;
+        for (int d = 0; d <= 6 && prompt == null; d++) {
+            int cut = n + (d % 2 == 0 ? d / 2 : -(d + 1) / 2);
+            String text = server.detokenize(ids.subList(0, cut));
+            if (server.tokenize(text, false).size() == n) {
+                prompt = text;
+            }
+        }
+        assertThat(prompt).as("a text of exactly %d tokens", n).isNotNull();
+        assertThat(server.tokenize(prompt, false)).hasSize(n);
+        int specials = server.tokenize(prompt, true).size() - n; // BOS etc. the server adds on /v1/completions
+        RequestRecord r = send(ApiKind.COMPLETIONS, prompt, 4);
+        assertThat(r.outcome()).isEqualTo(Outcome.OK);
+        assertThat(r.promptTokens()).as("usage.prompt_tokens for a calibrated %d-token prompt", n)
+                .isEqualTo(n + specials);
+    }
+
+    @Test
+    void metricsEndpointCountsWhatTheClientSaw() {
+        String before = server.metricsText();
+        assertThat(before).contains("# TYPE llamacpp:prompt_tokens_total counter");
+        double prompt0 = PromText.value(before, "llamacpp:prompt_tokens_total").orElseThrow();
+        double predicted0 = PromText.value(before, "llamacpp:tokens_predicted_total").orElseThrow();
+        RequestRecord r = send(ApiKind.COMPLETIONS, "Counting tokens for the metrics endpoint:", 16);
+        assertThat(r.outcome()).isEqualTo(Outcome.OK);
+        String after = server.metricsText();
+        double prompt1 = PromText.value(after, "llamacpp:prompt_tokens_total").orElseThrow();
+        double predicted1 = PromText.value(after, "llamacpp:tokens_predicted_total").orElseThrow();
+        // Tests in this class run one at a time, so the counters moved by exactly this request.
+        assertThat(predicted1 - predicted0).isEqualTo(r.outputTokens());
+        assertThat(prompt1 - prompt0).isEqualTo(r.promptTokens());
+    }
+
+    private static double median(List<Double> xs) {
+        List<Double> s = xs.stream().sorted().toList();
+        int m = s.size() / 2;
+        return s.size() % 2 == 1 ? s.get(m) : (s.get(m - 1) + s.get(m)) / 2;
+    }
+}

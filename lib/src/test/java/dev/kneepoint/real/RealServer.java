@@ -1,0 +1,177 @@
+package dev.kneepoint.real;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+
+/**
+ * The real llama.cpp {@code llama-server} the integration tests talk to, found through the environment:
+ * {@code KNEEPOINT_LLAMA_URL} (base URL, e.g. {@code http://127.0.0.1:8089}), optionally
+ * {@code KNEEPOINT_LLAMA_MODEL} (else the first id of {@code /v1/models}), and
+ * {@code KNEEPOINT_REQUIRE_REAL_SERVER=1} to turn "skip" into "fail" (CI must not skip silently).
+ *
+ * <p>Also holds the llama.cpp-native calls the tests need: {@code /tokenize}, {@code /detokenize}, {@code /metrics}.
+ */
+final class RealServer {
+    static final String URL_VAR = "KNEEPOINT_LLAMA_URL";
+    static final String MODEL_VAR = "KNEEPOINT_LLAMA_MODEL";
+    static final String REQUIRE_VAR = "KNEEPOINT_REQUIRE_REAL_SERVER";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final MediaType JSON_TYPE = MediaType.get("application/json");
+
+    /** What to do about the real-server tests in a given environment. */
+    sealed interface Gate {
+        /** Run against this server. */
+        record Run(String baseUrl) implements Gate {}
+
+        /** Skip (JUnit assumption) with this reason. */
+        record Skip(String reason) implements Gate {}
+
+        /** Fail (the server was required) with this reason. */
+        record Fail(String reason) implements Gate {}
+    }
+
+    /** Health probe of a base URL: null when healthy, else why not. */
+    @FunctionalInterface
+    interface Probe {
+        String problem(String baseUrl);
+    }
+
+    private final String baseUrl;
+    private final String model;
+    private final OkHttpClient http;
+
+    private RealServer(String baseUrl, String model, OkHttpClient http) {
+        this.baseUrl = baseUrl;
+        this.model = model;
+        this.http = http;
+    }
+
+    /** Decides run / skip / fail from the environment and a health probe (pure, unit-tested). */
+    static Gate gate(Map<String, String> env, Probe probe) {
+        boolean required = "1".equals(env.get(REQUIRE_VAR)) || "true".equalsIgnoreCase(env.get(REQUIRE_VAR));
+        String url = env.get(URL_VAR);
+        String problem;
+        if (url == null || url.isBlank()) {
+            problem = URL_VAR + " is not set (start one with `bin/kneepoint-llama start` and export the URL it prints)";
+        } else {
+            url = url.strip().replaceAll("/+$", "").replaceAll("/v1$", "");
+            problem = probe.problem(url);
+            if (problem == null) {
+                return new Gate.Run(url);
+            }
+            problem = "llama-server at " + url + " is not usable: " + problem;
+        }
+        return required
+                ? new Gate.Fail(problem + " but " + REQUIRE_VAR + "=1 requires the real server")
+                : new Gate.Skip(problem);
+    }
+
+    /** Connects to the server named by the environment; the caller has checked {@link #gate}. */
+    static RealServer connect(String baseUrl, Map<String, String> env) {
+        OkHttpClient http = new OkHttpClient.Builder()
+                .connectTimeout(Duration.ofSeconds(5)).readTimeout(Duration.ofSeconds(60)).build();
+        RealServer s = new RealServer(baseUrl, null, http);
+        String model = env.get(MODEL_VAR);
+        if (model == null || model.isBlank()) {
+            model = s.getJson("/v1/models").path("data").path(0).path("id").asText("");
+        }
+        if (model.isEmpty()) {
+            throw new IllegalStateException("no model id: set " + MODEL_VAR + " or serve /v1/models");
+        }
+        return new RealServer(baseUrl, model, http);
+    }
+
+    /** The default probe: {@code GET /health} must answer 200 within a few seconds. */
+    static String probeHealth(String baseUrl) {
+        OkHttpClient http = new OkHttpClient.Builder()
+                .connectTimeout(Duration.ofSeconds(3)).readTimeout(Duration.ofSeconds(5)).build();
+        try (Response r = http.newCall(new Request.Builder().url(baseUrl + "/health").build()).execute()) {
+            return r.code() == 200 ? null : "GET /health answered HTTP " + r.code();
+        } catch (IOException | IllegalArgumentException e) {
+            return "GET /health failed: " + e.getMessage();
+        } finally {
+            http.dispatcher().executorService().shutdown();
+            http.connectionPool().evictAll();
+        }
+    }
+
+    String baseUrl() {
+        return baseUrl;
+    }
+
+    String model() {
+        return model;
+    }
+
+    /** llama.cpp {@code POST /tokenize {"content": text, "add_special": ...}} → token ids. */
+    List<Integer> tokenize(String text, boolean addSpecial) {
+        JsonNode n = postJson("/tokenize", Map.of("content", text, "add_special", addSpecial));
+        List<Integer> ids = new ArrayList<>();
+        n.path("tokens").forEach(t -> ids.add(t.asInt()));
+        return ids;
+    }
+
+    /** llama.cpp {@code POST /detokenize {"tokens": [...]}} → text. */
+    String detokenize(List<Integer> tokens) {
+        return postJson("/detokenize", Map.of("tokens", tokens)).path("content").asText();
+    }
+
+    /** {@code GET /metrics} as Prometheus text. */
+    String metricsText() {
+        return getText("/metrics");
+    }
+
+    JsonNode getJson(String path) {
+        try {
+            return JSON.readTree(getText(path));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    JsonNode postJson(String path, Object body) {
+        try {
+            Request req = new Request.Builder().url(baseUrl + path)
+                    .post(RequestBody.create(JSON.writeValueAsBytes(body), JSON_TYPE)).build();
+            try (Response r = http.newCall(req).execute()) {
+                String text = Objects.requireNonNull(r.body()).string();
+                if (r.code() != 200) {
+                    throw new IllegalStateException("POST " + path + " answered HTTP " + r.code() + ": " + text);
+                }
+                return JSON.readTree(text);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private String getText(String path) {
+        try (Response r = http.newCall(new Request.Builder().url(baseUrl + path).build()).execute()) {
+            String text = Objects.requireNonNull(r.body()).string();
+            if (r.code() != 200) {
+                throw new IllegalStateException("GET " + path + " answered HTTP " + r.code() + ": " + text);
+            }
+            return text;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    void close() {
+        http.dispatcher().executorService().shutdown();
+        http.connectionPool().evictAll();
+    }
+}
