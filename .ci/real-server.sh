@@ -24,3 +24,11 @@ echo "== real-server: llama-server at $URL; running dev.kneepoint.real tests"
 t1=$SECONDS
 mvn -B -o test -pl lib -Dtest='dev.kneepoint.real.**' -Dsurefire.failIfNoSpecifiedTests=false
 echo "== real-server: tests took $((SECONDS - t1))s, total $((SECONDS - t0))s"
+# Notebook 08 against the real server (the kernel and .venv exist once 'bin/kneepoint test' got here).
+if [[ -f .venv/share/jupyter/kernels/kneepoint/kernel.json ]]; then
+  echo "== real-server: notebook 08 against $URL"
+  bin/kneepoint-kernel report notebooks/08-real-server.ipynb --reports "${TMPDIR:-/tmp}/kneepoint-real-reports" \
+      -p url "$URL" 2>&1 | tail -3
+  grep -q "Real server at" "${TMPDIR:-/tmp}/kneepoint-real-reports/08-real-server.ipynb" \
+      || { echo "notebook 08 did not run against the real server" >&2; exit 1; }
+fi
