@@ -119,6 +119,17 @@ class BackgroundTrafficTest {
         assertThat(summary.at("/background/total/requests_ok").asLong()).isEqualTo(bg.total().requestsOk());
         JsonNode manifest = json.readTree(dir.resolve("manifest.json").toFile());
         assertThat(manifest.at("/config/background/rate_rps").asDouble()).isEqualTo(bgRate);
+
+        // Reloaded from disk, the background is measured apart again, never as an extra foreground step.
+        RunResult loaded = Kneepoint.load(dir);
+        assertThat(loaded.steps()).extracting(s -> s.info().label()).containsExactly("c=1", "c=2");
+        BackgroundResult lbg = loaded.background().orElseThrow();
+        assertThat(lbg.requests()).isEqualTo(bg.requests());
+        assertThat(lbg.rateRps()).isEqualTo(bgRate);
+        for (StepResult s : r.steps()) {
+            assertThat(loaded.step(s.info().label()).requestsOk()).isEqualTo(s.requestsOk());
+            assertThat(lbg.step(s.info().label()).requestsOk()).isEqualTo(bg.step(s.info().label()).requestsOk());
+        }
     }
 
     private static long tokensInWindow(List<JsonNode> lines, boolean background, StepResult s) {

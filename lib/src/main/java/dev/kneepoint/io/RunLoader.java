@@ -1,6 +1,7 @@
 package dev.kneepoint.io;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kneepoint.metrics.BackgroundResult;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
@@ -69,7 +70,9 @@ public final class RunLoader {
             Optional<JsonNode> summary = Files.exists(dir.resolve("summary.json"))
                     ? Optional.of(Json.MAPPER.readTree(dir.resolve("summary.json").toFile())) : Optional.empty();
             Map<String, StepPlan> plans = readSteps(dir.resolve("steps.jsonl"));
-            Aggregation agg = new Aggregation(plans, StepJson.readSlo(manifest.get("slo")));
+            JsonNode bg = manifest.path("config").path("background");
+            Aggregation agg = new Aggregation(plans, StepJson.readSlo(manifest.get("slo")),
+                    bg.isObject() ? bg.path("tag").asText("bg") : null);
             List<LoadedRun.LineProblem> problems = new ArrayList<>();
             long[] count = {0};
             boolean truncated = RequestLines.read(dir.resolve("requests.jsonl"), r -> {
@@ -79,10 +82,15 @@ public final class RunLoader {
             }, problems);
             String target = manifest.path("target_url").asText("");
             String model = manifest.path("model").asText("");
+            List<StepResult> steps = agg.finish();
+            boolean complete = manifest.path("complete").asBoolean(false);
+            Optional<BackgroundResult> background = agg.backgroundTag == null ? Optional.empty()
+                    : Optional.of(BackgroundResult.measure(agg.backgroundTag, bg.path("rate_rps").asDouble(Double.NaN),
+                            bg.path("arrival").asText(""), agg.slo, agg.background, steps,
+                            plans.values().stream().mapToLong(StepPlan::stepStartNanos).min().orElse(-1), complete));
             RunResult result = new RunResult(manifest.path("run_id").asText(dir.getFileName().toString()),
-                    agg.finish(), manifest.path("complete").asBoolean(false),
-                    Instant.parse(manifest.path("start_time").asText("1970-01-01T00:00:00Z")),
-                    model.isEmpty() ? target : target + " " + model);
+                    steps, complete, Instant.parse(manifest.path("start_time").asText("1970-01-01T00:00:00Z")),
+                    model.isEmpty() ? target : target + " " + model, background);
             return new StreamedRun(dir, manifest, count[0], problems, truncated, result, summary);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot load run " + dir + ": " + e.getMessage(), e);
@@ -122,16 +130,23 @@ public final class RunLoader {
     private static final class Aggregation {
         private final Map<String, StepPlan> plans;
         private final Slo slo;
+        private final String backgroundTag;
+        private final List<RequestRecord> background = new ArrayList<>();
         private final Map<String, StepAggregator> aggregators = new LinkedHashMap<>();
         private final Map<String, long[]> extents = new HashMap<>(); // label -> {first start, last end}
 
-        Aggregation(Map<String, StepPlan> plans, Slo slo) {
+        Aggregation(Map<String, StepPlan> plans, Slo slo, String backgroundTag) {
             this.plans = plans;
             this.slo = slo;
+            this.backgroundTag = backgroundTag;
             plans.forEach((label, p) -> aggregators.put(label, new StepAggregator(p.info(), slo)));
         }
 
         void accept(RequestRecord r) {
+            if (backgroundTag != null && !plans.containsKey(r.step()) && backgroundTag.equals(r.tag())) {
+                background.add(r); // the run's background stream: measured apart, as live
+                return;
+            }
             StepAggregator a = aggregators.get(r.step());
             if (a == null) {
                 a = new StepAggregator(new StepInfo(aggregators.size(), r.step(), "unknown", -1, Double.NaN, "", -1, "",

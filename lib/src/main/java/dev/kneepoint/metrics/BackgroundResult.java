@@ -44,4 +44,16 @@ public record BackgroundResult(String tag, double rateRps, String arrival, List<
     public long requests() {
         return total.requestsOk() + total.requestsFailed() + total.cancelled();
     }
+
+    /**
+     * Measures background records over the foreground steps' windows, as a live run does: for re-analysing
+     * a saved run. {@code runStartNanos} opens the total's window (-1: the first record).
+     */
+    public static BackgroundResult measure(String tag, double rateRps, String arrival, Slo slo,
+                                           List<RequestRecord> records, List<StepResult> foreground,
+                                           long runStartNanos, boolean complete) {
+        BackgroundAggregator a = new BackgroundAggregator(tag, rateRps, arrival, slo);
+        records.forEach(a::add);
+        return a.result(foreground, runStartNanos, complete);
+    }
 }
