@@ -51,6 +51,19 @@ public interface TokenCounter {
     }
 
     /**
+     * OpenAI's own tokenizer, locally (tiktoken encodings through jtokkit): exact prompt lengths for OpenAI
+     * and other endpoints that offer no {@code /tokenize}. {@code modelOrEncoding} is a model name
+     * ({@code gpt-4o}, {@code gpt-4}, {@code gpt-3.5-turbo}) or an encoding ({@code o200k_base},
+     * {@code cl100k_base}, {@code p50k_base}, {@code r50k_base}). Chat prompts are counted with OpenAI's
+     * documented message framing: 3 tokens per message plus its role and content, and 3 to prime the reply.
+     *
+     * @throws IllegalArgumentException naming the unknown model or encoding and the known encodings
+     */
+    static TokenCounter openAi(String modelOrEncoding) {
+        return OpenAiTokenizer.of(modelOrEncoding);
+    }
+
+    /**
      * A counter from a function (a local tokenizer). Chat prompts are counted as the sum of the
      * contents plus 4 tokens per message and 3 for the generation prompt, a template estimate.
      */
