@@ -5,9 +5,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 t0=$SECONDS
-if [[ -z "${JAVA_HOME:-}" && -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/javac ]]; then
-  export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
-fi
+JAVA_HOME="$(bin/kneepoint java-home)"  # the launcher's JDK discovery (JAVA_HOME, else the newest >= 21)
+export JAVA_HOME
 PORT="${KNEEPOINT_LLAMA_PORT:-18089}"
 # CI runs in a fresh clone (no .cache/), so keep the build outside it: later CI runs on the same machine
 # reuse it (the binary's name carries the llama-cpp-python pin, so a new pin rebuilds). A new machine builds.
