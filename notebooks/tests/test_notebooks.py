@@ -143,3 +143,36 @@ def test_procedure_notebook_reports_every_stage(executed):
         assert needle in text, needle
     images = [o for o in outputs(nb, "execute_result") if "image/png" in o.get("data", {})]
     assert len(images) >= 3, len(images)
+
+
+
+def test_duration_parameters_change_the_run(tmp_path):
+    """A papermill duration parameter reaches the sweep: the run's manifest and summary record exactly it."""
+    import json
+    import time
+
+    runs = ROOT / "notebooks" / "runs"
+    before = set(runs.glob("*quickstart*")) if runs.exists() else set()
+    started = time.time()
+    kneepoint_report.run(str(ROOT / "notebooks" / "01-quickstart.ipynb"), str(tmp_path),
+                         {"fast": True, "step_seconds": 0.75, "warmup_seconds": 0.25}, timeout=300)
+    elapsed = time.time() - started
+    nb = nbformat.read(tmp_path / "01-quickstart.ipynb", as_version=4)
+    errors = [f"{o.get('ename')}: {o.get('evalue')}" for o in outputs(nb, "error")]
+    assert not errors, errors
+    new = sorted(set(runs.glob("*quickstart*")) - before)
+    assert len(new) == 1, new
+    config = json.loads((new[0] / "manifest.json").read_text())["config"]
+    assert (config["step_duration_s"], config["warmup_s"]) == (0.75, 0.25), config
+    lines = [json.loads(line) for line in (new[0] / "steps.jsonl").read_text().splitlines()]
+    steps = [line["step"] for line in lines if line["event"] == "step_started"]
+    assert len(steps) == 4, lines  # the ladder 1, 4, 16, 64
+    # Exact: 0.75 s and 0.25 s are whole nanoseconds, passed through Kneepoint.seconds unchanged.
+    assert {s["duration_ns"] for s in steps} == {750_000_000}, steps
+    assert {s["warmup_ns"] for s in steps} == {250_000_000}, steps
+    summary = json.loads((new[0] / "summary.json").read_text())
+    assert [s["warmup_s"] for s in summary["steps"]] == [0.25] * 4, summary["steps"]
+    # Each step's measured window spans its duration plus at most the drain (64 users, 64-token answers on the
+    # simulator: well under 2 s); the fast default (3 s) would give windows of >= 3 s.
+    assert all(0.7 <= s["window_s"] < 2.75 for s in summary["steps"]), summary["steps"]
+    assert elapsed < 240, elapsed

@@ -7,6 +7,7 @@ import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.sim.SimConfig;
 import dev.kneepoint.sim.Simulator;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * The front door: every verb a notebook or JShell user needs, found by tab completion.
@@ -70,5 +71,27 @@ public final class Kneepoint {
     /** The per-step summary as a text table. */
     public static String table(RunResult run) {
         return SummaryText.format(run);
+    }
+
+    /**
+     * A duration of {@code seconds} (fractions allowed, rounded to the nanosecond): what a notebook makes of its
+     * {@code step_seconds}-style parameters.
+     *
+     * @throws IllegalArgumentException if {@code seconds} is negative, NaN or infinite
+     */
+    public static Duration seconds(double seconds) {
+        if (!(seconds >= 0) || Double.isInfinite(seconds) || seconds > Long.MAX_VALUE / 1e9) {
+            throw new IllegalArgumentException("a duration in seconds must be a finite number >= 0, got " + seconds);
+        }
+        return Duration.ofNanos(Math.round(seconds * 1e9));
+    }
+
+    /**
+     * {@code seconds(given)}, or {@code seconds(fallback)} when {@code given} is negative: a notebook's duration
+     * parameter left at {@code -1} means "the notebook's default" (usually shorter in fast mode), e.g.
+     * {@code Kneepoint.seconds(step_seconds, fast ? 3 : 30)}.
+     */
+    public static Duration seconds(double given, double fallback) {
+        return seconds(given < 0 ? fallback : given);
     }
 }
