@@ -41,6 +41,12 @@ final class Exchange {
         this.deadlines = new RequestDeadlines(call, System.nanoTime(), target);
     }
 
+    /** Keeps the answer's text in the record's {@code responseText} (opt-in, see {@code RequestSpec.keepResponseText}). */
+    Exchange keepResponseText(boolean keep) {
+        state.text = keep ? new StringBuilder() : null;
+        return this;
+    }
+
     /** Runs the request; every failure ends as an outcome in the builder, never as an exception. */
     void run(Cancellation cancellation, int requestedPromptTokens) {
         b.dispatchNanos = clock.now();
@@ -62,6 +68,9 @@ final class Exchange {
             state.tally.settle(b, requestedPromptTokens);
             b.finishReason = state.finishReason;
             b.serverTimings = state.timings;
+            if (state.text != null) {
+                b.responseText = state.text.toString();
+            }
         }
     }
 
@@ -147,6 +156,7 @@ final class Exchange {
                 state.finishReason = c.finishReason();
                 state.timings.putAll(c.timings());
                 state.tally.onWholeResponse(now, c);
+                state.keepText(c);
                 yield state.tally.tokenEvents() == 0 ? Outcome.EMPTY : Outcome.OK;
             }
             case StreamPayload.ServerError e -> new Outcome.StreamError("server error: " + e.message());

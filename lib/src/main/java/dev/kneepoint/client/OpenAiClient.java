@@ -87,7 +87,8 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
             if (closed) {
                 call.cancel();
             }
-            new Exchange(target, call, probe, context.clock(), b).run(cancellation, spec.requestedPromptTokens());
+            new Exchange(target, call, probe, context.clock(), b).keepResponseText(spec.keepResponseText())
+                    .run(cancellation, spec.requestedPromptTokens());
             if (closed && !b.outcome.isOk() && call.isCanceled()) {
                 b.outcome = Outcome.CANCELLED;
             }

@@ -18,6 +18,8 @@ final class StreamState implements SseParser.Listener {
     String streamError;
     int events;
     int comments;
+    /** The answer's content deltas, concatenated; null unless the spec asked to keep the text. */
+    StringBuilder text;
 
     /** True once reading should stop: {@code [DONE]} seen or the stream is broken. */
     boolean finished() {
@@ -51,6 +53,14 @@ final class StreamState implements SseParser.Listener {
             timings.putAll(c.timings());
         }
         tally.onChunk(now, c);
+        keepText(c);
+    }
+
+    /** Appends the chunk's content when the text is kept (reasoning is not part of the answer). */
+    void keepText(StreamPayload.Chunk c) {
+        if (text != null) {
+            text.append(c.content());
+        }
     }
 
     @Override

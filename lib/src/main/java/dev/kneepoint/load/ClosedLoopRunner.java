@@ -2,6 +2,7 @@ package dev.kneepoint.load;
 
 import dev.kneepoint.client.Cancellation;
 import dev.kneepoint.client.RequestContext;
+import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepWindow;
 import dev.kneepoint.workload.RequestSpec;
@@ -22,6 +23,7 @@ final class ClosedLoopRunner {
     private final CountDownLatch issuingStopped = new CountDownLatch(1);
     private final AtomicLong measuredIssued = new AtomicLong();
     private final AtomicInteger liveUsers = new AtomicInteger();
+    private final Sessions sessions;
     private long stepStart;
     private long warmupEnd;
     private long issueEnd;
@@ -30,6 +32,7 @@ final class ClosedLoopRunner {
         this.step = step;
         this.info = info;
         this.run = run;
+        this.sessions = Sessions.of(run);
     }
 
     /** Runs the step on the calling thread; an interrupt ends it early with {@code completed = false}. */
@@ -92,9 +95,13 @@ final class ClosedLoopRunner {
         }
     }
 
-    /** One user: send, wait for the end, think, repeat until the step stops issuing. */
+    /**
+     * One user: send, wait for the end, think, repeat until the step stops issuing. With a {@link SessionWorkload}
+     * the user runs one chat session after another, each turn carrying the earlier turns' real answers.
+     */
     private void userLoop() {
         long intended = stepStart;
+        Sessions.Session session = sessions == null ? null : sessions.fresh();
         while (waitForSlot(intended)) {
             long now = run.clock.now();
             if (!issuing() || now >= issueEnd) {
@@ -107,14 +114,19 @@ final class ClosedLoopRunner {
             }
             long id = run.nextId();
             RequestContext context = new RequestContext(id, info.label(), warmup, intended, run.clock);
-            RequestSpec spec = run.spec(id);
+            RequestSpec spec = session == null ? run.spec(id) : sessions.spec(session);
             if (spec == null) {
                 stopIssuing();
                 return;
             }
             Cancellation cancellation = tracker.begin(id);
             try {
-                run.deliver(run.execute(spec, context, cancellation));
+                RequestRecord record = run.execute(spec, context, cancellation);
+                if (session != null) {
+                    session = sessions.advance(session, record) ? session : sessions.fresh();
+                    record = record.withResponseText(null);
+                }
+                run.deliver(record);
             } finally {
                 tracker.end(id);
             }

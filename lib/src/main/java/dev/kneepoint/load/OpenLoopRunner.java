@@ -25,6 +25,7 @@ final class OpenLoopRunner {
     private final RequestTracker tracker = new RequestTracker();
     private final Semaphore permits;
     private final boolean dropAtCap;
+    private final Sessions sessions;
     private long stepStart;
     private long warmupEnd;
 
@@ -34,6 +35,7 @@ final class OpenLoopRunner {
         this.run = run;
         this.permits = step.maxInFlight().isPresent() ? new Semaphore(step.maxInFlight().getAsInt(), true) : null;
         this.dropAtCap = step.capPolicy().orElse(null) == CapPolicy.DROP;
+        this.sessions = Sessions.of(run);
     }
 
     /** Runs the step on the calling thread; an interrupt ends it early with {@code completed = false}. */
@@ -94,9 +96,14 @@ final class OpenLoopRunner {
         tracker.startWorker("kneepoint-req-" + id, () -> send(context, permitTaken));
     }
 
-    /** On a request's own virtual thread: wait for a slot if queueing, send, hand the record over. */
+    /**
+     * On a request's own virtual thread: wait for a slot if queueing, send, hand the record over. With a
+     * {@link SessionWorkload} the request carries the next turn of a session that is ready by its planned time
+     * (see {@link Sessions#take}), and a session that goes on waits for a later planned arrival.
+     */
     private void send(RequestContext context, boolean holdsPermit) {
-        RequestSpec spec = run.spec(context.id());
+        Sessions.Session session = sessions == null ? null : sessions.take(context.intendedNanos());
+        RequestSpec spec = session == null ? run.spec(context.id()) : sessions.spec(session);
         if (spec == null) {
             permits(holdsPermit);
             return;
@@ -114,6 +121,12 @@ final class OpenLoopRunner {
             RequestRecord record = run.execute(spec, context, cancellation);
             permits(permit);
             permit = false;
+            if (session != null) {
+                if (sessions.advance(session, record)) {
+                    sessions.park(session, record.endNanos());
+                }
+                record = record.withResponseText(null);
+            }
             run.deliver(record);
         } finally {
             permits(permit);

@@ -18,6 +18,7 @@ final class RunContext {
     final RunListener listener;
     final RunClock clock;
     private final AtomicLong ids;
+    private final AtomicLong sessionIds = new AtomicLong();
     private final AtomicReference<IllegalStateException> failure;
 
     RunContext(RequestSender sender, Workload workload, RunListener listener, RunClock clock) {
@@ -41,6 +42,11 @@ final class RunContext {
 
     long nextId() {
         return ids.getAndIncrement();
+    }
+
+    /** A chat-session id, unique within the run (see {@link SessionWorkload}). */
+    long nextSessionId() {
+        return sessionIds.getAndIncrement();
     }
 
     /**

@@ -40,6 +40,9 @@ import java.util.Objects;
  * @param finishReason          server's finish reason ({@code stop}, {@code length}, ...), or null
  * @param streamed              false for a non-streaming request, where TTFT equals E2E by construction
  * @param serverTimings         server-reported phase timings (llama.cpp {@code timings}, ...), possibly empty
+ * @param responseText          the answer's text (concatenated content deltas), only when the request's spec asked
+ *                              for it ({@code RequestSpec.keepResponseText}); else null. Not part of
+ *                              {@code requests.jsonl} nor of {@link #equals}
  */
 public record RequestRecord(
         long id,
@@ -64,10 +67,32 @@ public record RequestRecord(
         Outcome outcome,
         String finishReason,
         boolean streamed,
-        Map<String, Double> serverTimings) {
+        Map<String, Double> serverTimings,
+        String responseText) {
 
     /** Marks a timestamp or count that does not exist. */
     public static final long ABSENT = -1;
+
+    /** A record without response text (the usual case). */
+    public RequestRecord(long id, String step, String tag, boolean warmup, long intendedNanos, long dispatchNanos,
+                         long firstByteNanos, long firstTokenNanos, long lastTokenNanos, long endNanos,
+                         long[] chunkNanos, int[] chunkTokens, int promptTokens, int outputTokens, int reasoningTokens,
+                         int requestedPromptTokens, int requestedOutputTokens, int clientCountedTokens,
+                         TokenSource tokenSource, Outcome outcome, String finishReason, boolean streamed,
+                         Map<String, Double> serverTimings) {
+        this(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, lastTokenNanos,
+                endNanos, chunkNanos, chunkTokens, promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
+                requestedOutputTokens, clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings,
+                null);
+    }
+
+    /** The same record with {@code text} as its response text (null drops it, e.g. before the record is kept). */
+    public RequestRecord withResponseText(String text) {
+        return new RequestRecord(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos,
+                lastTokenNanos, endNanos, chunkNanos, chunkTokens, promptTokens, outputTokens, reasoningTokens,
+                requestedPromptTokens, requestedOutputTokens, clientCountedTokens, tokenSource, outcome, finishReason,
+                streamed, serverTimings, text);
+    }
 
     public RequestRecord {
         Objects.requireNonNull(step, "step");
@@ -201,12 +226,14 @@ public record RequestRecord(
         public String finishReason;
         public boolean streamed = true;
         public Map<String, Double> serverTimings = Map.of();
+        /** The answer's text, only when the spec asked the client to keep it; else null. */
+        public String responseText;
 
         public RequestRecord build() {
             return new RequestRecord(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos,
                     firstTokenNanos, lastTokenNanos, endNanos, chunkNanos, chunkTokens, promptTokens,
                     outputTokens, reasoningTokens, requestedPromptTokens, requestedOutputTokens,
-                    clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings);
+                    clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings, responseText);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.kneepoint.workload;
 
 import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.load.SessionWorkload;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,14 +9,18 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * Chat sessions that carry their history: request {@code i} is turn {@code i mod turns} of session
- * {@code i / turns}, and sends the session's system prompt (optional), every earlier user turn and
- * assistant answer, then the new user turn. The assistant answers in the history are synthetic
- * text of exactly the length the earlier turn asked for, so turn {@code t}'s prompt extends turn
- * {@code t-1}'s (a prefix cache sees real chat reuse). Requests are independent of each other's
- * responses, so turns of one session may overlap in time under load. Build with {@link Workloads#multiTurn()}.
+ * Chat sessions that carry their history: each turn sends the session's system prompt (optional), every earlier
+ * user turn and assistant answer, then the new user turn, so turn {@code t}'s prompt extends turn {@code t-1}'s
+ * (a prefix cache sees real chat reuse).
+ *
+ * <p>In a load step (closed or open loop) this is a {@link SessionWorkload}: the assistant answers in the history
+ * are the server's real answers, and a session's turn is sent only after its previous turn ended (the rules, and
+ * why the open-loop schedule keeps no coordinated omission, are in {@link SessionWorkload}). A failed turn ends
+ * its session. Through {@link #next(long)} alone (background streams, {@link #verify}) request {@code i} is turn
+ * {@code i mod turns} of session {@code i / turns} with synthetic answers of exactly the length the earlier turn
+ * asked for, independent of any response. Build with {@link Workloads#multiTurn()}.
  */
-public final class MultiTurnWorkload implements DescribedWorkload {
+public final class MultiTurnWorkload implements DescribedWorkload, SessionWorkload {
     private static final long OUTPUT_STREAM = 0x5DEECE66DL;
 
     private final int turns;
@@ -58,8 +63,26 @@ public final class MultiTurnWorkload implements DescribedWorkload {
 
     @Override
     public RequestSpec next(long index) {
-        long session = index / turns;
-        int turn = (int) (index % turns);
+        return build(index / turns, (int) (index % turns), null);
+    }
+
+    /**
+     * Turn {@code turn} of session {@code session} with the server's real answers in the history. The prompt
+     * length it reports ({@code requestedPromptTokens}) counts each answer by its output-token count, so it may
+     * differ from the server's count of the re-tokenized history by a token or so per answer.
+     */
+    @Override
+    public RequestSpec turn(long session, int turn, List<Answer> answers) {
+        if (turn < 0 || turn >= turns || answers == null || answers.size() != turn) {
+            throw new IllegalArgumentException("turn " + turn + " of " + turns + " needs exactly " + turn
+                    + " earlier answers, got " + (answers == null ? "null" : answers.size()));
+        }
+        return build(session, turn, answers);
+    }
+
+    /** The request of one turn; {@code answers} null: synthetic answers of the requested lengths. */
+    private RequestSpec build(long session, int turn, List<Answer> answers) {
+        long index = session * turns + turn;
         long textSeed = LengthDistribution.mix(LengthDistribution.mix(seed, salt), session);
         List<RequestSpec.ChatMessage> msgs = new ArrayList<>();
         int tokens = cal.chatOverhead(roles(turn));
@@ -74,7 +97,10 @@ public final class MultiTurnWorkload implements DescribedWorkload {
                     user.sample(seed, id));
             msgs.add(new RequestSpec.ChatMessage("user", u.text()));
             tokens += u.tokens();
-            if (k < turn) {
+            if (k < turn && answers != null) {
+                msgs.add(new RequestSpec.ChatMessage("assistant", answers.get(k).text()));
+                tokens += Math.max(0, answers.get(k).tokens());
+            } else if (k < turn) {
                 PromptCalibrator.Text a = cal.text(new SplittableRandom(LengthDistribution.mix(textSeed, 2L * k + 1)),
                         output.sample(seed ^ OUTPUT_STREAM, id));
                 msgs.add(new RequestSpec.ChatMessage("assistant", a.text()));

@@ -14,6 +14,9 @@ import java.util.Objects;
  * @param requestedPromptTokens the prompt length the workload intended (-1 unknown)
  * @param extraBody             fields merged into the JSON body (e.g. {@code ignore_eos}, {@code min_tokens})
  * @param tag                   traffic class tag carried to the request record
+ * @param keepResponseText      opt-in: the client keeps the answer's text (the concatenated content deltas) in
+ *                              {@link dev.kneepoint.metrics.RequestRecord#responseText()}, e.g. for the next turn of a
+ *                              chat session; off by default (memory), and never written to {@code requests.jsonl}
  */
 public record RequestSpec(
         String prompt,
@@ -21,7 +24,8 @@ public record RequestSpec(
         int maxTokens,
         int requestedPromptTokens,
         Map<String, Object> extraBody,
-        String tag) {
+        String tag,
+        boolean keepResponseText) {
 
     /** One chat message. */
     public record ChatMessage(String role, String content) {
@@ -38,13 +42,24 @@ public record RequestSpec(
         tag = tag == null || tag.isEmpty() ? "default" : tag;
     }
 
+    /** A request whose answer text is not kept (the usual case). */
+    public RequestSpec(String prompt, List<ChatMessage> messages, int maxTokens, int requestedPromptTokens,
+                       Map<String, Object> extraBody, String tag) {
+        this(prompt, messages, maxTokens, requestedPromptTokens, extraBody, tag, false);
+    }
+
     /** A single-turn request with a prompt and an output budget. */
     public static RequestSpec of(String prompt, int maxTokens) {
         return new RequestSpec(prompt, List.of(), maxTokens, -1, Map.of(), "default");
     }
 
     public RequestSpec withTag(String newTag) {
-        return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, extraBody, newTag);
+        return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, extraBody, newTag, keepResponseText);
+    }
+
+    /** The same request, asking the client to keep (or not) the answer's text; see {@link #keepResponseText()}. */
+    public RequestSpec withKeepResponseText(boolean keep) {
+        return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, extraBody, tag, keep);
     }
 
     /**
