@@ -75,6 +75,7 @@ public final class Sweep {
     private BackgroundStream background;
     private double backgroundRate = Double.NaN;
     private Workload backgroundWorkload;
+    private double[] backgroundStepRates;
 
     Sweep(TargetConfig target) {
         this.target = Objects.requireNonNull(target, "target");
@@ -242,6 +243,22 @@ public final class Sweep {
         this.background = null;
         this.backgroundWorkload = requests;
         this.backgroundRate = rateRps;
+        this.backgroundStepRates = null;
+        return this;
+    }
+
+    /**
+     * Background traffic at a rate per ladder step: Poisson arrivals at {@code ratesRps[k]} during step {@code k}
+     * only (its warm-up and drain included; 0: no background during that step), none in pauses; one rate per
+     * step. Measured apart exactly like {@link #background(Workload, double)}; each background step result
+     * carries its step's planned rate. For another arrival process, tag or drain use
+     * {@code background(BackgroundStream...withStepRates(...))}.
+     */
+    public Sweep backgroundPerStep(Workload requests, double... ratesRps) {
+        this.background = null;
+        this.backgroundWorkload = requests;
+        this.backgroundRate = Double.NaN;
+        this.backgroundStepRates = ratesRps == null ? null : ratesRps.clone();
         return this;
     }
 
@@ -298,11 +315,22 @@ public final class Sweep {
         }
         if (backgroundWorkload != null) {
             try {
-                background = new BackgroundStream(backgroundWorkload, ArrivalPlan.poisson(backgroundRate, seed ^ 0x6267L),
-                        BackgroundStream.DEFAULT_TAG, drainTimeout);
+                if (backgroundStepRates != null) {
+                    double first = java.util.Arrays.stream(backgroundStepRates).filter(r -> r > 0).findFirst().orElse(1);
+                    background = new BackgroundStream(backgroundWorkload, ArrivalPlan.poisson(first, seed ^ 0x6267L),
+                            BackgroundStream.DEFAULT_TAG, drainTimeout).withStepRates(backgroundStepRates);
+                } else {
+                    background = new BackgroundStream(backgroundWorkload, ArrivalPlan.poisson(backgroundRate, seed ^ 0x6267L),
+                            BackgroundStream.DEFAULT_TAG, drainTimeout);
+                }
             } catch (IllegalArgumentException e) {
                 problems.add("background: " + e.getMessage());
             }
+        }
+        int ladderSteps = concurrency.isEmpty() ? rates.size() : concurrency.size();
+        if (background != null && background.perStep() && background.stepRatesRps().size() != ladderSteps) {
+            problems.add("background: " + background.stepRatesRps().size() + " per-step rates for a ladder of "
+                    + ladderSteps + " steps; give one rate per step (0 for none)");
         }
         Ladder ladder = null;
         try {
@@ -397,7 +425,10 @@ public final class Sweep {
         if (background != null) {
             Map<String, Object> bg = new LinkedHashMap<>();
             bg.put("tag", background.tag());
-            bg.put("rate_rps", background.rateRps());
+            bg.put("rate_rps", background.perStep() ? null : background.rateRps());
+            if (background.perStep()) {
+                bg.put("step_rates_rps", background.stepRatesRps());
+            }
             bg.put("arrival", background.arrival().label());
             bg.put("seed", background.arrival().seed());
             bg.put("workload", background.workload() instanceof DescribedWorkload d ? d.describe()

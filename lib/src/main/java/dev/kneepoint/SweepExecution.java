@@ -80,7 +80,8 @@ final class SweepExecution {
         this.aggregator = directory == null ? new RunAggregator(sweep.slo()) : directory.aggregator();
         if (sweep.backgroundStream() != null) {
             BackgroundStream bg = sweep.backgroundStream();
-            aggregator.trackBackground(bg.tag(), bg.rateRps(), bg.arrival().label());
+            aggregator.trackBackground(bg.tag(), bg.perStep() ? Double.NaN : bg.rateRps(), bg.arrival().label(),
+                    bg.stepRatesRps());
         }
         this.client = new OpenAiClient(sweep.target());
         RunListener listeners = directory == null ? aggregator : directory;

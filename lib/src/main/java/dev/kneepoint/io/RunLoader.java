@@ -85,8 +85,9 @@ public final class RunLoader {
             List<StepResult> steps = agg.finish();
             boolean complete = manifest.path("complete").asBoolean(false);
             Optional<BackgroundResult> background = agg.backgroundTag == null ? Optional.empty()
-                    : Optional.of(BackgroundResult.measure(agg.backgroundTag, bg.path("rate_rps").asDouble(Double.NaN),
-                            bg.path("arrival").asText(""), agg.slo, agg.background, steps,
+                    : Optional.of(BackgroundResult.measure(agg.backgroundTag,
+                            bg.path("rate_rps").isNumber() ? bg.path("rate_rps").asDouble() : Double.NaN,
+                            bg.path("arrival").asText(""), stepRates(bg.path("step_rates_rps")), agg.slo, agg.background, steps,
                             plans.values().stream().mapToLong(StepPlan::stepStartNanos).min().orElse(-1), complete));
             RunResult result = new RunResult(manifest.path("run_id").asText(dir.getFileName().toString()),
                     steps, complete, Instant.parse(manifest.path("start_time").asText("1970-01-01T00:00:00Z")),
@@ -98,6 +99,15 @@ public final class RunLoader {
     }
 
     private record StepPlan(StepInfo info, long stepStartNanos, StepWindow window) {}
+
+    /** A background stream's per-step rates from the manifest (empty when it had one steady rate). */
+    private static List<Double> stepRates(JsonNode n) {
+        List<Double> rates = new ArrayList<>();
+        if (n.isArray()) {
+            n.forEach(r -> rates.add(r.isNumber() ? r.asDouble() : Double.NaN));
+        }
+        return rates;
+    }
 
     private static Map<String, StepPlan> readSteps(Path file) throws IOException {
         Map<String, StepPlan> plans = new LinkedHashMap<>();

@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs a {@link BackgroundStream} for the life of a {@link LoadRun}: one platform scheduler thread fires
  * request {@code i} at {@code start + offset(i)} on its own virtual thread and never waits for requests in
- * flight. The plan's horizon is not known in advance (the ladder may stop early, drains vary), so the
+ * flight. A steady stream has one scheduler for the whole run; a per-step stream one per ladder step with a rate
+ * above 0, started just before the step and stopped when it ends. The plan's horizon is not known in advance (the ladder may stop early, drains vary), so the
  * offsets are computed for a horizon that doubles whenever it is used up; the plan is a seeded pure
  * function, so a longer horizon always extends the shorter one's offsets.
  */
@@ -20,23 +21,65 @@ final class BackgroundRunner {
     private final RunContext run;
     private final RequestTracker tracker = new RequestTracker();
     private Thread scheduler;
-    private long start;
 
     BackgroundRunner(BackgroundStream stream, RunContext run) {
         this.stream = stream;
         this.run = run;
     }
 
-    /** Starts the scheduler; the schedule's zero is a little after now, so the thread is up in time. */
+    /**
+     * Starts the steady stream's scheduler (a per-step stream starts with each step instead); the schedule's zero
+     * is a little after now, so the thread is up in time.
+     */
     void start() {
-        start = run.clock.now() + OpenLoopRunner.START_LEAD_NANOS;
-        scheduler = Thread.ofPlatform().name("kneepoint-sched-" + stream.tag()).daemon(true).unstarted(this::schedule);
+        if (!stream.perStep()) {
+            startScheduler(stream.arrival(), stream.tag());
+        }
+    }
+
+    /** Ladder step {@code k} is about to start: a per-step stream starts its schedule at the step's rate. */
+    void stepStarting(int k) {
+        if (stream.perStep() && stream.rateRps(k) > 0) {
+            startScheduler(stream.arrival().withRate(stream.rateRps(k)), stream.tag() + "-" + k);
+        }
+    }
+
+    /** Ladder step {@code k} has ended: a per-step stream stops issuing; its requests in flight go on. */
+    void stepEnded(int k) {
+        if (stream.perStep()) {
+            stopScheduler();
+        }
+    }
+
+    private void startScheduler(ArrivalPlan plan, String name) {
+        long start = run.clock.now() + OpenLoopRunner.START_LEAD_NANOS;
+        scheduler = Thread.ofPlatform().name("kneepoint-sched-" + name).daemon(true).unstarted(() -> schedule(plan, start));
         scheduler.start();
     }
 
-    private void schedule() {
+    /** Interrupts the scheduler and waits for it (not for its requests); keeps the caller's interrupt status. */
+    private void stopScheduler() {
+        Thread t = scheduler;
+        scheduler = null;
+        if (t == null) {
+            return;
+        }
+        t.interrupt();
+        boolean interrupted = Thread.interrupted();
+        try {
+            t.join(TimeUnit.NANOSECONDS.toMillis(StepRunners.CANCEL_GRACE_NANOS) + 1000);
+        } catch (InterruptedException e) {
+            interrupted = true;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void schedule(ArrivalPlan plan, long start) {
         long horizon = FIRST_HORIZON_NANOS;
-        long[] offsets = stream.arrival().offsets(horizon, Long.MAX_VALUE);
+        long[] offsets = plan.offsets(horizon, Long.MAX_VALUE);
         int i = 0;
         while (true) {
             if (i == offsets.length) {
@@ -44,7 +87,7 @@ final class BackgroundRunner {
                     return;
                 }
                 horizon *= 2;
-                offsets = stream.arrival().offsets(horizon, Long.MAX_VALUE);
+                offsets = plan.offsets(horizon, Long.MAX_VALUE);
                 continue;
             }
             long intended = start + offsets[i];
@@ -83,10 +126,9 @@ final class BackgroundRunner {
      * the caller's interrupt status.
      */
     void finish(boolean drain) {
+        stopScheduler();
         boolean interrupted = Thread.interrupted();
-        scheduler.interrupt();
         try {
-            scheduler.join(TimeUnit.NANOSECONDS.toMillis(StepRunners.CANCEL_GRACE_NANOS) + 1000);
             if (!drain || !tracker.awaitIdle(stream.drainTimeout().toNanos())) {
                 tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             }

@@ -28,8 +28,9 @@ import java.util.function.BooleanSupplier;
  * {@code stepFinished}. There is no shared pool.
  *
  * <p>Background: with {@link Builder#background}, a {@link BackgroundStream} runs underneath the whole ladder on
- * its own scheduler thread (started before the first step, stopped after the last, then drained); its records go
- * to the same listener, tagged, and a stop or interrupt cancels it with the run.
+ * its own scheduler thread (started before the first step, stopped after the last, then drained), or, with
+ * per-step rates, during each step at that step's rate; its records go to the same listener, tagged, and a stop
+ * or interrupt cancels it with the run.
  *
  * <p>Listener threading: {@code stepStarted}, {@code stepFinished}, the {@link StepGate} and the
  * {@link LoadProgress} are called on the thread running the run; {@code requestFinished} on request
@@ -108,7 +109,7 @@ public final class LoadRun {
         }
         LoadResult result;
         try {
-            result = ladder(context, stopRequested);
+            result = ladder(context, stopRequested, bg);
         } catch (RuntimeException e) {
             if (bg != null) {
                 bg.finish(false);
@@ -123,7 +124,7 @@ public final class LoadRun {
         return result;
     }
 
-    private LoadResult ladder(RunContext context, BooleanSupplier stopRequested) {
+    private LoadResult ladder(RunContext context, BooleanSupplier stopRequested, BackgroundRunner bg) {
         List<Step> steps = ladder.steps();
         List<ExecutedStep> done = new ArrayList<>();
         LoadResult.Ending ending = LoadResult.Ending.COMPLETED;
@@ -135,7 +136,17 @@ public final class LoadRun {
             }
             StepInfo info = steps.get(k).info(k);
             progress.stepStarting(info, steps.size());
-            StepWindow window = StepRunners.run(steps.get(k), info, context);
+            if (bg != null) {
+                bg.stepStarting(k);
+            }
+            StepWindow window;
+            try {
+                window = StepRunners.run(steps.get(k), info, context);
+            } finally {
+                if (bg != null) {
+                    bg.stepEnded(k);
+                }
+            }
             context.rethrowFailure();
             ExecutedStep executed = new ExecutedStep(info, window);
             done.add(executed);
@@ -224,6 +235,11 @@ public final class LoadRun {
             }
             if (progress == null) {
                 problems.add("progress must not be null (use LoadProgress.NONE)");
+            }
+            if (background != null && background.perStep() && ladder != null
+                    && background.stepRatesRps().size() != ladder.steps().size()) {
+                problems.add("the background stream has " + background.stepRatesRps().size() + " per-step rates but the"
+                        + " ladder has " + ladder.steps().size() + " steps: give one rate per step (0 for none)");
             }
             if (!problems.isEmpty()) {
                 throw StepBounds.invalid("load run", problems);

@@ -14,13 +14,20 @@ final class BackgroundAggregator {
     private final double rateRps;
     private final String arrival;
     private final Slo slo;
+    private final List<Double> stepRatesRps;
     private final List<RequestRecord> records = new ArrayList<>();
 
     BackgroundAggregator(String tag, double rateRps, String arrival, Slo slo) {
+        this(tag, rateRps, arrival, slo, List.of());
+    }
+
+    /** {@code stepRatesRps}: the planned rate per ladder step index (empty: {@code rateRps} for every step). */
+    BackgroundAggregator(String tag, double rateRps, String arrival, Slo slo, List<Double> stepRatesRps) {
         this.tag = tag;
         this.rateRps = rateRps;
         this.arrival = arrival;
         this.slo = slo;
+        this.stepRatesRps = stepRatesRps == null ? List.of() : List.copyOf(stepRatesRps);
     }
 
     String tag() {
@@ -62,7 +69,9 @@ final class BackgroundAggregator {
     }
 
     private StepInfo info(int index, String label, long durationNanos) {
-        return new StepInfo(index, label, StepInfo.OPEN, -1, rateRps, arrival, -1, "", 0, durationNanos, -1);
+        double rate = stepRatesRps.isEmpty() ? rateRps
+                : index >= 0 && index < stepRatesRps.size() ? stepRatesRps.get(index) : Double.NaN;
+        return new StepInfo(index, label, StepInfo.OPEN, -1, rate, arrival, -1, "", 0, durationNanos, -1);
     }
 
     /** The record with its warm-up flag set to {@code warmup} (membership of one step). */

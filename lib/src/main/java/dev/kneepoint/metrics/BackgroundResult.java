@@ -14,7 +14,8 @@ import java.util.Objects;
  * intended during a step's warm-up or a pause between steps belong to no step, but to {@link #total()}.
  *
  * @param tag     the stream's tag (e.g. {@code bg})
- * @param rateRps planned mean arrival rate
+ * @param rateRps planned mean arrival rate of a steady stream; NaN for a stream with per-step rates, whose planned
+ *                rate per step is each step result's {@code info().rateRps()}
  * @param arrival arrival process label ({@code poisson}, ...)
  * @param steps   one result per foreground step, same label and index as the foreground step
  * @param total   every background request of the run, over the window from the first step's start to the
@@ -52,7 +53,14 @@ public record BackgroundResult(String tag, double rateRps, String arrival, List<
     public static BackgroundResult measure(String tag, double rateRps, String arrival, Slo slo,
                                            List<RequestRecord> records, List<StepResult> foreground,
                                            long runStartNanos, boolean complete) {
-        BackgroundAggregator a = new BackgroundAggregator(tag, rateRps, arrival, slo);
+        return measure(tag, rateRps, arrival, List.of(), slo, records, foreground, runStartNanos, complete);
+    }
+
+    /** As above, for a stream with a planned rate per ladder step index ({@code stepRatesRps}; empty: steady). */
+    public static BackgroundResult measure(String tag, double rateRps, String arrival, List<Double> stepRatesRps,
+                                           Slo slo, List<RequestRecord> records, List<StepResult> foreground,
+                                           long runStartNanos, boolean complete) {
+        BackgroundAggregator a = new BackgroundAggregator(tag, rateRps, arrival, slo, stepRatesRps);
         records.forEach(a::add);
         return a.result(foreground, runStartNanos, complete);
     }

@@ -43,7 +43,17 @@ public final class RunAggregator implements RunListener {
      * @param arrival its arrival process label (reported)
      */
     public RunAggregator trackBackground(String tag, double rateRps, String arrival) {
-        this.background = new BackgroundAggregator(Objects.requireNonNull(tag, "tag"), rateRps, arrival, slo);
+        return trackBackground(tag, rateRps, arrival, List.of());
+    }
+
+    /**
+     * As {@link #trackBackground(String, double, String)} for a stream with a planned rate per ladder step
+     * ({@code stepRatesRps.get(k)} for step index {@code k}, reported as that step's background {@code rate_rps};
+     * empty: the steady {@code rateRps} everywhere).
+     */
+    public RunAggregator trackBackground(String tag, double rateRps, String arrival, List<Double> stepRatesRps) {
+        this.background = new BackgroundAggregator(Objects.requireNonNull(tag, "tag"), rateRps, arrival, slo,
+                stepRatesRps);
         return this;
     }
 
