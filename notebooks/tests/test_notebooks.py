@@ -124,6 +124,12 @@ def test_scenario_matrix_notebook_separates_prefill_from_decode(executed):
     for scenario in "ABCDE":
         assert re.search(rf"^{scenario}: .*users", text, re.M), text
     assert re.search(r"background over the whole run: [1-9]\d* requests", text), text
+    # Scenario E again with a background rate per step (0, r, 2r, ...): none under the first step, some under the last.
+    per_step = re.findall(r"^(c=\d+)\s+background planned\s+([\d.]+) req/s:\s+(\d+) requests", text, re.M)
+    assert len(per_step) >= 3, text
+    rates = [float(r) for _, r, _ in per_step]
+    assert rates[0] == 0 and rates[1] > 0 and all(abs(r - k * rates[1]) < 1e-9 for k, r in enumerate(rates)), per_step
+    assert int(per_step[0][2]) == 0 and int(per_step[-1][2]) > 0, per_step
 
 
 def test_soak_notebook_finds_the_scripted_failure_burst(executed):

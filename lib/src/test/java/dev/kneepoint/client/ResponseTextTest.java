@@ -1,0 +1,43 @@
+package dev.kneepoint.client;
+
+import static dev.kneepoint.client.ScriptedBody.content;
+import static dev.kneepoint.client.ScriptedBody.finish;
+import static dev.kneepoint.client.ScriptedBody.role;
+import static dev.kneepoint.client.ScriptedBody.usage;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.workload.RequestSpec;
+import mockwebserver3.MockResponse;
+import org.junit.jupiter.api.Test;
+
+/** The opt-in answer text: the content deltas concatenated, only when the spec asks for it. */
+class ResponseTextTest extends ClientFixture {
+    private static final String REASONING =
+            "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"thinking\"},\"finish_reason\":null}]}";
+
+    @Test
+    void keptOnlyWhenAskedAndWithoutReasoning() {
+        enqueueSse(body().event(role()).event(REASONING).event(content("Hello")).event(content(", wor"))
+                .event(finish("ld")).event(usage(3, 4)).write("data: [DONE]\n\n"));
+        RequestRecord kept = send(target(b -> b), RequestSpec.of("hi", 16).withKeepResponseText(true), new Cancellation());
+        assertThat(kept.isOk()).isTrue();
+        assertThat(kept.responseText()).isEqualTo("Hello, world");
+
+        enqueueSse(body().event(content("Hello")).event(finish("!")).write("data: [DONE]\n\n"));
+        RequestRecord plain = send(target(b -> b), RequestSpec.of("hi", 16), new Cancellation());
+        assertThat(plain.isOk()).isTrue();
+        assertThat(plain.responseText()).isNull();
+    }
+
+    @Test
+    void keptFromANonStreamedAnswer() {
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json").body(
+                "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"whole answer\"},"
+                        + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2}}").build());
+        RequestRecord r = send(target(b -> b.stream(false)), RequestSpec.of("hi", 16).withKeepResponseText(true),
+                new Cancellation());
+        assertThat(r.isOk()).isTrue();
+        assertThat(r.responseText()).isEqualTo("whole answer");
+    }
+}
