@@ -130,7 +130,10 @@ public final class Sweep {
         return this;
     }
 
-    /** Replace the synthetic prompts by a workload of your own. */
+    /**
+     * Replace the synthetic prompts by a workload of your own. A {@link dev.kneepoint.load.SessionWorkload} (e.g.
+     * {@code Workloads.multiTurn()}) runs as chat sessions with real history, one turn after the other.
+     */
     public Sweep workload(Workload requests) {
         this.workload = requests;
         return this;

@@ -32,7 +32,10 @@ public final class Workloads {
         return new SyntheticWorkload.Builder().sharedPrefix(prefixTokens, groups);
     }
 
-    /** Chat sessions that carry their history. */
+    /**
+     * Chat sessions that carry their history: in a load step each turn carries the server's real earlier answers
+     * and is sent only after the previous turn ended (see {@link dev.kneepoint.load.SessionWorkload}).
+     */
     public static MultiTurnWorkload.Builder multiTurn() {
         return new MultiTurnWorkload.Builder();
     }
