@@ -102,6 +102,7 @@ final class ClosedLoopRunner {
     private void userLoop() {
         long intended = stepStart;
         Sessions.Session session = sessions == null ? null : sessions.fresh();
+        long sessionThink = 0;
         while (waitForSlot(intended)) {
             long now = run.clock.now();
             if (!issuing() || now >= issueEnd) {
@@ -123,14 +124,16 @@ final class ClosedLoopRunner {
             try {
                 RequestRecord record = run.execute(spec, context, cancellation);
                 if (session != null) {
-                    session = sessions.advance(session, record) ? session : sessions.fresh();
+                    boolean goesOn = sessions.advance(session, record);
+                    session = goesOn ? session : sessions.fresh();
+                    sessionThink = goesOn ? sessions.thinkNanos() : 0;
                     record = record.withResponseText(null);
                 }
                 run.deliver(record);
             } finally {
                 tracker.end(id);
             }
-            intended = run.clock.now() + step.thinkTime().toNanos();
+            intended = run.clock.now() + step.thinkTime().toNanos() + sessionThink;
         }
     }
 

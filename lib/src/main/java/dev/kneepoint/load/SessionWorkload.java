@@ -12,9 +12,10 @@ import java.util.Objects;
  * <ul>
  *   <li><b>Closed loop.</b> Each user runs one session at a time, turn after turn: a turn is sent when the
  *       previous one ended plus the step's think time (the usual closed-loop rule), so {@code t_intended} of turn
- *       {@code k > 0} is the previous turn's end plus the think time.</li>
+ *       {@code k > 0} is the previous turn's end plus the step's and the session's ({@link #thinkTime()}) think
+ *       time.</li>
  *   <li><b>Open loop.</b> The arrival plan schedules requests, not sessions. Each planned arrival carries the next
- *       turn of the session that has been ready longest (its previous turn ended at or before the planned time),
+ *       turn of the session that has been ready longest (its previous turn ended, plus {@link #thinkTime()}, at or before the planned time),
  *       else the first turn of a new session. So a session's next turn goes out at the first planned arrival at or
  *       after its previous answer ended, never earlier; the step's request rate stays the plan's, the scheduler
  *       never waits for an answer and {@code t_intended} is the planned time: the dependence between a session's
@@ -31,6 +32,15 @@ public interface SessionWorkload extends Workload {
 
     /** Turns per session, at least 1. */
     int turns();
+
+    /**
+     * The time a user takes between an answer and the session's next turn (default zero): turn {@code k > 0} is not
+     * intended before turn {@code k-1}'s end plus this time. In closed loop it adds to the step's think time (which
+     * also separates one session from the next); in open loop the turn waits for the first planned arrival after it.
+     */
+    default java.time.Duration thinkTime() {
+        return java.time.Duration.ZERO;
+    }
 
     /**
      * Turn {@code turn} of session {@code session}, built on the real answers of its earlier turns.

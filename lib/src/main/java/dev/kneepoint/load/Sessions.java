@@ -14,6 +14,7 @@ import java.util.PriorityQueue;
 final class Sessions {
     private final SessionWorkload workload;
     private final RunContext run;
+    private final long thinkNanos;
     private final PriorityQueue<Session> ready = new PriorityQueue<>(
             Comparator.comparingLong((Session s) -> s.readyNanos).thenComparingLong(s -> s.id));
 
@@ -35,6 +36,12 @@ final class Sessions {
     Sessions(SessionWorkload workload, RunContext run) {
         this.workload = workload;
         this.run = run;
+        this.thinkNanos = workload.thinkTime() == null ? 0 : Math.max(0, workload.thinkTime().toNanos());
+    }
+
+    /** The session's think time between an answer and its next turn, nanoseconds. */
+    long thinkNanos() {
+        return thinkNanos;
     }
 
     /** The runner's sessions when the run's workload is a {@link SessionWorkload}; else null. */
@@ -89,9 +96,9 @@ final class Sessions {
         return true;
     }
 
-    /** Open loop: the session waits for a planned arrival at or after {@code readyNanos}. */
-    void park(Session s, long readyNanos) {
-        s.readyNanos = readyNanos;
+    /** Open loop: the session waits for a planned arrival at or after {@code answerEndNanos} plus the think time. */
+    void park(Session s, long answerEndNanos) {
+        s.readyNanos = answerEndNanos + thinkNanos;
         synchronized (ready) {
             ready.add(s);
         }

@@ -32,8 +32,10 @@ public final class MultiTurnWorkload implements DescribedWorkload, SessionWorklo
     private final long salt;
     private final String tag;
     private final PromptCalibrator cal;
+    private final java.time.Duration thinkTime;
 
     private MultiTurnWorkload(Builder b, PromptCalibrator cal, long salt) {
+        this.thinkTime = b.thinkTime;
         this.turns = b.turns;
         this.user = b.user;
         this.output = b.output;
@@ -121,11 +123,18 @@ public final class MultiTurnWorkload implements DescribedWorkload, SessionWorklo
         return turns;
     }
 
+    /** The time a user takes between an answer and the session's next turn (see {@link SessionWorkload#thinkTime()}). */
+    @Override
+    public java.time.Duration thinkTime() {
+        return thinkTime;
+    }
+
     @Override
     public Map<String, Object> describe() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("kind", "multi_turn");
         m.put("turns", turns);
+        m.put("think_time_s", thinkTime.toNanos() / 1e9);
         m.put("system_tokens", systemTokens);
         m.put("user_tokens", user.describe());
         m.put("output_tokens", output.describe());
@@ -150,6 +159,7 @@ public final class MultiTurnWorkload implements DescribedWorkload, SessionWorklo
         private long seed = 42;
         private Long salt;
         private String tag = "multi-turn";
+        private java.time.Duration thinkTime = java.time.Duration.ZERO;
 
         Builder() {
         }
@@ -182,6 +192,9 @@ public final class MultiTurnWorkload implements DescribedWorkload, SessionWorklo
 
         public Builder tag(String t) { this.tag = t; return this; }
 
+        /** Time between an answer and the session's next turn (default zero); see {@link SessionWorkload#thinkTime()}. */
+        public Builder thinkTime(java.time.Duration d) { this.thinkTime = d; return this; }
+
         public MultiTurnWorkload build() {
             List<String> p = new ArrayList<>();
             if (turns < 1) p.add("turns must be >= 1, got " + turns);
@@ -190,6 +203,7 @@ public final class MultiTurnWorkload implements DescribedWorkload, SessionWorklo
             if (systemTokens < 0) p.add("systemTokens must be >= 0, got " + systemTokens);
             if (control == null) p.add("output control is required");
             if (tag == null || tag.isBlank()) p.add("tag must not be blank");
+            if (thinkTime == null || thinkTime.isNegative()) p.add("thinkTime must be >= 0, got " + thinkTime);
             if (!p.isEmpty()) {
                 throw new IllegalArgumentException("Invalid multi-turn workload (" + p.size() + " problem"
                         + (p.size() > 1 ? "s" : "") + "):\n - " + String.join("\n - ", p));

@@ -22,10 +22,18 @@ import org.junit.jupiter.api.Test;
 class SessionRunTest {
 
     /** Sessions of 3 turns: turn k's prompt lists the session id, then every earlier answer. */
-    private static final SessionWorkload SESSIONS = new SessionWorkload() {
+    private static final SessionWorkload SESSIONS = sessions(Duration.ZERO);
+
+    private static SessionWorkload sessions(Duration think) {
+        return new SessionWorkload() {
         @Override
         public int turns() {
             return 3;
+        }
+
+        @Override
+        public Duration thinkTime() {
+            return think;
         }
 
         @Override
@@ -44,7 +52,8 @@ class SessionRunTest {
         public RequestSpec next(long index) {
             return RequestSpec.of("independent " + index, 4);
         }
-    };
+        };
+    }
 
     /** What the scripted server saw: the spec, the dispatch and end times of each request, by id. */
     private record Sent(long id, RequestSpec spec, RequestRecord record) {
@@ -101,8 +110,52 @@ class SessionRunTest {
     }
 
     private static LoadResult run(RequestSender sender, RecordingListener listener, Step step) {
-        return LoadRun.builder().sender(sender).workload(SESSIONS).listener(listener).clock(RunClock.system())
+        return run(SESSIONS, sender, listener, step);
+    }
+
+    private static LoadResult run(SessionWorkload w, RequestSender sender, RecordingListener listener, Step step) {
+        return LoadRun.builder().sender(sender).workload(w).listener(listener).clock(RunClock.system())
                 .step(step).build().run();
+    }
+
+    @Test
+    void theSessionThinkTimeSeparatesTurnsButNotSessions() {
+        long think = FakeSender.ms(200);
+        ScriptedSender sender = new ScriptedSender(FakeSender.ms(1), java.util.Set.of());
+        run(sessions(Duration.ofNanos(think)), sender, new RecordingListener(),
+                ClosedLoopStep.builder().concurrency(1).maxRequests(4).build());
+        List<Sent> sent = sender.inOrder();
+        assertThat(sent).extracting(Sent::turn).containsExactly(0, 1, 2, 0);
+        for (int i = 1; i < 3; i++) {
+            // Within a session: intended and dispatched at least the think time after the previous answer.
+            assertThat(sent.get(i).record().intendedNanos() - sent.get(i - 1).record().endNanos()).isGreaterThanOrEqualTo(think);
+            assertThat(sent.get(i).record().dispatchNanos() - sent.get(i - 1).record().endNanos()).isGreaterThanOrEqualTo(think);
+        }
+        // A new session starts without the session's think time (the step's is zero): 150 ms of slack for a loaded
+        // machine still tells "no wait" from the 200 ms think time.
+        assertThat(sent.get(3).record().dispatchNanos() - sent.get(2).record().endNanos()).isLessThan(FakeSender.ms(150));
+    }
+
+    @Test
+    void openLoopFollowUpsWaitForTheThinkTime() {
+        long think = FakeSender.ms(30);
+        ScriptedSender sender = new ScriptedSender(FakeSender.ms(5), java.util.Set.of());
+        run(sessions(Duration.ofNanos(think)), sender, new RecordingListener(),
+                OpenLoopStep.builder().arrival(ArrivalPlan.constant(100)).duration(Duration.ofMillis(600)).build());
+        Map<Long, List<Sent>> bySession = new java.util.TreeMap<>();
+        sender.inOrder().forEach(s -> bySession.computeIfAbsent(s.session(), k -> new ArrayList<>()).add(s));
+        int followUps = 0;
+        for (List<Sent> turns : bySession.values()) {
+            turns.sort(Comparator.comparingInt(Sent::turn));
+            for (int k = 1; k < turns.size(); k++) {
+                followUps++;
+                assertThat(turns.get(k).record().intendedNanos() - turns.get(k - 1).record().endNanos())
+                        .isGreaterThanOrEqualTo(think);
+            }
+        }
+        // 60 planned arrivals 10 ms apart, sessions ready every ~35-45 ms: most sessions go on (about 2/3 of the
+        // requests are follow-ups); a quarter is a loose floor.
+        assertThat(followUps).isGreaterThanOrEqualTo(15);
     }
 
     @Test
