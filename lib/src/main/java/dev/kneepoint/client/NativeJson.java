@@ -32,6 +32,29 @@ final class NativeJson {
         return n;
     }
 
+    /**
+     * The message of an error value sent outside a data payload (llama.cpp's {@code error: {...}}
+     * line): its {@code message} (or {@code error.message}, or {@code error} text), else the raw value.
+     */
+    static String errorMessage(String value) {
+        try {
+            JsonNode n = OpenAiChunkDecoder.MAPPER.readTree(value);
+            if (n != null && n.isObject()) {
+                JsonNode e = n.has("error") ? n.get("error") : n;
+                if (e.isTextual()) {
+                    return e.asText();
+                }
+                String m = e.path("message").asText("");
+                if (!m.isEmpty()) {
+                    return m;
+                }
+            }
+        } catch (JsonProcessingException e) {
+            // not JSON: the raw text is the message
+        }
+        return OpenAiChunkDecoder.snippet(value);
+    }
+
     /** The text of a string field, or "" when absent, null or not a string. */
     static String text(JsonNode n, String field) {
         JsonNode v = n.get(field);

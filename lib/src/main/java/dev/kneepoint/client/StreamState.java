@@ -80,9 +80,7 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
     @Override
     public void onOtherField(String name, String value) {
         if ("error".equals(name) && !finished()) {
-            StreamPayload p = decoder.decode(value);
-            streamError = "server error in stream: "
-                    + (p instanceof StreamPayload.ServerError e ? e.message() : OpenAiChunkDecoder.snippet(value));
+            streamError = "server error in stream: " + NativeJson.errorMessage(value);
         }
     }
 

@@ -88,10 +88,14 @@ final class TokenTally {
         b.clientCountedTokens = n > 0 ? clientSum : (finalTotal >= 0 ? 0 : -1);
         b.chunkNanos = Arrays.copyOf(times, n);
         b.chunkTokens = finalCounts;
+        // tokens a server total adds beyond the client's count had no visible text (EOS and other
+        // special tokens), so they are answer tokens, never reasoning: reasoning keeps the client
+        // counts then, and takes the scaled ones only when the server total is below the client's
+        int[] reasoningBasis = finalCounts == client || b.outputTokens >= clientSum ? client : finalCounts;
         int reasoning = 0;
         for (int i = 0; i < n; i++) {
             if (reasoningOnly[i]) {
-                reasoning += finalCounts[i];
+                reasoning += reasoningBasis[i];
             }
         }
         b.reasoningTokens = serverReasoning >= 0 && b.tokenSource == TokenSource.SERVER_USAGE
