@@ -100,7 +100,10 @@ final class NativeBodies {
     private static List<Map<String, String>> messages(RequestSpec spec) {
         List<Map<String, String>> msgs = new ArrayList<>();
         for (RequestSpec.ChatMessage m : spec.chatMessages()) {
-            msgs.add(Map.of("role", m.role(), "content", m.content()));
+            Map<String, String> msg = new LinkedHashMap<>();
+            msg.put("role", m.role());
+            msg.put("content", m.content());
+            msgs.add(msg);
         }
         return msgs;
     }
