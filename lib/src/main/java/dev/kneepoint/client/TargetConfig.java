@@ -66,6 +66,39 @@ public final class TargetConfig {
         this.maxEventBytes = b.maxEventBytes;
     }
 
+    private TargetConfig(TargetConfig t, ApiKind kind) {
+        this.baseUrl = t.baseUrl;
+        this.endpoint = Builder.endpointOf(t.baseUrl, kind);
+        this.model = t.model;
+        this.apiKind = kind;
+        this.stream = t.stream;
+        this.continuousUsageStats = t.continuousUsageStats;
+        this.extraBody = t.extraBody;
+        this.extraHeaders = t.extraHeaders;
+        this.apiKeySource = t.apiKeySource;
+        this.apiKey = t.apiKey;
+        this.connectTimeout = t.connectTimeout;
+        this.firstTokenTimeout = t.firstTokenTimeout;
+        this.idleTimeout = t.idleTimeout;
+        this.totalTimeout = t.totalTimeout;
+        this.maxEventBytes = t.maxEventBytes;
+    }
+
+    /**
+     * This target speaking another API (same server, model, key, headers and timeouts; the endpoint
+     * path follows the kind).
+     *
+     * @throws IllegalArgumentException when {@code kind} cannot be used with this target's settings
+     *                                  (TGI's {@code /generate_stream} with streaming off)
+     */
+    public TargetConfig withApiKind(ApiKind kind) {
+        Objects.requireNonNull(kind, "kind");
+        if (kind == ApiKind.TGI_GENERATE_STREAM && !stream) {
+            throw new IllegalArgumentException("TGI's /generate_stream always streams: keep stream(true)");
+        }
+        return kind == apiKind ? this : new TargetConfig(this, kind);
+    }
+
     public static Builder builder() {
         return new Builder();
     }
