@@ -184,6 +184,21 @@ class AdapterFixtureTest {
         assertThat(Fixtures.replay(ApiKind.OLLAMA_GENERATE, cut).outcome().label()).isEqualTo("TRUNCATED");
     }
 
+    @Test
+    void serverTimingsAndReasoningReachRequestsJsonl() throws Exception {
+        RequestRecord r = Fixtures.replay(ApiKind.OLLAMA_CHAT, Fixtures.bytes("ollama/chat-thinking.ndjson"));
+        java.io.StringWriter w = new java.io.StringWriter();
+        try (com.fasterxml.jackson.core.JsonGenerator g = OpenAiChunkDecoder.MAPPER.getFactory().createGenerator(w)) {
+            dev.kneepoint.io.RequestJson.write(g, r);
+        }
+        String line = w.toString();
+        assertThat(line).contains("\"reasoning_tokens\":2").contains("\"eval_ms\":2000")
+                .contains("\"prompt_eval_ms\":50").contains("\"total_ms\":2500").contains("\"finish_reason\":\"length\"");
+        RequestRecord back = dev.kneepoint.io.RequestJson.read(OpenAiChunkDecoder.MAPPER.readTree(line));
+        assertThat(back.serverTimings()).isEqualTo(r.serverTimings());
+        assertThat(back.reasoningTokens()).isEqualTo(2);
+    }
+
     private static int indexOf(byte[] hay, String needle, int from) {
         byte[] n = needle.getBytes(StandardCharsets.UTF_8);
         outer:
