@@ -23,6 +23,14 @@ class SweepApiTest {
     }
 
     @Test
+    void facadeTargetTakesTheApiByName() {
+        assertThat(Kneepoint.target("http://h:8080", "m", "llamacpp").endpoint().toString())
+                .isEqualTo("http://h:8080/completion");
+        assertThatThrownBy(() -> Kneepoint.target("http://h:8080", "m", "nope"))
+                .hasMessageContaining("valid values: chat, completions");
+    }
+
+    @Test
     void unknownApiIsListedWithTheOtherProblems() {
         assertThatThrownBy(() -> Kneepoint.sweep(TARGET).concurrency(0).api("vllm2").prepare())
                 .hasMessageContaining("2 problems")

@@ -199,6 +199,30 @@ class AdapterFixtureTest {
         assertThat(back.reasoningTokens()).isEqualTo(2);
     }
 
+    @Test
+    void sseReportsFieldsOtherThanTheStandardOnesButNotRetry() {
+        java.util.List<String> seen = new java.util.ArrayList<>();
+        SseParser p = new SseParser(new SseParser.Listener() {
+            @Override
+            public void onEvent(String type, String id, String data) {
+                seen.add("event " + data);
+            }
+
+            @Override
+            public void onOtherField(String name, String value) {
+                seen.add(name + "=" + value);
+            }
+
+            @Override
+            public void onError(SseParser.ErrorKind kind, String message) {
+                seen.add("error " + kind);
+            }
+        });
+        byte[] b = "retry: 10\nerror: {\"code\":500}\nx-custom:v\ndata: d\n\n".getBytes(StandardCharsets.UTF_8);
+        p.feed(b, 0, b.length);
+        assertThat(seen).containsExactly("error={\"code\":500}", "x-custom=v", "event d");
+    }
+
     private static int indexOf(byte[] hay, String needle, int from) {
         byte[] n = needle.getBytes(StandardCharsets.UTF_8);
         outer:
