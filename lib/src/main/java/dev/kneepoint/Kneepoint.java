@@ -28,6 +28,17 @@ public final class Kneepoint {
         return TargetConfig.builder().baseUrl(baseUrl).model(model).build();
     }
 
+    /**
+     * A target speaking {@code api}: {@code chat}, {@code completions}, {@code tgi},
+     * {@code ollama-generate}, {@code ollama-chat}, {@code llamacpp} or {@code sglang}
+     * (docs/SERVERS.md).
+     *
+     * @throws IllegalArgumentException for an unknown API, listing the valid ones
+     */
+    public static TargetConfig target(String baseUrl, String model, String api) {
+        return TargetConfig.builder().baseUrl(baseUrl).model(model).api(api).build();
+    }
+
     /** The embedded simulator as a chat target. */
     public static TargetConfig target(Simulator sim) {
         return target(sim.url(), sim.config().modelName());

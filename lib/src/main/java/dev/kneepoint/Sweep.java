@@ -1,6 +1,7 @@
 package dev.kneepoint;
 
 import dev.kneepoint.client.OpenAiClient;
+import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.io.RunDirectory;
 import dev.kneepoint.load.ArrivalPlan;
@@ -45,7 +46,9 @@ import java.util.Objects;
  * All settings are checked when the sweep starts and every problem is reported at once.
  */
 public final class Sweep {
-    private final TargetConfig target;
+    private final TargetConfig baseTarget;
+    private TargetConfig target;
+    private String api;
     private List<Integer> concurrency = List.of();
     private List<Double> rates = List.of();
     private String arrival = "poisson";
@@ -78,7 +81,25 @@ public final class Sweep {
     private double[] backgroundStepRates;
 
     Sweep(TargetConfig target) {
-        this.target = Objects.requireNonNull(target, "target");
+        this.baseTarget = Objects.requireNonNull(target, "target");
+        this.target = target;
+    }
+
+    /**
+     * The API the server speaks, overriding the target's: {@code chat}, {@code completions},
+     * {@code tgi}, {@code ollama-generate}, {@code ollama-chat}, {@code llamacpp} or {@code sglang}
+     * (see {@link ApiKind#parse}; docs/SERVERS.md). An unknown name is reported when the sweep
+     * starts, with the valid ones.
+     */
+    public Sweep api(String name) {
+        this.api = name;
+        return this;
+    }
+
+    /** The API the server speaks, overriding the target's. */
+    public Sweep api(ApiKind kind) {
+        this.api = Objects.requireNonNull(kind, "kind").label();
+        return this;
     }
 
     /** Closed-loop steps, one per concurrency level (users each waiting for their answer). */
@@ -284,6 +305,11 @@ public final class Sweep {
 
     SweepExecution prepare() {
         List<String> problems = new ArrayList<>();
+        try {
+            target = effectiveTarget();
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
         if (concurrency.isEmpty() == rates.isEmpty()) {
             problems.add("give either concurrency levels (closed loop) or request rates (open loop), not "
                     + (concurrency.isEmpty() ? "neither" : "both"));
@@ -348,6 +374,11 @@ public final class Sweep {
                     + (problems.size() == 1 ? "" : "s") + "):\n  - " + String.join("\n  - ", problems));
         }
         return new SweepExecution(this, ladder);
+    }
+
+    /** The target with the {@link #api} override applied; throws naming the problem when it is unknown. */
+    TargetConfig effectiveTarget() {
+        return api == null ? baseTarget : baseTarget.withApiKind(ApiKind.parse(api));
     }
 
     private Ladder ladder() {

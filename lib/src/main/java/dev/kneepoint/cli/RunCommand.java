@@ -27,7 +27,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--model", required = true, description = "Model name sent in each request")
     String model;
 
-    @Option(names = "--api", defaultValue = "chat", description = "chat or completions (default: ${DEFAULT-VALUE})")
+    @Option(names = "--api", defaultValue = "chat", description = "Server API: chat, completions (OpenAI-compatible), "
+            + "tgi, ollama-generate, ollama-chat, llamacpp or sglang (native); see docs/SERVERS.md (default: ${DEFAULT-VALUE})")
     String api;
 
     @Option(names = "--concurrency", split = ",", description = "Closed-loop levels, e.g. 1,2,4,8")
@@ -110,12 +111,14 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        TargetConfig.Builder tb = Kneepoint.targetBuilder().baseUrl(url).model(model)
-                .apiKind(api.equalsIgnoreCase("completions") ? ApiKind.COMPLETIONS : ApiKind.CHAT)
-                .stream(!noStream).continuousUsageStats(continuousUsage);
-        if (!api.equalsIgnoreCase("chat") && !api.equalsIgnoreCase("completions")) {
-            throw new IllegalArgumentException("--api must be chat or completions, got '" + api + "'");
+        ApiKind kind;
+        try {
+            kind = ApiKind.parse(api);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--api: " + e.getMessage(), e);
         }
+        TargetConfig.Builder tb = Kneepoint.targetBuilder().baseUrl(url).model(model).apiKind(kind)
+                .stream(!noStream).continuousUsageStats(continuousUsage);
         headers.forEach(tb::header);
         if (apiKeyEnv != null) {
             tb.apiKeyFromEnv(apiKeyEnv);

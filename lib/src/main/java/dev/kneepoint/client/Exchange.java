@@ -29,7 +29,7 @@ final class Exchange {
     private final RunClock clock;
     private final RequestRecord.Builder b;
     private final RequestDeadlines deadlines;
-    private final StreamState state = new StreamState();
+    private final StreamState state;
     private boolean headersReceived;
 
     Exchange(TargetConfig target, Call call, CallProbe probe, RunClock clock, RequestRecord.Builder b) {
@@ -39,6 +39,7 @@ final class Exchange {
         this.clock = clock;
         this.b = b;
         this.deadlines = new RequestDeadlines(call, System.nanoTime(), target);
+        this.state = new StreamState(target.apiKind());
     }
 
     /** Keeps the answer's text in the record's {@code responseText} (opt-in, see {@code RequestSpec.keepResponseText}). */
@@ -79,7 +80,9 @@ final class Exchange {
         if (response.code() >= 400) {
             return httpError(response);
         }
-        boolean json = isJson(response.header("Content-Type"));
+        // a JSON body on a streaming SSE request is an answer without a stream (an error, a proxy);
+        // NDJSON (application/x-ndjson) is the stream itself
+        boolean json = target.apiKind().framing() == ApiKind.Framing.SSE && isJson(response.header("Content-Type"));
         if (!target.stream() || json) {
             return readWhole(body);
         }
@@ -105,7 +108,7 @@ final class Exchange {
     }
 
     private Outcome readStream(BufferedSource source, Cancellation cancellation) throws IOException {
-        SseParser parser = new SseParser(state, target.maxEventBytes());
+        StreamFramer parser = state.framer(target.maxEventBytes());
         byte[] buf = new byte[READ_BUFFER_BYTES];
         while (true) {
             deadlines.arm();
@@ -120,8 +123,7 @@ final class Exchange {
                 b.endNanos = now;
                 return state.endOutcome(parser.finish());
             }
-            state.now = now;
-            parser.feed(buf, 0, n);
+            state.onRead(parser, now, buf, 0, n);
             if (state.tally.tokenEvents() > 0) {
                 deadlines.tokensFlowing();
             }
@@ -150,7 +152,7 @@ final class Exchange {
         if (bad >= 0) {
             return new Outcome.StreamError("response is not valid UTF-8 (byte " + bad + ")");
         }
-        StreamPayload p = OpenAiChunkDecoder.decode(text.toString());
+        StreamPayload p = state.decoder.decode(text.toString().strip());
         return switch (p) {
             case StreamPayload.Chunk c -> {
                 state.finishReason = c.finishReason();

@@ -14,8 +14,9 @@ import okhttp3.Request;
 import okhttp3.RequestBody;
 
 /**
- * Sends requests to an OpenAI-compatible server ({@code /v1/chat/completions} or
- * {@code /v1/completions}), streaming by default, and measures each one by METRICS.md.
+ * Sends requests to an LLM server, streaming by default, and measures each one by METRICS.md: an
+ * OpenAI-compatible one ({@code /v1/chat/completions} or {@code /v1/completions}) or a native API
+ * (TGI, Ollama, llama.cpp, SGLang), as the target's {@link ApiKind} says.
  *
  * <p>Threading: {@link #execute} runs the HTTP call synchronously on the caller's thread (the load
  * layer gives each request its own virtual thread), so thousands of concurrent streams need no
@@ -102,7 +103,8 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
         Request.Builder r = new Request.Builder()
                 .url(target.endpoint())
                 .post(RequestBody.create(RequestBodies.body(target, spec), JSON))
-                .header("Accept", target.stream() ? "text/event-stream" : "application/json")
+                .header("Accept", !target.stream() ? "application/json"
+                        : target.apiKind().framing() == ApiKind.Framing.NDJSON ? "application/x-ndjson" : "text/event-stream")
                 .tag(CallProbe.class, probe);
         if (target.hasApiKey()) {
             r.header("Authorization", "Bearer " + target.apiKey());

@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Builds the JSON body of one OpenAI-compatible request. */
+/** Builds the JSON body of one request: OpenAI-compatible here, the native APIs in {@link NativeBodies}. */
 final class RequestBodies {
     private RequestBodies() {
     }
@@ -22,6 +22,9 @@ final class RequestBodies {
      * (later ones override earlier ones).
      */
     static Map<String, Object> bodyMap(TargetConfig t, RequestSpec spec) {
+        if (!t.apiKind().isOpenAi()) {
+            return NativeBodies.bodyMap(t, spec);
+        }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("model", t.model());
         if (t.apiKind() == ApiKind.CHAT) {
@@ -57,7 +60,7 @@ final class RequestBodies {
      */
     static byte[] body(TargetConfig t, RequestSpec spec) {
         try {
-            if (!t.extraBody().isEmpty() || !spec.extraBody().isEmpty()) {
+            if (!t.apiKind().isOpenAi() || !t.extraBody().isEmpty() || !spec.extraBody().isEmpty()) {
                 return OpenAiChunkDecoder.MAPPER.writeValueAsBytes(bodyMap(t, spec));
             }
             return stream(t, spec);

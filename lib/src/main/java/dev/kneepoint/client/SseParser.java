@@ -18,7 +18,7 @@ import java.util.Objects;
  * The parser reuses its buffers and allocates nothing per byte. Not thread-safe: one parser per
  * stream.
  */
-public final class SseParser {
+public final class SseParser implements StreamFramer {
 
     /** Default maximum size of one event: 64 MiB. */
     public static final int DEFAULT_MAX_EVENT_BYTES = 64 << 20;
@@ -48,6 +48,13 @@ public final class SseParser {
 
         /** A comment line (TGI keep-alive pings and the like), without the colon and one leading space. */
         default void onComment(String text) {
+        }
+
+        /**
+         * A field other than {@code data}, {@code event}, {@code id} and {@code retry}, which the SSE
+         * standard ignores; llama.cpp reports a failure mid-stream as an {@code error: {...}} line.
+         */
+        default void onOtherField(String name, String value) {
         }
 
         /** The stream is malformed; the parser has stopped. */
@@ -88,6 +95,7 @@ public final class SseParser {
     }
 
     /** Parses {@code len} bytes of {@code buf} from {@code off}; complete events are reported at once. */
+    @Override
     public void feed(byte[] buf, int off, int len) {
         Objects.checkFromIndexSize(off, len, buf.length);
         int end = off + len;
@@ -136,6 +144,7 @@ public final class SseParser {
      *
      * @return true when a partial line or an undispatched event was pending (the stream was cut)
      */
+    @Override
     public boolean finish() {
         boolean partial = !failed && (pendingLen > 0 || hasData || eventBytes > 0);
         pendingLen = 0;
@@ -218,8 +227,17 @@ public final class SseParser {
             if (decode(b, vs, vlen, scratch) && scratch.indexOf("\0") < 0) {
                 lastId = scratch.toString();
             }
+        } else if (!is(b, off, nameLen, "retry")) {
+            scratch.setLength(0);
+            if (decode(b, off, nameLen, scratch)) {
+                String name = scratch.toString();
+                scratch.setLength(0);
+                if (decode(b, vs, vlen, scratch)) {
+                    listener.onOtherField(name, scratch.toString());
+                }
+            }
         } else {
-            // retry and unknown fields are ignored; still validate the encoding
+            // retry is ignored; still validate the encoding
             scratch.setLength(0);
             decode(b, off, len, scratch);
         }

@@ -4,9 +4,12 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One decoded SSE data payload of an OpenAI-compatible stream (or a whole non-streaming response):
- * a chunk, the {@code [DONE]} marker, an error object sent by the server, or something that could
- * not be decoded.
+ * One decoded payload of a response stream (or a whole non-streaming response): a chunk, the
+ * {@code [DONE]} marker, an error object sent by the server, or something that could not be decoded.
+ * The native APIs' events (TGI, Ollama, llama.cpp, SGLang) are mapped onto the same {@link Chunk}
+ * fields by their decoders: generated text to {@code content}, thinking to {@code reasoning}, the
+ * server's cumulative or total count to {@code completionTokens} ({@code choices} 0 or a finish
+ * reason marks it final), phase timings to {@code timings}.
  */
 public sealed interface StreamPayload {
 
@@ -42,7 +45,8 @@ public sealed interface StreamPayload {
      * @param promptTokens     {@code usage.prompt_tokens}, -1 when absent
      * @param completionTokens {@code usage.completion_tokens} (cumulative under continuous usage), -1 when absent
      * @param reasoningTokens  {@code usage.completion_tokens_details.reasoning_tokens}, -1 when absent
-     * @param timings          numeric fields of llama.cpp's {@code timings} object, possibly empty
+     * @param timings          server-reported phase timings and counts (llama.cpp {@code timings}, Ollama
+     *                         {@code *_duration} in ms, TGI {@code details}, SGLang {@code meta_info}), possibly empty
      */
     record Chunk(String content, String reasoning, String role, String finishReason, int choices,
                  int promptTokens, int completionTokens, int reasoningTokens, Map<String, Double> timings)

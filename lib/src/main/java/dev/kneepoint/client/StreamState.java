@@ -5,12 +5,16 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What one OpenAI stream has delivered so far: listens to the {@link SseParser}, decodes each
- * payload and feeds the {@link TokenTally}. The client sets {@link #now} once per read, so every
- * event decoded from one read shares that read's timestamp. Owned by the request's thread.
+ * What one response stream has delivered so far: listens to the stream's framer ({@link SseParser}
+ * or {@link NdjsonParser}, from {@link #framer}), decodes each payload with the API kind's
+ * {@link PayloadDecoder} and feeds the {@link TokenTally}. The transport sets {@link #now} once per
+ * read before feeding that read's bytes, so every event decoded from one read shares that read's
+ * timestamp. Owned by the request's thread.
  */
-final class StreamState implements SseParser.Listener {
+final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
     final TokenTally tally = new TokenTally();
+    final ApiKind kind;
+    final PayloadDecoder decoder;
     final Map<String, Double> timings = new LinkedHashMap<>();
     long now;
     long doneNanos = -1;
@@ -20,6 +24,29 @@ final class StreamState implements SseParser.Listener {
     int comments;
     /** The answer's content deltas, concatenated; null unless the spec asked to keep the text. */
     StringBuilder text;
+
+    /** State for an OpenAI-shaped stream. */
+    StreamState() {
+        this(ApiKind.CHAT);
+    }
+
+    /** State for a stream of {@code kind}. */
+    StreamState(ApiKind kind) {
+        this.kind = kind;
+        this.decoder = kind.newDecoder();
+    }
+
+    /** A framer for this kind's stream that reports to this state. */
+    StreamFramer framer(int maxEventBytes) {
+        return kind.framing() == ApiKind.Framing.NDJSON
+                ? new NdjsonParser(this, maxEventBytes) : new SseParser(this, maxEventBytes);
+    }
+
+    /** Feeds one read's bytes, all stamped {@code nowNanos}. */
+    void onRead(StreamFramer framer, long nowNanos, byte[] buf, int off, int len) {
+        now = nowNanos;
+        framer.feed(buf, off, len);
+    }
 
     /** True once reading should stop: {@code [DONE]} seen or the stream is broken. */
     boolean finished() {
@@ -36,7 +63,30 @@ final class StreamState implements SseParser.Listener {
             streamError = "server sent an error event: " + OpenAiChunkDecoder.snippet(data);
             return;
         }
-        StreamPayload p = OpenAiChunkDecoder.decode(data);
+        onPayload(decoder.decode(data));
+    }
+
+    @Override
+    public void onLine(String line, boolean terminated) {
+        if (finished()) {
+            return;
+        }
+        StreamPayload p = decoder.decode(line);
+        if (!terminated && p instanceof StreamPayload.Malformed) {
+            return; // a line cut by the end of the stream: a truncation, not a malformed stream
+        }
+        events++;
+        onPayload(p);
+    }
+
+    @Override
+    public void onOtherField(String name, String value) {
+        if ("error".equals(name) && !finished()) {
+            streamError = "server error in stream: " + NativeJson.errorMessage(value);
+        }
+    }
+
+    private void onPayload(StreamPayload p) {
         switch (p) {
             case StreamPayload.Done d -> doneNanos = now;
             case StreamPayload.ServerError e -> streamError = "server error in stream: " + e.message();
@@ -54,6 +104,9 @@ final class StreamState implements SseParser.Listener {
         }
         tally.onChunk(now, c);
         keepText(c);
+        if (decoder.ended() && doneNanos < 0) {
+            doneNanos = now;
+        }
     }
 
     /** Appends the chunk's content when the text is kept (reasoning is not part of the answer). */
@@ -71,7 +124,7 @@ final class StreamState implements SseParser.Listener {
     @Override
     public void onError(SseParser.ErrorKind kind, String message) {
         if (streamError == null) {
-            streamError = "malformed SSE stream (" + kind.name().toLowerCase(java.util.Locale.ROOT) + "): " + message;
+            streamError = "malformed " + this.kind.framing() + " stream (" + kind.name().toLowerCase(java.util.Locale.ROOT) + "): " + message;
         }
     }
 

@@ -66,6 +66,39 @@ public final class TargetConfig {
         this.maxEventBytes = b.maxEventBytes;
     }
 
+    private TargetConfig(TargetConfig t, ApiKind kind) {
+        this.baseUrl = t.baseUrl;
+        this.endpoint = Builder.endpointOf(t.baseUrl, kind);
+        this.model = t.model;
+        this.apiKind = kind;
+        this.stream = t.stream;
+        this.continuousUsageStats = t.continuousUsageStats;
+        this.extraBody = t.extraBody;
+        this.extraHeaders = t.extraHeaders;
+        this.apiKeySource = t.apiKeySource;
+        this.apiKey = t.apiKey;
+        this.connectTimeout = t.connectTimeout;
+        this.firstTokenTimeout = t.firstTokenTimeout;
+        this.idleTimeout = t.idleTimeout;
+        this.totalTimeout = t.totalTimeout;
+        this.maxEventBytes = t.maxEventBytes;
+    }
+
+    /**
+     * This target speaking another API (same server, model, key, headers and timeouts; the endpoint
+     * path follows the kind).
+     *
+     * @throws IllegalArgumentException when {@code kind} cannot be used with this target's settings
+     *                                  (TGI's {@code /generate_stream} with streaming off)
+     */
+    public TargetConfig withApiKind(ApiKind kind) {
+        Objects.requireNonNull(kind, "kind");
+        if (kind == ApiKind.TGI_GENERATE_STREAM && !stream) {
+            throw new IllegalArgumentException("TGI's /generate_stream always streams: keep stream(true)");
+        }
+        return kind == apiKind ? this : new TargetConfig(this, kind);
+    }
+
     public static Builder builder() {
         return new Builder();
     }
@@ -150,6 +183,7 @@ public final class TargetConfig {
         private String baseUrl;
         private String model;
         private ApiKind apiKind = ApiKind.CHAT;
+        private String apiName;
         private boolean stream = true;
         private boolean continuousUsageStats;
         private final Map<String, Object> extraBody = new LinkedHashMap<>();
@@ -171,7 +205,18 @@ public final class TargetConfig {
 
         public Builder model(String model) { this.model = model; return this; }
 
-        public Builder apiKind(ApiKind kind) { this.apiKind = kind; return this; }
+        /** The API the server speaks (default {@link ApiKind#CHAT}). */
+        public Builder apiKind(ApiKind kind) { this.apiKind = kind; this.apiName = null; return this; }
+
+        /** Same as {@link #apiKind(ApiKind)}. */
+        public Builder api(ApiKind kind) { return apiKind(kind); }
+
+        /**
+         * The API by name ({@code chat}, {@code completions}, {@code tgi}, {@code ollama-generate},
+         * {@code ollama-chat}, {@code llamacpp}, {@code sglang}: see {@link ApiKind#parse}); an unknown
+         * name is reported by {@link #build()} with the valid ones.
+         */
+        public Builder api(String name) { this.apiName = name; return this; }
 
         public Builder stream(boolean on) { this.stream = on; return this; }
 
@@ -222,8 +267,20 @@ public final class TargetConfig {
             if (model == null || model.isBlank()) {
                 problems.add("model is required (the model name the server serves)");
             }
-            if (apiKind == null) {
-                problems.add("apiKind is required (CHAT or COMPLETIONS)");
+            if (apiName != null) {
+                try {
+                    apiKind = ApiKind.parse(apiName);
+                    apiName = null;
+                } catch (IllegalArgumentException e) {
+                    problems.add(e.getMessage());
+                }
+            }
+            if (apiKind == null && apiName == null) {
+                problems.add("apiKind is required; valid values: " + String.join(", ", ApiKind.labels()));
+            }
+            if (apiKind == ApiKind.TGI_GENERATE_STREAM && !stream) {
+                problems.add("TGI's /generate_stream always streams: keep stream(true), or use the OpenAI API"
+                        + " (api chat or completions) for non-streaming requests");
             }
             checkPositive(problems, "connectTimeout", connectTimeout);
             checkPositive(problems, "firstTokenTimeout", firstTokenTimeout);

@@ -17,6 +17,10 @@ import java.util.Arrays;
  *       the source is {@code SERVER_USAGE}; else {@code SERVER_CONTINUOUS} when every chunk had
  *       usage, else {@code EVENTS}.</li>
  * </ol>
+ * Reasoning tokens (chunks with reasoning text and no answer text) are counted apart: the server's
+ * {@code reasoning_tokens} when it reports them, else the client counts of the reasoning chunks when
+ * those were exact or the server total exceeds the client count by one end-of-sequence token, else
+ * the reasoning chunks' share of the scaled counts.
  * Not thread-safe: owned by the request's thread.
  */
 final class TokenTally {
@@ -88,10 +92,16 @@ final class TokenTally {
         b.clientCountedTokens = n > 0 ? clientSum : (finalTotal >= 0 ? 0 : -1);
         b.chunkNanos = Arrays.copyOf(times, n);
         b.chunkTokens = finalCounts;
+        // reasoning keeps the client counts when they were exact per chunk (continuous counts) or
+        // when the server total exceeds them by exactly one token: the end-of-sequence token, which
+        // has no visible text and is an answer token; otherwise the scaled counts (events that
+        // carried several tokens)
+        int surplus = b.outputTokens - clientSum;
+        int[] reasoningBasis = n > 0 && (allContinuous || surplus == 1) ? client : finalCounts;
         int reasoning = 0;
         for (int i = 0; i < n; i++) {
             if (reasoningOnly[i]) {
-                reasoning += finalCounts[i];
+                reasoning += reasoningBasis[i];
             }
         }
         b.reasoningTokens = serverReasoning >= 0 && b.tokenSource == TokenSource.SERVER_USAGE

@@ -23,7 +23,8 @@ import java.util.Map;
  * {@code ttft_ms, ttft_sched_ms, itl_ms, chunk_gap_ms, tpot_ms, e2e_ms, e2e_sched_ms, schedule_lag_ms} an object
  * {@code {count, mean, stddev, min, p50, p90, p95, p99, p999, max}}, then {@code output_tokens_per_s,
  * input_tokens_per_s, requests_per_s, goodput_rps, good_fraction, concurrency_mean, output_len_mismatch,
- * count_discrepancy, token_sources{source: n}, slo{...}}. Sealed by a golden-file test.
+ * count_discrepancy, reasoning_tokens, mean_reasoning_tokens, token_sources{source: n}, slo{...}} (the reasoning
+ * counts cover the OK requests: output tokens carried as reasoning content, already part of the output tokens). Sealed by a golden-file test.
  *
  * <p>A run with background traffic ({@link dev.kneepoint.metrics.BackgroundResult}) has one more top-level
  * key after {@code steps}: {@code background{tag, rate_rps, arrival, steps[], total}}, whose steps and total
@@ -122,6 +123,8 @@ public final class SummaryJson {
         Json.number(g, "concurrency_mean", s.concurrencyMean());
         g.writeNumberField("output_len_mismatch", s.outputLenMismatch());
         g.writeNumberField("count_discrepancy", s.countDiscrepancy());
+        g.writeNumberField("reasoning_tokens", s.reasoningTokens());
+        Json.number(g, "mean_reasoning_tokens", s.meanReasoningTokens());
         writeCounts(g, "token_sources", s.tokenSources());
         g.writeFieldName("slo");
         StepJson.writeSlo(g, s.slo());

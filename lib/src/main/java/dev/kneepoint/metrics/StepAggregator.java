@@ -51,6 +51,7 @@ public final class StepAggregator {
 
     private long okPromptTokens;
     private long okOutputTokens;
+    private long okReasoningTokens;
 
     public StepAggregator(StepInfo info, Slo slo) {
         this.info = Objects.requireNonNull(info, "info");
@@ -85,6 +86,7 @@ public final class StepAggregator {
                     ok++;
                     okPromptTokens += Math.max(0, r.promptTokens());
                     okOutputTokens += r.outputTokens();
+                    okReasoningTokens += Math.max(0, r.reasoningTokens());
                     recordLatencies(r);
                 }
                 case Outcome.Cancelled c -> cancelled++;
@@ -181,7 +183,8 @@ public final class StepAggregator {
                     rates.inputTokensPerS(), rates.requestsPerS(), rates.goodputRps(), rates.goodFraction(),
                     outcomes == 0 ? Double.NaN : (double) failed / outcomes, rates.concurrencyMean(),
                     lenMismatch, countDiscrepancy, tokenSources, ok == 0 ? Double.NaN : (double) okPromptTokens / ok,
-                    ok == 0 ? Double.NaN : (double) okOutputTokens / ok, slo);
+                    ok == 0 ? Double.NaN : (double) okOutputTokens / ok, slo, okReasoningTokens,
+                    ok == 0 ? Double.NaN : (double) okReasoningTokens / ok);
         }
     }
 }

@@ -47,6 +47,9 @@ import java.util.TreeMap;
  * @param meanPromptTokens  mean prompt tokens of the step's OK requests (NaN when none): the token budget
  * @param meanOutputTokens  mean output tokens of the step's OK requests (NaN when none)
  * @param slo               the SLO goodput was judged against
+ * @param reasoningTokens   output tokens of the step's OK requests carried as reasoning content
+ *                          ({@code reasoning_content}, {@code reasoning}, Ollama {@code thinking}); part of the output tokens
+ * @param meanReasoningTokens mean reasoning tokens of the step's OK requests (NaN when none)
  */
 public record StepResult(
         StepInfo info, StepWindow window, double windowS,
@@ -57,7 +60,25 @@ public record StepResult(
         double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
         double goodFraction, double failureRate, double concurrencyMean,
         long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources,
-        double meanPromptTokens, double meanOutputTokens, Slo slo) {
+        double meanPromptTokens, double meanOutputTokens, Slo slo, long reasoningTokens, double meanReasoningTokens) {
+
+    /** A result without reasoning counts (0 reasoning tokens); the form before reasoning was counted apart. */
+    public StepResult(
+            StepInfo info, StepWindow window, double windowS,
+            long requestsOk, long requestsFailed, long cancelled, long dropped, long warmupRequests,
+            Map<String, Long> failuresByClass,
+            Distribution ttft, Distribution ttftSched, Distribution itl, Distribution chunkGap,
+            Distribution tpot, Distribution e2e, Distribution e2eSched, Distribution scheduleLag,
+            double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
+            double goodFraction, double failureRate, double concurrencyMean,
+            long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources,
+            double meanPromptTokens, double meanOutputTokens, Slo slo) {
+        this(info, window, windowS, requestsOk, requestsFailed, cancelled, dropped, warmupRequests, failuresByClass,
+                ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, outputTokensPerS, inputTokensPerS,
+                requestsPerS, goodputRps, goodFraction, failureRate, concurrencyMean, outputLenMismatch,
+                countDiscrepancy, tokenSources, meanPromptTokens, meanOutputTokens, slo, 0,
+                requestsOk == 0 ? Double.NaN : 0.0);
+    }
 
     public StepResult {
         Objects.requireNonNull(info, "info");

@@ -18,11 +18,17 @@ final class SimExchange {
     private final boolean close;
     private boolean done;
     private boolean broken;
+    private NativeStream translator;
 
     SimExchange(Socket socket, OutputStream rawOut, boolean close) {
         this.socket = socket;
         this.out = rawOut;
         this.close = close;
+    }
+
+    /** Rewrites every streamed chunk (and the stream's content type) into a native API's stream. */
+    void translateWith(NativeStream t) {
+        this.translator = t;
     }
 
     /** Sends a complete response. */
@@ -41,14 +47,15 @@ final class SimExchange {
     /** Sends a chunked response's headers (flushed) so streaming can begin. */
     void startStream(int status, String contentType) throws IOException {
         StringBuilder sb = statusLine(status);
-        sb.append("Content-Type: ").append(contentType).append("\r\nCache-Control: no-cache\r\n")
+        sb.append("Content-Type: ").append(translator != null ? translator.contentType() : contentType)
+                .append("\r\nCache-Control: no-cache\r\n")
                 .append("Transfer-Encoding: chunked\r\n\r\n");
         out.write(sb.toString().getBytes(StandardCharsets.US_ASCII));
     }
 
     /** Writes one chunk of ASCII/UTF-8 text (one {@code write}). */
     void writeChunk(String text) throws IOException {
-        byte[] data = text.getBytes(StandardCharsets.UTF_8);
+        byte[] data = (translator == null ? text : translator.translate(text)).getBytes(StandardCharsets.UTF_8);
         if (data.length == 0) {
             return;
         }

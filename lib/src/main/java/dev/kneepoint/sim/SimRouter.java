@@ -11,7 +11,9 @@ import java.util.List;
 /**
  * Routes requests: {@code POST /v1/chat/completions}, {@code POST /v1/completions},
  * {@code GET /v1/models}, {@code POST /tokenize}, {@code POST /detokenize}, {@code GET /health},
- * {@code GET /metrics}, {@code GET /version}. Unknown paths get 404, wrong methods 405, both with
+ * {@code GET /metrics}, {@code GET /version}, and the native streaming APIs of {@link NativeStream}
+ * ({@code POST /generate_stream}, {@code /api/generate}, {@code /api/chat}, {@code /completion},
+ * {@code /generate}). Unknown paths get 404, wrong methods 405, both with
  * an OpenAI-style error body.
  */
 final class SimRouter implements MiniHttpServer.Handler {
@@ -61,10 +63,30 @@ final class SimRouter implements MiniHttpServer.Handler {
                     methodNotAllowed(ex);
                 }
             }
+            case "/generate_stream", "/api/generate", "/api/chat", "/completion", "/generate" -> {
+                if (post) {
+                    nativeApi(NativeStream.Api.of(path), req, ex);
+                } else {
+                    methodNotAllowed(ex);
+                }
+            }
             case "/tokenize" -> tokenize(req, ex, post);
             case "/detokenize" -> detokenize(req, ex, post);
             default -> CompletionHandler.error(ex, 404, "NotFoundError", "no route for " + path);
         }
+    }
+
+    private void nativeApi(NativeStream.Api api, HttpRequestData req, SimExchange ex) throws IOException {
+        byte[] body;
+        try {
+            body = mapper.writeValueAsBytes(NativeStream.openAiRequest(api, mapper.readTree(req.body()), mapper));
+        } catch (IOException | IllegalArgumentException e) {
+            CompletionHandler.error(ex, 400, "BadRequestError", e.getMessage());
+            return;
+        }
+        ex.translateWith(new NativeStream(api, config.modelName(), mapper));
+        completions.handle(api == NativeStream.Api.OLLAMA_CHAT,
+                new HttpRequestData(req.method(), req.path(), req.headers(), body), ex);
     }
 
     private String models() {

@@ -30,7 +30,7 @@ public final class SyntheticWorkload implements DescribedWorkload {
         this.b = b;
         this.cal = cal;
         this.salt = salt;
-        if (b.api == ApiKind.CHAT) {
+        if (b.api.isChat()) {
             cal.chatOverhead(roles());
         }
     }
@@ -46,7 +46,7 @@ public final class SyntheticWorkload implements DescribedWorkload {
         SplittableRandom rnd = new SplittableRandom(LengthDistribution.mix(LengthDistribution.mix(b.seed, salt), index));
         OutputControl.Fields f = b.control.fields(out);
         String tag = b.tag;
-        if (b.api == ApiKind.COMPLETIONS) {
+        if (!b.api.isChat()) {
             int body = in - cal.promptOverhead();
             StringBuilder sb = new StringBuilder(body * 6);
             if (b.prefixTokens > 0) {
@@ -76,7 +76,7 @@ public final class SyntheticWorkload implements DescribedWorkload {
 
     /** Counts the prompts of the first {@code n} requests with the calibrator's tokenizer: achieved vs requested. */
     public CalibrationReport verify(int n) {
-        return cal.verify(this, n, b.api == ApiKind.CHAT);
+        return cal.verify(this, n, b.api.isChat());
     }
 
     /** The calibrator in use. */

@@ -65,6 +65,23 @@ class MainTest {
     }
 
     @Test
+    void anUnknownApiIsRejectedListingTheValidOnes() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream old = System.err;
+        int code;
+        try {
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            code = Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--concurrency", "1",
+                    "--api", "triton", "--out", out.toString());
+        } finally {
+            System.setErr(old);
+        }
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--api: unknown API 'triton'")
+                .contains("chat, completions, tgi, ollama-generate, ollama-chat, llamacpp, sglang");
+    }
+
+    @Test
     void durationsReadHumanUnits() {
         assertThat(Durations.parse("500ms")).isEqualTo(Duration.ofMillis(500));
         assertThat(Durations.parse("1.5s")).isEqualTo(Duration.ofMillis(1500));

@@ -32,7 +32,7 @@ class RequestBodiesTest {
                 new RequestSpec.ChatMessage("user", NASTY)), 12, 7, Map.of(), "fg");
         List<RequestSpec> specs = List.of(RequestSpec.of(NASTY, 30), RequestSpec.of("p", -1), chat);
         int compared = 0;
-        for (ApiKind kind : ApiKind.values()) {
+        for (ApiKind kind : List.of(ApiKind.CHAT, ApiKind.COMPLETIONS)) {
             for (boolean stream : new boolean[] {true, false}) {
                 for (boolean continuous : new boolean[] {true, false}) {
                     TargetConfig t = target(kind, stream, continuous);
@@ -47,7 +47,7 @@ class RequestBodiesTest {
                 }
             }
         }
-        assertThat(compared).isEqualTo(ApiKind.values().length * 2 * 2 * specs.size());
+        assertThat(compared).isEqualTo(2 * 2 * 2 * specs.size());
     }
 
     @Test

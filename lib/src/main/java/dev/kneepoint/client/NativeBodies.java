@@ -1,0 +1,114 @@
+package dev.kneepoint.client;
+
+import dev.kneepoint.workload.RequestSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Request bodies of the native (non-OpenAI) APIs. The workload states the output length the
+ * OpenAI way ({@link RequestSpec#maxTokens()} and the extra fields {@code ignore_eos},
+ * {@code min_tokens}, {@code n_predict}, {@code max_completion_tokens}); each API gets its own
+ * equivalents, and a control the server lacks is left out (the length check then reports it):
+ *
+ * <table>
+ * <caption>Output-length fields</caption>
+ * <tr><th>API</th><th>maximum</th><th>ignore EOS</th><th>minimum</th></tr>
+ * <tr><td>TGI</td><td>{@code parameters.max_new_tokens}</td><td>—</td><td>—</td></tr>
+ * <tr><td>Ollama</td><td>{@code options.num_predict}</td><td>—</td><td>—</td></tr>
+ * <tr><td>llama.cpp</td><td>{@code n_predict}</td><td>{@code ignore_eos}</td><td>—</td></tr>
+ * <tr><td>SGLang</td><td>{@code sampling_params.max_new_tokens}</td><td>{@code sampling_params.ignore_eos}</td>
+ *     <td>{@code sampling_params.min_new_tokens}</td></tr>
+ * </table>
+ *
+ * Other extra fields of the spec, then the target's, are merged at the top level (later ones
+ * override earlier ones).
+ */
+final class NativeBodies {
+    private static final Set<String> CONTROLS = Set.of("ignore_eos", "min_tokens", "n_predict", "max_completion_tokens");
+
+    private NativeBodies() {
+    }
+
+    static Map<String, Object> bodyMap(TargetConfig t, RequestSpec spec) {
+        Map<String, Object> extra = spec.extraBody();
+        int max = spec.maxTokens() >= 0 ? spec.maxTokens()
+                : intOr(extra.get("n_predict"), intOr(extra.get("max_completion_tokens"), -1));
+        boolean ignoreEos = Boolean.TRUE.equals(extra.get("ignore_eos"));
+        int min = intOr(extra.get("min_tokens"), -1);
+        Map<String, Object> body = new LinkedHashMap<>();
+        switch (t.apiKind()) {
+            case TGI_GENERATE_STREAM -> {
+                body.put("inputs", spec.prompt());
+                Map<String, Object> params = new LinkedHashMap<>();
+                if (max >= 0) {
+                    params.put("max_new_tokens", max);
+                }
+                params.put("details", true);
+                body.put("parameters", params);
+            }
+            case OLLAMA_GENERATE, OLLAMA_CHAT -> {
+                body.put("model", t.model());
+                if (t.apiKind() == ApiKind.OLLAMA_CHAT) {
+                    body.put("messages", messages(spec));
+                } else {
+                    body.put("prompt", spec.prompt());
+                }
+                body.put("stream", t.stream());
+                if (max >= 0) {
+                    body.put("options", Map.of("num_predict", max));
+                }
+            }
+            case LLAMACPP_COMPLETION -> {
+                body.put("prompt", spec.prompt());
+                if (max >= 0) {
+                    body.put("n_predict", max);
+                }
+                if (ignoreEos) {
+                    body.put("ignore_eos", true);
+                }
+                body.put("stream", t.stream());
+            }
+            case SGLANG_GENERATE -> {
+                body.put("text", spec.prompt());
+                Map<String, Object> sp = new LinkedHashMap<>();
+                if (max >= 0) {
+                    sp.put("max_new_tokens", max);
+                }
+                if (ignoreEos) {
+                    sp.put("ignore_eos", true);
+                }
+                if (min >= 0) {
+                    sp.put("min_new_tokens", min);
+                }
+                body.put("sampling_params", sp);
+                body.put("stream", t.stream());
+            }
+            case CHAT, COMPLETIONS -> throw new IllegalArgumentException("not a native API: " + t.apiKind());
+        }
+        extra.forEach((k, v) -> {
+            if (!CONTROLS.contains(k)) {
+                body.put(k, v);
+            }
+        });
+        body.putAll(t.extraBody());
+        return body;
+    }
+
+    private static List<Map<String, String>> messages(RequestSpec spec) {
+        List<Map<String, String>> msgs = new ArrayList<>();
+        for (RequestSpec.ChatMessage m : spec.chatMessages()) {
+            Map<String, String> msg = new LinkedHashMap<>();
+            msg.put("role", m.role());
+            msg.put("content", m.content());
+            msgs.add(msg);
+        }
+        return msgs;
+    }
+
+    private static int intOr(Object v, int dflt) {
+        return v instanceof Number n && n.intValue() >= 0 ? n.intValue() : dflt;
+    }
+}

@@ -1,0 +1,164 @@
+package dev.kneepoint.client;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * A pure, transport-free newline-delimited JSON line splitter (Ollama's stream): bytes in, lines
+ * out through a {@link Listener}, with the same guarantees as {@link SseParser}. Lines end with LF or
+ * CRLF (a CR ending one read and its LF starting the next included); blank lines are skipped. Each
+ * complete line is decoded as UTF-8 on its own, so a multi-byte sequence split across reads decodes
+ * correctly; invalid UTF-8 is reported ({@link SseParser.ErrorKind#INVALID_UTF8}), never replaced; a
+ * line longer than the limit is reported as {@link SseParser.ErrorKind#OVERSIZE}. It does not parse
+ * JSON: that is the decoder's job.
+ *
+ * <p>After an error the parser is failed: further input is ignored and nothing more is reported.
+ * Not thread-safe: one parser per stream.
+ */
+public final class NdjsonParser implements StreamFramer {
+
+    /** Receives lines, in stream order, on the thread calling {@link #feed} or {@link #finish}. */
+    public interface Listener {
+        /**
+         * One non-blank line without its terminator.
+         *
+         * @param terminated false for a last line that the stream ended without a newline after
+         *                   (complete JSON or a cut-off one: the listener decides)
+         */
+        void onLine(String line, boolean terminated);
+
+        /** The stream is malformed; the parser has stopped. Called at most once, as the last call. */
+        void onError(SseParser.ErrorKind kind, String message);
+    }
+
+    private static final byte CR = '\r';
+    private static final byte LF = '\n';
+
+    private final Listener listener;
+    private final int maxLineBytes;
+    private final StringBuilder text = new StringBuilder(256);
+    private byte[] pending = new byte[1024];
+    private int pendingLen;
+    private boolean failed;
+
+    /**
+     * @param maxLineBytes bytes one line may take before {@link SseParser.ErrorKind#OVERSIZE} is
+     *                     reported; must be positive
+     */
+    public NdjsonParser(Listener listener, int maxLineBytes) {
+        this.listener = Objects.requireNonNull(listener, "listener");
+        if (maxLineBytes <= 0) {
+            throw new IllegalArgumentException("maxLineBytes must be positive, got " + maxLineBytes);
+        }
+        this.maxLineBytes = maxLineBytes;
+    }
+
+    @Override
+    public void feed(byte[] buf, int off, int len) {
+        Objects.checkFromIndexSize(off, len, buf.length);
+        int end = off + len;
+        int lineStart = off;
+        for (int i = off; i < end && !failed; i++) {
+            if (buf[i] != LF) {
+                continue;
+            }
+            if (pendingLen > 0) {
+                if (!append(buf, lineStart, i - lineStart)) {
+                    return;
+                }
+                line(pending, 0, pendingLen, true);
+                pendingLen = 0;
+            } else {
+                if (i - lineStart > maxLineBytes) {
+                    oversize();
+                    return;
+                }
+                line(buf, lineStart, i - lineStart, true);
+            }
+            lineStart = i + 1;
+        }
+        if (!failed && lineStart < end) {
+            append(buf, lineStart, end - lineStart);
+        }
+    }
+
+    /**
+     * Ends the stream; a last line without a newline is reported with {@code terminated = false}.
+     *
+     * @return true when such an unterminated line was pending
+     */
+    @Override
+    public boolean finish() {
+        boolean partial = !failed && pendingLen > 0;
+        if (partial) {
+            line(pending, 0, pendingLen, false);
+        }
+        pendingLen = 0;
+        return partial;
+    }
+
+    /** True once an error has been reported. */
+    public boolean failed() {
+        return failed;
+    }
+
+    private void line(byte[] b, int off, int len, boolean terminated) {
+        if (len > 0 && b[off + len - 1] == CR) {
+            len--;
+        }
+        int s = off;
+        int e = off + len;
+        while (s < e && (b[s] == ' ' || b[s] == '\t')) {
+            s++;
+        }
+        while (e > s && (b[e - 1] == ' ' || b[e - 1] == '\t' || b[e - 1] == CR)) {
+            e--;
+        }
+        if (s == e) {
+            return;
+        }
+        text.setLength(0);
+        int bad = Utf8.decode(b, s, e - s, text);
+        if (bad >= 0) {
+            fail(SseParser.ErrorKind.INVALID_UTF8, String.format(Locale.ROOT,
+                    "invalid UTF-8 at byte %d of a %d-byte line (byte 0x%02x)", bad - off, len, b[bad] & 0xff));
+            return;
+        }
+        listener.onLine(text.toString(), terminated);
+        if (text.capacity() > (1 << 20)) {
+            text.setLength(256);
+            text.trimToSize();
+        }
+    }
+
+    private boolean append(byte[] buf, int off, int len) {
+        int need = pendingLen + len;
+        if (need > maxLineBytes) {
+            oversize();
+            return false;
+        }
+        if (need > pending.length) {
+            long grown = Math.max((long) pending.length * 2, need);
+            byte[] bigger = new byte[(int) Math.min(grown, Integer.MAX_VALUE - 16)];
+            System.arraycopy(pending, 0, bigger, 0, pendingLen);
+            pending = bigger;
+        }
+        System.arraycopy(buf, off, pending, pendingLen, len);
+        pendingLen = need;
+        return true;
+    }
+
+    private void oversize() {
+        fail(SseParser.ErrorKind.OVERSIZE, String.format(Locale.ROOT,
+                "NDJSON line larger than the limit of %d bytes", maxLineBytes));
+    }
+
+    private void fail(SseParser.ErrorKind kind, String message) {
+        if (failed) {
+            return;
+        }
+        failed = true;
+        pendingLen = 0;
+        listener.onError(kind, message);
+    }
+}

@@ -1,0 +1,57 @@
+package dev.kneepoint.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Ollama {@code /api/generate} and {@code /api/chat}: one JSON object per NDJSON line with the new
+ * text in {@code response} (generate) or {@code message.content} (chat), reasoning in
+ * {@code thinking} (generate) or {@code message.thinking} (chat), and a last line with
+ * {@code done:true}, {@code done_reason}, {@code prompt_eval_count}, {@code eval_count} and the
+ * {@code *_duration} phase times in nanoseconds. Errors arrive as {@code {"error":"..."}}.
+ *
+ * <p>Server timings kept (milliseconds, counts as is): {@code total_ms}, {@code load_ms},
+ * {@code prompt_eval_ms}, {@code eval_ms}, {@code prompt_eval_count}, {@code eval_count}.
+ * {@code eval_count} is the server total the per-line counts are scaled to.
+ */
+final class OllamaDecoder implements PayloadDecoder {
+    private static final double NS_TO_MS = 1e-6;
+    private boolean ended;
+
+    @Override
+    public StreamPayload decode(String data) {
+        Object parsed = NativeJson.parse(data);
+        if (!(parsed instanceof JsonNode n)) {
+            return (StreamPayload) parsed;
+        }
+        String content = NativeJson.text(n, "response");
+        String reasoning = NativeJson.text(n, "thinking");
+        String role = null;
+        JsonNode message = n.get("message");
+        if (message != null && message.isObject()) {
+            content = content + NativeJson.text(message, "content");
+            reasoning = reasoning + NativeJson.text(message, "thinking");
+            role = message.hasNonNull("role") ? message.get("role").asText() : null;
+        }
+        if (!n.path("done").asBoolean(false)) {
+            return new StreamPayload.Chunk(content, reasoning, role, null, 1, -1, -1, -1, Map.of());
+        }
+        ended = true;
+        String reason = NativeJson.text(n, "done_reason");
+        Map<String, Double> timings = new LinkedHashMap<>();
+        NativeJson.number(timings, n, "total_duration", "total_ms", NS_TO_MS);
+        NativeJson.number(timings, n, "load_duration", "load_ms", NS_TO_MS);
+        NativeJson.number(timings, n, "prompt_eval_duration", "prompt_eval_ms", NS_TO_MS);
+        NativeJson.number(timings, n, "eval_duration", "eval_ms", NS_TO_MS);
+        NativeJson.number(timings, n, "prompt_eval_count", "prompt_eval_count", 1);
+        NativeJson.number(timings, n, "eval_count", "eval_count", 1);
+        return new StreamPayload.Chunk(content, reasoning, role, reason.isEmpty() ? "stop" : reason, 0,
+                NativeJson.integer(n, "prompt_eval_count"), NativeJson.integer(n, "eval_count"), -1, timings);
+    }
+
+    @Override
+    public boolean ended() {
+        return ended;
+    }
+}

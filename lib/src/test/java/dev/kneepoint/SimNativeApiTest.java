@@ -1,0 +1,119 @@
+package dev.kneepoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kneepoint.client.ApiKind;
+import dev.kneepoint.client.Cancellation;
+import dev.kneepoint.client.OpenAiClient;
+import dev.kneepoint.client.RequestContext;
+import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.metrics.RunClock;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.sim.Simulator;
+import dev.kneepoint.workload.OutputControl;
+import dev.kneepoint.workload.RequestSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Every native adapter end to end against the simulator serving the native APIs. */
+class SimNativeApiTest {
+    private static Simulator sim;
+
+    @TempDir
+    Path runs;
+
+    @BeforeAll
+    static void start() {
+        sim = Kneepoint.simulator("fast");
+    }
+
+    @AfterAll
+    static void stop() {
+        sim.close();
+    }
+
+    private static RequestRecord send(ApiKind kind, String fault) {
+        TargetConfig.Builder b = Kneepoint.targetBuilder().baseUrl(sim.url()).model(sim.config().modelName()).api(kind);
+        if (fault != null) {
+            b.header("X-Sim-Fault", fault);
+        }
+        OutputControl.Fields f = OutputControl.exact(OutputControl.Server.VLLM).fields(12);
+        RequestSpec spec = new RequestSpec("alpha beta gamma delta", List.of(), f.maxTokens(), -1, f.extraBody(), "fg");
+        RunClock clock = RunClock.system();
+        try (OpenAiClient c = new OpenAiClient(b.build())) {
+            return c.execute(spec, new RequestContext(1, "s", false, clock.now(), clock), new Cancellation());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = ApiKind.class, names = {"TGI_GENERATE_STREAM", "OLLAMA_GENERATE", "OLLAMA_CHAT",
+            "LLAMACPP_COMPLETION", "SGLANG_GENERATE"})
+    void eachNativeApiIsMeasured(ApiKind kind) {
+        RequestRecord r = send(kind, null);
+        assertThat(r.outcome().label()).as(r.outcome().detail()).isEqualTo("OK");
+        assertThat(r.promptTokens()).isPositive();
+        assertThat(r.firstTokenNanos()).isGreaterThan(r.dispatchNanos());
+        assertThat(r.lastTokenNanos()).isGreaterThan(r.firstTokenNanos());
+        switch (kind) {
+            // ignore_eos and max_new_tokens are honoured: exactly 12 tokens, the last one carrying details
+            case TGI_GENERATE_STREAM, LLAMACPP_COMPLETION, SGLANG_GENERATE -> {
+                if (kind != ApiKind.TGI_GENERATE_STREAM) {
+                    assertThat(r.outputTokens()).isEqualTo(12);
+                    assertThat(r.finishReason()).isEqualTo("length");
+                } else {
+                    // TGI has no ignore_eos: the model may stop earlier (EOS counted), never later
+                    assertThat(r.outputTokens()).isBetween(1, 13);
+                }
+            }
+            // Ollama has no ignore_eos either; the server phase times are measured on the same clock
+            default -> {
+                assertThat(r.outputTokens()).isBetween(1, 12);
+                double promptEvalMs = r.serverTimings().get("prompt_eval_ms");
+                // the simulator starts its clock after the request arrived and stops it when it writes the
+                // first token, both inside the client's dispatch -> first-token interval: a hard bound
+                assertThat(promptEvalMs).isLessThanOrEqualTo(r.ttftNanos() / 1e6);
+                assertThat(r.serverTimings()).containsKeys("eval_ms", "total_ms", "eval_count");
+            }
+        }
+        assertThat(r.serverTimings()).isNotEmpty();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = ApiKind.class, names = {"TGI_GENERATE_STREAM", "OLLAMA_CHAT", "LLAMACPP_COMPLETION",
+            "SGLANG_GENERATE"})
+    void faultsBecomeTheSameOutcomes(ApiKind kind) {
+        assertThat(send(kind, "error_in_stream").outcome().label()).isEqualTo("STREAM_ERROR");
+        assertThat(send(kind, "no_done").outcome().label()).isEqualTo("TRUNCATED");
+    }
+
+    @Test
+    void aSweepOnANativeApiWritesServerTimingsToRequestsJsonl() throws Exception {
+        RunResult r = Kneepoint.sweep(Kneepoint.target(sim)).api("ollama-generate").concurrency(2)
+                .inputTokens(32).outputTokens(8).stepDuration(Duration.ofMillis(600)).warmup(Duration.ZERO)
+                .outputDir(runs).name("ollama").run();
+        StepResult s = r.steps().get(0);
+        assertThat(s.requestsOk()).isPositive();
+        assertThat(s.requestsFailed()).isZero();
+        Path dir;
+        try (Stream<Path> l = Files.list(runs)) {
+            dir = l.findFirst().orElseThrow();
+        }
+        JsonNode first = new ObjectMapper().readTree(Files.readAllLines(dir.resolve("requests.jsonl")).get(0));
+        assertThat(first.path("server_timings").has("eval_ms")).isTrue();
+        assertThat(first.path("token_source").asText()).isEqualTo("server_usage");
+        assertThat(Files.readString(dir.resolve("manifest.json"))).contains("ollama_generate");
+    }
+}

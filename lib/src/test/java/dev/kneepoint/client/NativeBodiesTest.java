@@ -1,0 +1,68 @@
+package dev.kneepoint.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.kneepoint.workload.OutputControl;
+import dev.kneepoint.workload.RequestSpec;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Each native API's body carries the prompt and the output-length controls in its own fields. */
+class NativeBodiesTest {
+    // what the workloads send by default: max_tokens 20 + vLLM's exact-length extras
+    private static final OutputControl.Fields EXACT = OutputControl.exact(OutputControl.Server.VLLM).fields(20);
+    private static final RequestSpec SPEC = new RequestSpec("Say hi", List.of(), EXACT.maxTokens(), 5,
+            EXACT.extraBody(), "fg");
+
+    private static JsonNode body(ApiKind kind) throws Exception {
+        TargetConfig t = TargetConfig.builder().baseUrl("http://localhost:1/v1").model("m").api(kind).build();
+        return OpenAiChunkDecoder.MAPPER.readTree(RequestBodies.body(t, SPEC));
+    }
+
+    @Test
+    void tgi() throws Exception {
+        assertThat(body(ApiKind.TGI_GENERATE_STREAM).toString())
+                .isEqualTo("{\"inputs\":\"Say hi\",\"parameters\":{\"max_new_tokens\":20,\"details\":true}}");
+    }
+
+    @Test
+    void ollama() throws Exception {
+        assertThat(body(ApiKind.OLLAMA_GENERATE).toString())
+                .isEqualTo("{\"model\":\"m\",\"prompt\":\"Say hi\",\"stream\":true,\"options\":{\"num_predict\":20}}");
+        assertThat(body(ApiKind.OLLAMA_CHAT).toString()).isEqualTo("{\"model\":\"m\",\"messages\":[{\"role\":\"user\","
+                + "\"content\":\"Say hi\"}],\"stream\":true,\"options\":{\"num_predict\":20}}");
+    }
+
+    @Test
+    void llamaCppAndSglangKeepIgnoreEos() throws Exception {
+        assertThat(body(ApiKind.LLAMACPP_COMPLETION).toString())
+                .isEqualTo("{\"prompt\":\"Say hi\",\"n_predict\":20,\"ignore_eos\":true,\"stream\":true}");
+        assertThat(body(ApiKind.SGLANG_GENERATE).toString()).isEqualTo("{\"text\":\"Say hi\",\"sampling_params\":"
+                + "{\"max_new_tokens\":20,\"ignore_eos\":true,\"min_new_tokens\":20},\"stream\":true}");
+    }
+
+    @Test
+    void endpointsAndUserExtras() throws Exception {
+        TargetConfig t = TargetConfig.builder().baseUrl("http://h:11434/v1/").model("m").api("ollama-chat")
+                .extraBody("keep_alive", "5m").build();
+        assertThat(t.endpoint().toString()).isEqualTo("http://h:11434/api/chat");
+        assertThat(OpenAiChunkDecoder.MAPPER.readTree(RequestBodies.body(t, SPEC)).get("keep_alive").asText())
+                .isEqualTo("5m");
+        assertThat(TargetConfig.builder().baseUrl("http://h:8080").model("m").api("tgi").build().endpoint().toString())
+                .isEqualTo("http://h:8080/generate_stream");
+    }
+
+    @Test
+    void unknownApiNamesListTheValidOnes() {
+        assertThatThrownBy(() -> TargetConfig.builder().baseUrl("http://h").model("m").api("vllm-native").build())
+                .hasMessageContaining("unknown API 'vllm-native'")
+                .hasMessageContaining("chat, completions, tgi, ollama-generate, ollama-chat, llamacpp, sglang");
+        assertThatThrownBy(() -> TargetConfig.builder().baseUrl("http://h").model("m").api(ApiKind.TGI_GENERATE_STREAM)
+                .stream(false).build()).hasMessageContaining("always streams");
+        assertThat(ApiKind.parse("OLLAMA_CHAT")).isEqualTo(ApiKind.OLLAMA_CHAT);
+        assertThat(ApiKind.parse(" Llamacpp ")).isEqualTo(ApiKind.LLAMACPP_COMPLETION);
+        assertThat(ApiKind.parse("tgi-generate-stream")).isEqualTo(ApiKind.TGI_GENERATE_STREAM);
+    }
+}
