@@ -48,15 +48,18 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
     /** A client for {@code target}, sharing the process-wide connection pool. */
     public OpenAiClient(TargetConfig target) {
         this.target = Objects.requireNonNull(target, "target");
-        this.http = HttpClients.shared().newBuilder()
+        OkHttpClient.Builder builder = HttpClients.shared().newBuilder()
                 .connectTimeout(target.connectTimeout())
+                // the system resolver cannot be interrupted and is not covered by the connect timeout
+                .dns(new BoundedDns(BoundedDns.SYSTEM, target.connectTimeout()))
                 // first-token, idle and total deadlines are enforced per request by RequestDeadlines,
                 // which knows which one passed; OkHttp's own would fire the idle limit while queued
                 .readTimeout(Duration.ZERO)
                 .writeTimeout(Duration.ZERO)
                 .callTimeout(Duration.ZERO)
-                .eventListenerFactory(CallProbe.FACTORY)
-                .build();
+                .eventListenerFactory(CallProbe.FACTORY);
+        TlsSettings.apply(builder, target);
+        this.http = builder.build();
     }
 
     /** The target this client sends to. */
