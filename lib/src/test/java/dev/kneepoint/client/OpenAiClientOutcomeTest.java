@@ -2,16 +2,13 @@ package dev.kneepoint.client;
 
 import static dev.kneepoint.client.ScriptedBody.content;
 import static dev.kneepoint.client.ScriptedBody.finish;
-import static dev.kneepoint.client.ScriptedBody.role;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.workload.RequestSpec;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
-import mockwebserver3.MockResponse;
 import org.junit.jupiter.api.Test;
 
 /**
