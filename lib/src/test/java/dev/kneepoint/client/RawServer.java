@@ -21,29 +21,29 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (head and Content-Length body) and then runs the script on its own virtual thread. {@link #close()}
  * ends every pause at once and closes every socket.
  */
-final class RawServer implements AutoCloseable {
+public final class RawServer implements AutoCloseable {
     /** What the server does once it has read the request. */
-    interface Script {
+    public interface Script {
         void run(RawServer server, Socket socket, OutputStream out) throws Exception;
     }
 
-    static final String SSE_HEAD = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n";
+    public static final String SSE_HEAD = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n";
 
     private final ServerSocket listener;
     private final Script script;
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     /** Connections accepted and requests read (a silent client retry shows as 2). */
-    final AtomicInteger connections = new AtomicInteger();
-    final AtomicInteger requests = new AtomicInteger();
+    public final AtomicInteger connections = new AtomicInteger();
+    public final AtomicInteger requests = new AtomicInteger();
 
-    RawServer(Script script) throws IOException {
+    public RawServer(Script script) throws IOException {
         this.script = script;
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread.ofVirtual().name("raw-server-accept").start(this::acceptLoop);
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + listener.getLocalPort();
     }
 
@@ -94,28 +94,28 @@ final class RawServer implements AutoCloseable {
     }
 
     /** Writes and flushes (one TCP segment per call: TCP_NODELAY is on). */
-    static void send(OutputStream out, String text) throws IOException {
+    public static void send(OutputStream out, String text) throws IOException {
         send(out, text.getBytes(StandardCharsets.UTF_8));
     }
 
-    static void send(OutputStream out, byte[] bytes) throws IOException {
+    public static void send(OutputStream out, byte[] bytes) throws IOException {
         out.write(bytes);
         out.flush();
     }
 
     /** Sends a TCP reset: SO_LINGER 0, then close. */
-    static void reset(Socket s) throws IOException {
+    public static void reset(Socket s) throws IOException {
         s.setSoLinger(true, 0);
         s.close();
     }
 
     /** Waits up to {@code millis}, ending early when the server is closed; true when it was closed. */
-    boolean pause(long millis) throws InterruptedException {
+    public boolean pause(long millis) throws InterruptedException {
         return closed.await(millis, TimeUnit.MILLISECONDS);
     }
 
     /** Sockets the server still has open. */
-    int openSockets() {
+    public int openSockets() {
         return sockets.size();
     }
 
