@@ -71,10 +71,14 @@ class SoakTest {
                 dir = list.filter(Files::isDirectory).findFirst().orElseThrow();
             }
             List<RequestRecord> records = RunLoader.load(dir).records();
-            long start = records.stream().mapToLong(RequestRecord::dispatchNanos).min().orElseThrow();
+            // halves of the run after its first sixth (JIT warm-up: the first second's p99 is several times the
+            // rest's), by completion time
+            long first0 = records.stream().mapToLong(RequestRecord::dispatchNanos).min().orElseThrow();
             long end = records.stream().mapToLong(RequestRecord::endNanos).max().orElseThrow();
+            long start = first0 + (end - first0) / 6;
             long mid = start + (end - start) / 2;
-            Half a = Half.of(records.stream().filter(r -> r.endNanos() < mid).toList(), (mid - start) / 1e9);
+            Half a = Half.of(records.stream().filter(r -> r.endNanos() >= start && r.endNanos() < mid).toList(),
+                    (mid - start) / 1e9);
             Half b = Half.of(records.stream().filter(r -> r.endNanos() >= mid).toList(), (end - mid) / 1e9);
 
             List<Sample> first = samples.subList(0, SAMPLES / 2);
