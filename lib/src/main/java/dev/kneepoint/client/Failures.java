@@ -48,8 +48,8 @@ final class Failures {
                     || hasCause(e, CertificateException.class)) {
                 return new Outcome.ConnectionError("TLS failure with " + where
                         + ": server certificate verification failed (verification stays on; to trust a self-signed or"
-                        + " private-CA certificate give its PEM file with TargetConfig.Builder.trustCertificate(path),"
-                        + " or add its CA to the JDK trust store): " + describe(e));
+                        + " private-CA certificate give its PEM file with TargetConfig.Builder.trustCertificate(path)"
+                        + " (CLI: --ca-cert FILE), or add its CA to the JDK trust store): " + describe(e));
             }
             return new Outcome.ConnectionError("TLS handshake with " + where + " failed: " + describe(e));
         }
