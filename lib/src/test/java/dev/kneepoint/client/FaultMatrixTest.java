@@ -143,6 +143,9 @@ class FaultMatrixTest {
 
         f.add(Fault.of("connection refused", "CONNECTION_ERROR", env -> at("http://127.0.0.1:" + closedPort()))
                 .detail("refused"));
+        f.add(Fault.of("connect timeout (a listener whose accept queue is full drops the SYN)", "TIMEOUT(connect)",
+                env -> at(env.fullBacklog()).connectTimeout(Duration.ofMillis(300)))
+                .within(300, 300 + SLACK_MS));
         f.add(Fault.of("DNS failure (.invalid host)", "CONNECTION_ERROR",
                 env -> at("http://nonexistent.invalid:8000").connectTimeout(Duration.ofSeconds(2)))
                 .detail("unknown host 'nonexistent.invalid' (DNS lookup failed").within(0, 2000 + SLACK_MS));
@@ -312,6 +315,27 @@ class FaultMatrixTest {
         m.start();
         servers.add(m);
         return m.url("/").toString();
+    }
+
+    /**
+     * A listener that never accepts, with its accept queue filled by other connections: Linux then drops
+     * further SYNs, so a connect hangs until the client's connect timeout.
+     */
+    private String fullBacklog() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getProperty("os.name").startsWith("Linux"),
+                "dropping SYNs on a full accept queue is Linux's behaviour");
+        ServerSocket listener = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+        servers.add(listener);
+        for (int i = 0; i < 4; i++) {
+            java.net.Socket s = new java.net.Socket();
+            servers.add(s);
+            try {
+                s.connect(listener.getLocalSocketAddress(), 100);
+            } catch (java.io.IOException e) {
+                break; // the queue is full
+            }
+        }
+        return "http://127.0.0.1:" + listener.getLocalPort();
     }
 
     private static int closedPort() throws Exception {
