@@ -101,10 +101,10 @@ class SoakTest {
                     .isLessThan(heapA * 1.05 + 4 + factsMb);
             // Threads and sockets: closed loop, so the in-flight count is constant (USERS streams and their
             // server-side connections); the second half may not hold more than the first ever did.
-            assertThat(second.stream().mapToInt(Sample::threads).max().orElseThrow())
-                    .as("threads, 2nd half vs 1st half max").isLessThanOrEqualTo(first.stream().mapToInt(Sample::threads).max().orElseThrow());
-            assertThat(second.stream().mapToInt(Sample::sockets).max().orElseThrow())
-                    .as("sockets, 2nd half vs 1st half max").isLessThanOrEqualTo(first.stream().mapToInt(Sample::sockets).max().orElseThrow());
+            assertThat(max(second, Sample::threads)).as("threads, 2nd half vs 1st half max")
+                    .isLessThanOrEqualTo(max(first, Sample::threads));
+            assertThat(max(second, Sample::sockets)).as("sockets, 2nd half vs 1st half max")
+                    .isLessThanOrEqualTo(max(first, Sample::sockets));
             // Throughput and latency: same load, same engine, so the halves differ only by machine noise
             // (a shared CI box): +-30 % on throughput, 2x on medians still fails a client that slows down as it
             // accumulates state (it would show as a trend, not a wobble).
@@ -112,6 +112,10 @@ class SoakTest {
             assertThat(b.ttftP50Ms).as("TTFT p50 ms 2nd half vs 1st (%.2f)", a.ttftP50Ms).isLessThan(a.ttftP50Ms * 2 + 1);
             assertThat(b.e2eP50Ms).as("e2e p50 ms 2nd half vs 1st (%.2f)", a.e2eP50Ms).isLessThan(a.e2eP50Ms * 2 + 1);
         }
+    }
+
+    private static int max(List<Sample> samples, java.util.function.ToIntFunction<Sample> f) {
+        return samples.stream().mapToInt(f).max().orElseThrow();
     }
 
     private record Half(int n, double perS, double ttftP50Ms, double e2eP50Ms, double e2eP99Ms) {

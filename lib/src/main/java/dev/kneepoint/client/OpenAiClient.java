@@ -22,7 +22,9 @@ import okhttp3.RequestBody;
  * <p>Threading: {@link #execute} runs the HTTP call synchronously on the caller's thread (the load
  * layer gives each request its own virtual thread), so thousands of concurrent streams need no
  * platform thread each. The OkHttp client is derived from {@link HttpClients#shared()} (its dispatcher
- * and socket factory) with a connection pool of its own, emptied by {@link #close()}. Thread-safe; one instance per target.
+ * and socket factory) with a connection pool of its own, emptied by {@link #close()}, the target's TLS
+ * options ({@link TargetConfig#trustCertificate()}, {@link TargetConfig#insecureSkipTlsVerify()}) and a
+ * DNS lookup bounded by the connect timeout. Thread-safe; one instance per target.
  *
  * <p>Timestamps: {@code t_dispatch} just before the call executes, {@code t_first_byte} when the
  * response headers are in, then one timestamp right after each read returns, used for every event
