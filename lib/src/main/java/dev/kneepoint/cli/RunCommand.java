@@ -94,6 +94,15 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--api-key-env", description = "Environment variable holding the API key (sent as a Bearer token)")
     String apiKeyEnv;
 
+    @Option(names = "--api-key-file", description = "File whose first line is the API key (sent as a Bearer token)")
+    Path apiKeyFile;
+
+    @Option(names = "--ca-cert", description = "PEM file of the certificate(s) to trust for https:// (self-signed or private CA)")
+    Path caCert;
+
+    @Option(names = "--insecure-skip-tls-verify", description = "Do not verify the server's TLS certificate (test servers only)")
+    boolean insecureSkipTlsVerify;
+
     @Option(names = "--header", description = "Extra request header NAME=VALUE (repeatable)")
     Map<String, String> headers = Map.of();
 
@@ -123,6 +132,13 @@ final class RunCommand implements Callable<Integer> {
         if (apiKeyEnv != null) {
             tb.apiKeyFromEnv(apiKeyEnv);
         }
+        if (apiKeyFile != null) {
+            tb.apiKeyFromFile(apiKeyFile);
+        }
+        if (caCert != null) {
+            tb.trustCertificate(caCert);
+        }
+        tb.insecureSkipTlsVerify(insecureSkipTlsVerify);
         Sweep sweep = configure(Kneepoint.sweep(tb.build()));
         RunResult result = sweep.run();
         Path dir = out.resolve(result.runId());

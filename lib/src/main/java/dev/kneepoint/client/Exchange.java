@@ -63,6 +63,7 @@ final class Exchange {
             b.outcome = failure(e, cancellation);
         } finally {
             deadlines.disarm();
+            b.outcome = redactKey(b.outcome);
             if (b.endNanos < 0) {
                 b.endNanos = clock.now();
             }
@@ -185,6 +186,20 @@ final class Exchange {
         return new Outcome.HttpError(response.code(), snippet);
     }
 
+    /** A server that echoes the request's credentials in an error must not put the API key into a record. */
+    private Outcome redactKey(Outcome o) {
+        if (o == null || !target.hasApiKey() || !o.detail().contains(target.apiKey())) {
+            return o;
+        }
+        String d = o.detail().replace(target.apiKey(), "<redacted>");
+        return switch (o) {
+            case Outcome.HttpError h -> new Outcome.HttpError(h.status(), d);
+            case Outcome.ConnectionError c -> new Outcome.ConnectionError(d);
+            case Outcome.StreamError s -> new Outcome.StreamError(d);
+            default -> o;
+        };
+    }
+
     private Outcome failure(Exception e, Cancellation cancellation) {
         if (cancellation.isCancelled() || Thread.currentThread().isInterrupted()) {
             return Outcome.CANCELLED;
@@ -194,8 +209,14 @@ final class Exchange {
             return new Outcome.Timeout(fired);
         }
         if (e instanceof IOException io) {
-            return Failures.classify(io, target.endpoint(), headersReceived, probe.connected(),
+            Outcome o = Failures.classify(io, target.endpoint(), headersReceived, probe.connected(),
                     state.tally.tokenEvents());
+            if (o instanceof Outcome.ConnectionError c && state.finishReason != null) {
+                // METRICS.md: a transport failure stays a failure even after the finish reason (usage may be lost)
+                return new Outcome.ConnectionError(c.detail() + " (after finish reason '" + state.finishReason
+                        + "', before [DONE])");
+            }
+            return o;
         }
         return new Outcome.ConnectionError("client failure: " + Failures.describe(e));
     }

@@ -35,7 +35,9 @@ final class Failures {
             return new Outcome.Timeout(Outcome.TimeoutKind.CONNECT);
         }
         if (e instanceof UnknownHostException) {
-            return new Outcome.ConnectionError("unknown host '" + url.host() + "' (DNS lookup failed)");
+            String m = e.getMessage();
+            return new Outcome.ConnectionError("unknown host '" + url.host() + "' (DNS lookup failed"
+                    + (m == null || m.equals(url.host()) ? "" : ": " + m) + ")");
         }
         if (e instanceof ConnectException || e instanceof NoRouteToHostException) {
             return new Outcome.ConnectionError("cannot connect to " + where + " (connection refused or unreachable): "
@@ -45,8 +47,9 @@ final class Failures {
             if (e instanceof SSLPeerUnverifiedException || hasCause(e, CertPathValidatorException.class)
                     || hasCause(e, CertificateException.class)) {
                 return new Outcome.ConnectionError("TLS failure with " + where
-                        + ": server certificate not trusted (verification stays on; add its CA to the trust store): "
-                        + describe(e));
+                        + ": server certificate verification failed (verification stays on; to trust a self-signed or"
+                        + " private-CA certificate give its PEM file with TargetConfig.Builder.trustCertificate(path)"
+                        + " (CLI: --ca-cert FILE), or add its CA to the JDK trust store): " + describe(e));
             }
             return new Outcome.ConnectionError("TLS handshake with " + where + " failed: " + describe(e));
         }

@@ -49,6 +49,27 @@ public final class HttpClients {
         return c;
     }
 
+    /**
+     * A client for side calls to {@code target} (e.g. {@code /tokenize} during calibration) on the shared
+     * pool, with the target's TLS options, its DNS bound and its credentials: the API key as
+     * {@code Authorization: Bearer} and the extra headers on every request.
+     */
+    public static OkHttpClient forTarget(TargetConfig target) {
+        OkHttpClient.Builder b = shared().newBuilder()
+                .connectTimeout(target.connectTimeout())
+                .dns(new BoundedDns(BoundedDns.SYSTEM, target.connectTimeout()))
+                .addInterceptor(chain -> {
+                    okhttp3.Request.Builder r = chain.request().newBuilder();
+                    if (target.hasApiKey()) {
+                        r.header("Authorization", "Bearer " + target.apiKey());
+                    }
+                    target.extraHeaders().forEach(r::header);
+                    return chain.proceed(r.build());
+                });
+        TlsSettings.apply(b, target);
+        return b.build();
+    }
+
     /** Closes the shared pool's idle connections (e.g. between runs); in-flight calls are untouched. */
     public static void evictIdleConnections() {
         OkHttpClient c = shared;

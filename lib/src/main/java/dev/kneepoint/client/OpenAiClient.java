@@ -7,7 +7,9 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import okhttp3.Call;
+import okhttp3.ConnectionPool;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -20,8 +22,10 @@ import okhttp3.RequestBody;
  *
  * <p>Threading: {@link #execute} runs the HTTP call synchronously on the caller's thread (the load
  * layer gives each request its own virtual thread), so thousands of concurrent streams need no
- * platform thread each. The OkHttp client is derived from {@link HttpClients#shared()} and shares its
- * connection pool. Thread-safe; one instance per target.
+ * platform thread each. The OkHttp client is derived from {@link HttpClients#shared()} (its dispatcher
+ * and socket factory) with a connection pool of its own, emptied by {@link #close()}, the target's TLS
+ * options ({@link TargetConfig#trustCertificate()}, {@link TargetConfig#insecureSkipTlsVerify()}) and a
+ * DNS lookup bounded by the connect timeout. Thread-safe; one instance per target.
  *
  * <p>Timestamps: {@code t_dispatch} just before the call executes, {@code t_first_byte} when the
  * response headers are in, then one timestamp right after each read returns, used for every event
@@ -46,18 +50,23 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
     private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    /** A client for {@code target}, sharing the process-wide connection pool. */
+    /** A client for {@code target}, with its own connection pool. */
     public OpenAiClient(TargetConfig target) {
         this.target = Objects.requireNonNull(target, "target");
-        this.http = HttpClients.shared().newBuilder()
+        OkHttpClient.Builder builder = HttpClients.shared().newBuilder()
                 .connectTimeout(target.connectTimeout())
+                // a pool of its own, emptied by close(): a finished sweep leaves no idle socket behind
+                .connectionPool(new ConnectionPool(HttpClients.MAX_IDLE_CONNECTIONS, 5, TimeUnit.MINUTES))
+                // the system resolver cannot be interrupted and is not covered by the connect timeout
+                .dns(new BoundedDns(BoundedDns.SYSTEM, target.connectTimeout()))
                 // first-token, idle and total deadlines are enforced per request by RequestDeadlines,
                 // which knows which one passed; OkHttp's own would fire the idle limit while queued
                 .readTimeout(Duration.ZERO)
                 .writeTimeout(Duration.ZERO)
                 .callTimeout(Duration.ZERO)
-                .eventListenerFactory(CallProbe.FACTORY)
-                .build();
+                .eventListenerFactory(CallProbe.FACTORY);
+        TlsSettings.apply(builder, target);
+        this.http = builder.build();
     }
 
     /** The target this client sends to. */
@@ -113,13 +122,17 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
         return r.build();
     }
 
-    /** Cancels every request in flight (they end as {@code CANCELLED}) and refuses new ones. */
+    /**
+     * Cancels every request in flight (they end as {@code CANCELLED}), refuses new ones and closes this
+     * client's idle connections.
+     */
     @Override
     public void close() {
         closed = true;
         for (Call c : inFlight) {
             c.cancel();
         }
+        http.connectionPool().evictAll();
     }
 
     @Override

@@ -46,8 +46,12 @@ public final class TargetConfig {
     private final Duration idleTimeout;
     private final Duration totalTimeout;
     private final int maxEventBytes;
+    private final Path trustCertificate;
+    private final List<java.security.cert.X509Certificate> trustedCertificates;
+    private final boolean insecureSkipTlsVerify;
 
-    private TargetConfig(Builder b, HttpUrl baseUrl, HttpUrl endpoint, String apiKey) {
+    private TargetConfig(Builder b, HttpUrl baseUrl, HttpUrl endpoint, String apiKey,
+                         List<java.security.cert.X509Certificate> trusted) {
         this.baseUrl = baseUrl;
         this.endpoint = endpoint;
         this.model = b.model;
@@ -64,6 +68,9 @@ public final class TargetConfig {
         this.idleTimeout = b.idleTimeout;
         this.totalTimeout = b.totalTimeout;
         this.maxEventBytes = b.maxEventBytes;
+        this.trustCertificate = b.trustCertificate;
+        this.trustedCertificates = trusted;
+        this.insecureSkipTlsVerify = b.insecureSkipTlsVerify;
     }
 
     private TargetConfig(TargetConfig t, ApiKind kind) {
@@ -136,6 +143,15 @@ public final class TargetConfig {
     /** Largest SSE event accepted before the stream is declared malformed. */
     public int maxEventBytes() { return maxEventBytes; }
 
+    /** The PEM/DER file whose certificates are trusted for TLS instead of the JDK's trust store, or null. */
+    public Path trustCertificate() { return trustCertificate; }
+
+    /** True when TLS certificate and hostname verification are off ({@link Builder#insecureSkipTlsVerify}). */
+    public boolean insecureSkipTlsVerify() { return insecureSkipTlsVerify; }
+
+    /** The certificates read from {@link #trustCertificate()} (empty when none). */
+    List<java.security.cert.X509Certificate> trustedCertificates() { return trustedCertificates; }
+
     /** True when an API key was configured (and read). */
     public boolean hasApiKey() { return apiKey != null; }
 
@@ -165,6 +181,8 @@ public final class TargetConfig {
         m.put("idle_timeout_ms", idleTimeout.toMillis());
         m.put("total_timeout_ms", totalTimeout.toMillis());
         m.put("max_event_bytes", maxEventBytes);
+        m.put("tls", insecureSkipTlsVerify ? "insecure-skip-verify"
+                : trustCertificate != null ? "trust:" + trustCertificate : "system");
         return Collections.unmodifiableMap(m);
     }
 
@@ -196,6 +214,8 @@ public final class TargetConfig {
         private Duration idleTimeout = Duration.ofSeconds(60);
         private Duration totalTimeout = Duration.ofSeconds(1800);
         private int maxEventBytes = SseParser.DEFAULT_MAX_EVENT_BYTES;
+        private Path trustCertificate;
+        private boolean insecureSkipTlsVerify;
 
         private Builder() {
         }
@@ -249,6 +269,19 @@ public final class TargetConfig {
         public Builder maxEventBytes(int bytes) { this.maxEventBytes = bytes; return this; }
 
         /**
+         * Trusts exactly the certificates in this PEM (or DER) file for TLS, instead of the JDK's trust
+         * store (like {@code curl --cacert}): for a server with a self-signed or private-CA certificate.
+         * Hostnames are still verified.
+         */
+        public Builder trustCertificate(Path pemFile) { this.trustCertificate = pemFile; return this; }
+
+        /**
+         * Turns TLS certificate and hostname verification off (default false). For test servers only:
+         * prefer {@link #trustCertificate(Path)}.
+         */
+        public Builder insecureSkipTlsVerify(boolean skip) { this.insecureSkipTlsVerify = skip; return this; }
+
+        /**
          * Validates and builds.
          *
          * @throws IllegalArgumentException listing every problem found (never the key's value)
@@ -299,13 +332,32 @@ public final class TargetConfig {
                     problems.add("extra body fields need non-blank names");
                 }
             });
+            List<java.security.cert.X509Certificate> trusted = readTrusted(problems);
             String key = readKey(problems);
             if (!problems.isEmpty()) {
                 throw new IllegalArgumentException("Invalid target configuration ("
                         + problems.size() + " problem" + (problems.size() > 1 ? "s" : "") + "):\n - "
                         + String.join("\n - ", problems));
             }
-            return new TargetConfig(this, base, endpointOf(base, apiKind), key);
+            return new TargetConfig(this, base, endpointOf(base, apiKind), key, trusted);
+        }
+
+        private List<java.security.cert.X509Certificate> readTrusted(List<String> problems) {
+            if (trustCertificate == null) {
+                return List.of();
+            }
+            if (insecureSkipTlsVerify) {
+                problems.add("give either trustCertificate or insecureSkipTlsVerify, not both");
+                return List.of();
+            }
+            try {
+                return TlsSettings.readCertificates(trustCertificate);
+            } catch (IOException | java.security.GeneralSecurityException | RuntimeException e) {
+                problems.add("certificate file '" + trustCertificate + "' cannot be read as PEM or DER X.509 ("
+                        + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage())
+                        + "); export the server's CA certificate, e.g. with openssl s_client -showcerts");
+                return List.of();
+            }
         }
 
         private String readKey(List<String> problems) {

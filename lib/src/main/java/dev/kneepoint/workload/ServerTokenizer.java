@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
@@ -32,8 +33,15 @@ final class ServerTokenizer implements TokenCounter {
     private final String model;
     private volatile Shape shape = Shape.UNKNOWN;
     private final AtomicLong calls = new AtomicLong();
+    private final OkHttpClient http;
 
     ServerTokenizer(HttpUrl baseUrl, String model) {
+        this(baseUrl, model, HttpClients.shared());
+    }
+
+    /** With the target's client ({@link HttpClients#forTarget}): its API key, headers and TLS options. */
+    ServerTokenizer(HttpUrl baseUrl, String model, OkHttpClient http) {
+        this.http = http;
         String path = baseUrl.encodedPath();
         while (path.endsWith("/")) {
             path = path.substring(0, path.length() - 1);
@@ -138,7 +146,7 @@ final class ServerTokenizer implements TokenCounter {
         try {
             Request req = new Request.Builder().url(url)
                     .post(RequestBody.create(MAPPER.writeValueAsBytes(body), JSON)).build();
-            try (Response resp = HttpClients.shared().newCall(req).execute()) {
+            try (Response resp = http.newCall(req).execute()) {
                 String text = resp.body().string();
                 if (!resp.isSuccessful()) {
                     throw new TokenizerException("POST " + url + " answered HTTP " + resp.code() + ": "

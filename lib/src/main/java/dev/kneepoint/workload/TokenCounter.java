@@ -28,9 +28,12 @@ public interface TokenCounter {
     /** Where the counts come from, e.g. {@code server:http://host:8000/tokenize (vllm)} or {@code estimate:chars/4}. */
     String describe();
 
-    /** The server's own tokenizer through its {@code /tokenize} endpoint (vLLM, SGLang, llama.cpp, the simulator). */
+    /**
+     * The server's own tokenizer through its {@code /tokenize} endpoint (vLLM, SGLang, llama.cpp, the
+     * simulator), sent with the target's API key, extra headers and TLS options.
+     */
     static TokenCounter server(TargetConfig target) {
-        return new ServerTokenizer(target.baseUrl(), target.model());
+        return new ServerTokenizer(target.baseUrl(), target.model(), dev.kneepoint.client.HttpClients.forTarget(target));
     }
 
     /** Like {@link #server(TargetConfig)} from a base URL and model name. */

@@ -68,4 +68,26 @@ class TargetConfigTest {
                 .apiKeyFromFile(f).apiKeyFromEnv("X").environment(k -> SECRET).build())
                 .hasMessageContaining("not both").message().doesNotContain(SECRET);
     }
+
+    @Test
+    void tlsOptionsAreValidatedAndDescribed(@TempDir Path dir) throws Exception {
+        TargetConfig plain = TargetConfig.builder().baseUrl("https://h.example").model("m").build();
+        assertThat(plain.describe().get("tls")).isEqualTo("system");
+        assertThat(plain.insecureSkipTlsVerify()).isFalse();
+        assertThat(plain.trustCertificate()).isNull();
+        TargetConfig insecure = TargetConfig.builder().baseUrl("https://h.example").model("m")
+                .insecureSkipTlsVerify(true).build();
+        assertThat(insecure.describe().get("tls")).isEqualTo("insecure-skip-verify");
+        TargetConfig trusted = TargetConfig.builder().baseUrl("https://localhost").model("m")
+                .trustCertificate(TlsFixture.get().pem).build();
+        assertThat(trusted.describe().get("tls")).isEqualTo("trust:" + TlsFixture.get().pem);
+        assertThat(trusted.trustedCertificates()).hasSize(1);
+        Path notPem = Files.writeString(dir.resolve("not.pem"), "hello");
+        assertThatThrownBy(() -> TargetConfig.builder().baseUrl("https://h.example").model("m")
+                .trustCertificate(notPem).build())
+                .hasMessageContaining("certificate file '" + notPem + "' cannot be read as PEM or DER X.509");
+        assertThatThrownBy(() -> TargetConfig.builder().baseUrl("https://h.example").model("m")
+                .trustCertificate(TlsFixture.get().pem).insecureSkipTlsVerify(true).build())
+                .hasMessageContaining("either trustCertificate or insecureSkipTlsVerify, not both");
+    }
 }

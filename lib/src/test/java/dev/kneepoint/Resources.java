@@ -1,0 +1,116 @@
+package dev.kneepoint;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * What the process holds: platform threads (by name), all threads including virtual ones (from the JDK's
+ * JSON thread dump, which lists virtual threads too) and open sockets ({@code /proc/self/fd} links to
+ * {@code socket:[...]}, Linux only: -1 elsewhere).
+ *
+ * <p>Threads that may appear during a test without being a leak (they are the JDK's or OkHttp's and
+ * process-wide, bounded in number and end on their own when idle) are ignored: the virtual-thread carriers
+ * ({@code ForkJoinPool-*-worker-*}, at most one per core), okio's {@code Okio Watchdog}, OkHttp's
+ * {@code OkHttp TaskRunner} (both end after 60 s idle), the JDK's {@code process reaper},
+ * {@code Common-Cleaner}, {@code Attach Listener}, the virtual-thread I/O pollers ({@code MasterPoller},
+ * {@code Read-Poller}, {@code Write-Poller}, {@code VirtualThread-unblocker}: started on first use, one set per
+ * process) and JUnit's timeout thread. OkHttp's {@code ConnectionPool connection closer} is NOT ignored: it
+ * runs while a pool holds idle connections.
+ */
+record Resources(Set<String> platformThreads, int allThreads, int sockets) {
+    private static final List<String> IGNORED = List.of("ForkJoinPool", "Okio Watchdog", "OkHttp TaskRunner",
+            "process reaper", "Common-Cleaner", "Attach Listener", "junit-timeout", "InnocuousThread",
+            "Notification Thread", "Signal Dispatcher", "Reference Handler", "Finalizer", "main",
+            "MasterPoller", "Read-Poller", "Write-Poller", "VirtualThread-unblocker");
+
+    static boolean socketsCountable() {
+        return Files.isDirectory(Path.of("/proc/self/fd"));
+    }
+
+    static Resources take() throws IOException {
+        Set<String> names = new TreeSet<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.isAlive() && IGNORED.stream().noneMatch(t.getName()::startsWith)) {
+                names.add(t.getName() + "#" + t.threadId());
+            }
+        }
+        return new Resources(names, countThreads(), countSockets());
+    }
+
+    /** Threads in the JDK's thread dump that are neither ignored nor carriers: platform and virtual. */
+    private static int countThreads() throws IOException {
+        Path file = Files.createTempFile("kneepoint-threads", ".json");
+        try {
+            Files.delete(file); // dumpThreads refuses an existing file
+            ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                    .dumpThreads(file.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
+            JsonNode root = new ObjectMapper().readTree(file.toFile());
+            int n = 0;
+            for (JsonNode container : root.path("threadDump").path("threadContainers")) {
+                for (JsonNode thread : container.path("threads")) {
+                    String name = thread.path("name").asText("");
+                    if (IGNORED.stream().noneMatch(name::startsWith)) {
+                        n++;
+                    }
+                }
+            }
+            return n;
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    private static int countSockets() throws IOException {
+        if (!socketsCountable()) {
+            return -1;
+        }
+        int n = 0;
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : fds.toList()) {
+                try {
+                    if (Files.readSymbolicLink(fd).toString().startsWith("socket:")) {
+                        n++;
+                    }
+                } catch (IOException e) {
+                    // the descriptor closed while listing
+                }
+            }
+        }
+        return n;
+    }
+
+    /** Threads present now that were not in {@code before}. */
+    List<String> newThreadsSince(Resources before) {
+        List<String> added = new ArrayList<>(platformThreads);
+        added.removeAll(before.platformThreads);
+        return added;
+    }
+
+    /**
+     * Polls (every 20 ms, up to {@code maxMillis}) until nothing grew beyond {@code before}; returns the
+     * last snapshot (the caller asserts on it).
+     */
+    static Resources settle(Resources before, long maxMillis) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + maxMillis * 1_000_000L;
+        Resources now;
+        do {
+            now = take();
+            if (now.newThreadsSince(before).isEmpty() && now.allThreads <= before.allThreads
+                    && now.sockets <= before.sockets) {
+                return now;
+            }
+            Thread.sleep(20);
+        } while (System.nanoTime() < deadline);
+        return now;
+    }
+}
