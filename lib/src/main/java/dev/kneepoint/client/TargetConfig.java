@@ -89,6 +89,9 @@ public final class TargetConfig {
         this.idleTimeout = t.idleTimeout;
         this.totalTimeout = t.totalTimeout;
         this.maxEventBytes = t.maxEventBytes;
+        this.trustCertificate = t.trustCertificate;
+        this.trustedCertificates = t.trustedCertificates;
+        this.insecureSkipTlsVerify = t.insecureSkipTlsVerify;
     }
 
     /**

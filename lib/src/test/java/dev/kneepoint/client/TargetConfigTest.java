@@ -82,6 +82,11 @@ class TargetConfigTest {
                 .trustCertificate(TlsFixture.get().pem).build();
         assertThat(trusted.describe().get("tls")).isEqualTo("trust:" + TlsFixture.get().pem);
         assertThat(trusted.trustedCertificates()).hasSize(1);
+        // switching the API kind keeps the TLS settings (they were lost once in a merge)
+        TargetConfig trustedTgi = trusted.withApiKind(ApiKind.TGI_GENERATE_STREAM);
+        assertThat(trustedTgi.trustedCertificates()).hasSize(1);
+        assertThat(trustedTgi.describe().get("tls")).isEqualTo("trust:" + TlsFixture.get().pem);
+        assertThat(insecure.withApiKind(ApiKind.OLLAMA_CHAT).insecureSkipTlsVerify()).isTrue();
         Path notPem = Files.writeString(dir.resolve("not.pem"), "hello");
         assertThatThrownBy(() -> TargetConfig.builder().baseUrl("https://h.example").model("m")
                 .trustCertificate(notPem).build())
