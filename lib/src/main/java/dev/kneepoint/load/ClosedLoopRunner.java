@@ -39,6 +39,7 @@ final class ClosedLoopRunner {
         long issueLength = step.bounds().issueEndNanos();
         issueEnd = issueLength == Long.MAX_VALUE ? Long.MAX_VALUE : stepStart + issueLength;
         run.listener.stepStarted(info, stepStart);
+        ClientMonitor monitor = ClientMonitor.start(run.clock, info.label(), warmupEnd);
         boolean completed = true;
         long issueStop = -1;
         liveUsers.set(step.concurrency());
@@ -49,6 +50,7 @@ final class ClosedLoopRunner {
             }
             awaitBound();
             issueStop = run.clock.now();
+            monitor.endWindow(issueStop);
             if (!tracker.awaitIdle(step.drainTimeout().toNanos())) {
                 tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             }
@@ -57,8 +59,11 @@ final class ClosedLoopRunner {
             stopIssuing();
             tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            monitor.stop(); // no probe outlives its step
+            throw e;
         }
-        return StepRunners.finish(run, info, stepStart, warmupEnd, issueStop, completed);
+        return StepRunners.finish(run, info, stepStart, warmupEnd, issueStop, completed, monitor);
     }
 
     /** Waits until the users must stop issuing: the duration has passed or the count bound was reached. */

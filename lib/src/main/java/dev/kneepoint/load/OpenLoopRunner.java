@@ -42,6 +42,7 @@ final class OpenLoopRunner {
         stepStart = run.clock.now() + START_LEAD_NANOS;
         warmupEnd = stepStart + step.bounds().warmupNanos();
         run.listener.stepStarted(info, stepStart);
+        ClientMonitor monitor = ClientMonitor.start(run.clock, info.label(), warmupEnd);
         Thread scheduler = Thread.ofPlatform().name("kneepoint-sched-" + info.label()).daemon(true)
                 .unstarted(() -> schedule(offsets));
         scheduler.start();
@@ -53,6 +54,7 @@ final class OpenLoopRunner {
             // inter-arrival gap before it), or, when a request count may have ended it, until the last firing.
             issueStop = step.duration().isPresent() && step.maxRequests().isEmpty()
                     ? warmupEnd + step.duration().get().toNanos() : run.clock.now();
+            monitor.endWindow(issueStop);
             if (!tracker.awaitIdle(step.drainTimeout().toNanos())) {
                 tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             }
@@ -62,8 +64,11 @@ final class OpenLoopRunner {
             joinQuietly(scheduler);
             tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            monitor.stop(); // no probe outlives its step
+            throw e;
         }
-        return StepRunners.finish(run, info, stepStart, warmupEnd, issueStop, completed);
+        return StepRunners.finish(run, info, stepStart, warmupEnd, issueStop, completed, monitor);
     }
 
     /** The scheduler: fire request i at stepStart + offset(i); on interrupt, account for overdue ones. */

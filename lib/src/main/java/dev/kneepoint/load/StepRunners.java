@@ -1,5 +1,6 @@
 package dev.kneepoint.load;
 
+import dev.kneepoint.metrics.ClientHealth;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepWindow;
 
@@ -27,14 +28,17 @@ final class StepRunners {
      * moment the step stopped issuing load ({@code issueStop}; {@code -1} when it never did, i.e. it was
      * interrupted first: then up to now). The drain after that (in-flight requests finishing) is outside the
      * window: windowed rates and {@code concurrency_mean} describe the load level as it was held, while the
-     * drained requests still count in the latency distributions of the step they were sent in.
+     * drained requests still count in the latency distributions of the step they were sent in. The client
+     * monitor's window ends with it, and its health goes to the listener with the window.
      */
     static StepWindow finish(RunContext run, StepInfo info, long stepStart, long warmupEnd, long issueStop,
-                             boolean completed) {
+                             boolean completed, ClientMonitor monitor) {
         long now = run.clock.now();
         long end = Math.max(issueStop >= 0 ? Math.min(issueStop, now) : now, stepStart);
         StepWindow window = new StepWindow(stepStart, Math.min(warmupEnd, end), end, completed);
-        run.listener.stepFinished(info, window);
+        monitor.endWindow(end);
+        ClientHealth health = monitor.stop();
+        run.listener.stepFinished(info, window, health);
         return window;
     }
 }

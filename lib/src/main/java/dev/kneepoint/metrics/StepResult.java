@@ -47,6 +47,7 @@ import java.util.TreeMap;
  * @param meanPromptTokens  mean prompt tokens of the step's OK requests (NaN when none): the token budget
  * @param meanOutputTokens  mean output tokens of the step's OK requests (NaN when none)
  * @param slo               the SLO goodput was judged against
+ * @param clientCheck       whether the load generator, not the server, limited the step ({@link ClientCheck})
  */
 public record StepResult(
         StepInfo info, StepWindow window, double windowS,
@@ -57,7 +58,7 @@ public record StepResult(
         double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
         double goodFraction, double failureRate, double concurrencyMean,
         long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources,
-        double meanPromptTokens, double meanOutputTokens, Slo slo) {
+        double meanPromptTokens, double meanOutputTokens, Slo slo, ClientCheck clientCheck) {
 
     public StepResult {
         Objects.requireNonNull(info, "info");
@@ -65,6 +66,34 @@ public record StepResult(
         failuresByClass = Collections.unmodifiableMap(new TreeMap<>(failuresByClass));
         tokenSources = Collections.unmodifiableMap(new TreeMap<>(tokenSources));
         Objects.requireNonNull(slo, "slo");
+        Objects.requireNonNull(clientCheck, "clientCheck");
+    }
+
+    /**
+     * A step without client health ({@link ClientHealth#NOT_MEASURED}): its client check judges the schedule lag
+     * alone, against {@link ClientThresholds#defaults()}.
+     */
+    public StepResult(
+            StepInfo info, StepWindow window, double windowS,
+            long requestsOk, long requestsFailed, long cancelled, long dropped, long warmupRequests,
+            Map<String, Long> failuresByClass,
+            Distribution ttft, Distribution ttftSched, Distribution itl, Distribution chunkGap,
+            Distribution tpot, Distribution e2e, Distribution e2eSched, Distribution scheduleLag,
+            double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
+            double goodFraction, double failureRate, double concurrencyMean,
+            long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources,
+            double meanPromptTokens, double meanOutputTokens, Slo slo) {
+        this(info, window, windowS, requestsOk, requestsFailed, cancelled, dropped, warmupRequests, failuresByClass,
+                ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, outputTokensPerS, inputTokensPerS,
+                requestsPerS, goodputRps, goodFraction, failureRate, concurrencyMean, outputLenMismatch,
+                countDiscrepancy, tokenSources, meanPromptTokens, meanOutputTokens, slo,
+                ClientCheck.evaluate(info, windowS, requestsOk + requestsFailed + cancelled, scheduleLag,
+                        ClientHealth.NOT_MEASURED, ClientThresholds.defaults()));
+    }
+
+    /** True when the load generator, not the server, limited this step ({@link ClientCheck#clientBound()}). */
+    public boolean clientBound() {
+        return clientCheck.clientBound();
     }
 
     /** The distributions by their file name ({@code ttft_ms} ...), in the order summary.json lists them. */
