@@ -23,7 +23,9 @@ import java.util.Map;
  * {@code ttft_ms, ttft_sched_ms, itl_ms, chunk_gap_ms, tpot_ms, e2e_ms, e2e_sched_ms, schedule_lag_ms} an object
  * {@code {count, mean, stddev, min, p50, p90, p95, p99, p999, max}}, then {@code output_tokens_per_s,
  * input_tokens_per_s, requests_per_s, goodput_rps, good_fraction, concurrency_mean, output_len_mismatch,
- * count_discrepancy, token_sources{source: n}, slo{...}}. Sealed by a golden-file test.
+ * count_discrepancy, token_sources{source: n}, slo{...}, client_check{...}} (client_check: whether the load
+ * generator limited the step, with its evidence and signals, see {@code StepJson.writeCheck}; added in version 1
+ * without a version change, as an additive key). Sealed by a golden-file test.
  *
  * <p>A run with background traffic ({@link dev.kneepoint.metrics.BackgroundResult}) has one more top-level
  * key after {@code steps}: {@code background{tag, rate_rps, arrival, steps[], total}}, whose steps and total
@@ -125,6 +127,8 @@ public final class SummaryJson {
         writeCounts(g, "token_sources", s.tokenSources());
         g.writeFieldName("slo");
         StepJson.writeSlo(g, s.slo());
+        g.writeFieldName("client_check");
+        StepJson.writeCheck(g, s.clientCheck());
         g.writeEndObject();
     }
 
