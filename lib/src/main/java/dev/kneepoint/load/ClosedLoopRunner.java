@@ -3,7 +3,6 @@ package dev.kneepoint.load;
 import dev.kneepoint.client.Cancellation;
 import dev.kneepoint.client.RequestContext;
 import dev.kneepoint.metrics.StepInfo;
-import dev.kneepoint.metrics.StepWindow;
 import dev.kneepoint.workload.RequestSpec;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +32,7 @@ final class ClosedLoopRunner {
     }
 
     /** Runs the step on the calling thread; an interrupt ends it early with {@code completed = false}. */
-    StepWindow run() {
+    ExecutedStep run() {
         stepStart = run.clock.now();
         warmupEnd = stepStart + step.bounds().warmupNanos();
         long issueLength = step.bounds().issueEndNanos();

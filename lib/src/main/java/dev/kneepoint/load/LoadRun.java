@@ -135,9 +135,9 @@ public final class LoadRun {
             }
             StepInfo info = steps.get(k).info(k);
             progress.stepStarting(info, steps.size());
-            StepWindow window = StepRunners.run(steps.get(k), info, context);
+            ExecutedStep executed = StepRunners.run(steps.get(k), info, context);
+            StepWindow window = executed.window();
             context.rethrowFailure();
-            ExecutedStep executed = new ExecutedStep(info, window);
             done.add(executed);
             if (!window.completed()) {
                 progress.stepEnded(executed, GateDecision.stop("step interrupted"));

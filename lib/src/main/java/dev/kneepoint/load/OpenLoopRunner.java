@@ -5,7 +5,6 @@ import dev.kneepoint.client.RequestContext;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.StepInfo;
-import dev.kneepoint.metrics.StepWindow;
 import dev.kneepoint.workload.RequestSpec;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +36,7 @@ final class OpenLoopRunner {
     }
 
     /** Runs the step on the calling thread; an interrupt ends it early with {@code completed = false}. */
-    StepWindow run() {
+    ExecutedStep run() {
         long[] offsets = step.plannedOffsets();
         stepStart = run.clock.now() + START_LEAD_NANOS;
         warmupEnd = stepStart + step.bounds().warmupNanos();

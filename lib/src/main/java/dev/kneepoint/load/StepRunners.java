@@ -13,10 +13,10 @@ final class StepRunners {
 
     /**
      * Runs {@code step} on the calling thread, calling {@code stepStarted} before and {@code stepFinished}
-     * after. Returns its window; {@code completed} is false when the thread was interrupted, in which case
+     * after. Returns its window and client health; {@code completed} is false when the thread was interrupted, in which case
      * the interrupt status is set on return.
      */
-    static StepWindow run(Step step, StepInfo info, RunContext run) {
+    static ExecutedStep run(Step step, StepInfo info, RunContext run) {
         return switch (step) {
             case ClosedLoopStep closed -> new ClosedLoopRunner(closed, info, run).run();
             case OpenLoopStep open -> new OpenLoopRunner(open, info, run).run();
@@ -31,7 +31,7 @@ final class StepRunners {
      * drained requests still count in the latency distributions of the step they were sent in. The client
      * monitor's window ends with it, and its health goes to the listener with the window.
      */
-    static StepWindow finish(RunContext run, StepInfo info, long stepStart, long warmupEnd, long issueStop,
+    static ExecutedStep finish(RunContext run, StepInfo info, long stepStart, long warmupEnd, long issueStop,
                              boolean completed, ClientMonitor monitor) {
         long now = run.clock.now();
         long end = Math.max(issueStop >= 0 ? Math.min(issueStop, now) : now, stepStart);
@@ -39,6 +39,6 @@ final class StepRunners {
         monitor.endWindow(end);
         ClientHealth health = monitor.stop();
         run.listener.stepFinished(info, window, health);
-        return window;
+        return new ExecutedStep(info, window, health);
     }
 }
