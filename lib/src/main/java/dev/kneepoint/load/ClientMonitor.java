@@ -140,7 +140,8 @@ final class ClientMonitor {
                 pauseMs += Math.max(0, gc.getCollectionTime());
                 count += Math.max(0, gc.getCollectionCount());
             }
-            return new Snapshot(clock.now(), processCpuNanos(), TimeUnit.MILLISECONDS.toNanos(pauseMs), count);
+            long cpu = processCpuNanos();
+            return new Snapshot(clock.now(), cpu, TimeUnit.MILLISECONDS.toNanos(pauseMs), count);
         }
     }
 
