@@ -93,19 +93,57 @@ class ClientSelfCheckTest {
         }
         StepResult s = r.steps().get(0);
         ClientCheck c = s.clientCheck();
-        System.out.println("STARVED " + c + " lag " + s.scheduleLag() + " ok " + s.requestsOk());
         assertThat(c.health().measured()).isTrue();
-        assertThat(s.clientBound()).isTrue();
+        assertThat(s.clientBound()).as("%s", c).isTrue();
+        // Forced full collections every 20 ms pause the JVM for a large share of the window (41% on the loaded
+        // 2-core development machine): far above 5% wherever a full collection of 1.5 M objects takes >= 1 ms.
+        assertThat(c.signal(ClientCheck.GC).crossed()).as("%s", c).isTrue();
+        // Each pause (tens of ms) stops the scheduler and the probe alike, so both blow up (530 and 480 ms p99
+        // there) past their limits of 5 ms (20 req/s: 5% of 50 ms is below the floor) and 10 ms.
+        assertThat(c.signal(ClientCheck.LAG).crossed()).as("%s", c).isTrue();
+        assertThat(c.signal(ClientCheck.PROBE).crossed()).as("%s", c).isTrue();
+        assertThat(c.evidence()).anyMatch(e -> e.startsWith("gc_pause_pct "));
+        // Not asserted: client_cpu_pct. The spinning threads only reach 85% of the cores when the machine is
+        // otherwise idle; on the shared development machine the JVM got 17%.
+
+        // The run directory keeps the health (steps.jsonl), so the reloaded run reaches the same verdict.
+        Path dir;
+        try (Stream<Path> list = Files.list(runs)) {
+            dir = list.findFirst().orElseThrow();
+        }
+        StepResult reloaded = RunLoader.load(dir).result().steps().get(0);
+        assertThat(reloaded.clientCheck().health()).isEqualTo(c.health());
+        assertThat(reloaded.clientCheck().evidence()).isEqualTo(c.evidence());
+        assertThat(Files.readString(dir.resolve("summary.json"))).contains("\"client_bound\" : true");
     }
 
+    /**
+     * A calm step (5 req/s) is not flagged. Judged with thresholds that allow for a shared machine: the defaults
+     * judge the host too, and on a CI machine loaded by other jobs a calm client does wake late (probe p99 ~100 ms,
+     * schedule lag p99 ~60 ms during the JIT's first seconds were seen on the development machine), which is right
+     * to report but is not what this test is about. What it checks is that the measurement itself does not make a
+     * calm step look starved: the window excludes warm-up and drain, GC counts pauses only, CPU is per core, and
+     * the probe records delays, not times; each of those mistakes would cross these limits by orders of magnitude.
+     */
     @Test
     void aCalmStepIsNotFlaggedUnderThresholdsThatAllowForASharedMachine() {
-        ClientThresholds shared = ClientCheck.thresholds().build();
+        ClientThresholds shared = ClientCheck.thresholds().scheduleLagFloorMs(1_000).probeDelayP99Ms(1_000)
+                .cpuFraction(1.0).gcPauseFraction(0.25).build();
         RunResult r = Kneepoint.rateLadder(target, 5).arrival("constant").inputTokens(16).outputTokens(16)
                 .stepDuration(Duration.ofMillis(1500)).warmup(Duration.ofMillis(300)).outputDir(null)
                 .clientCheck(shared).run();
         StepResult s = r.steps().get(0);
         ClientCheck c = s.clientCheck();
-        System.out.println("CALM " + c + " lag " + s.scheduleLag() + " ok " + s.requestsOk() + " samples " + c.health().probeSamples() + " span " + c.health().spanNanos());
+        assertThat(c.limits()).isEqualTo(shared);
+        assertThat(s.clientBound()).as("%s", c).isFalse();
+        assertThat(c.health().measured()).isTrue();
+        // The span is the 1.5 s window, less the probe's first wake-up delay (up to 0.5 s on a loaded machine).
+        assertThat(c.health().spanNanos()).isBetween(1_000_000_000L, 1_500_000_000L);
+        // One probe sample per 10 ms, missed wake-ups filled in: at least one per period of the span, and at most one
+        // per period of the window (the span is shorter when the first wake-up came late; its fill-ins still count).
+        long period = 10_000_000L;
+        assertThat(c.health().probeSamples()).isBetween(c.health().spanNanos() / period - 2,
+                s.window().lengthNanos() / period + 2);
+        assertThat(c.value(ClientCheck.CPU)).isBetween(0.0, 100.0);
     }
 }

@@ -37,12 +37,15 @@ final class ClientMonitor {
     private volatile Snapshot start;
     private volatile Snapshot end;
     private volatile long endAt = Long.MAX_VALUE;
+    private final long firstTick;
 
     private ClientMonitor(RunClock clock, String label, long windowStartNanos, long periodNanos) {
         this.clock = clock;
         this.windowStart = windowStartNanos;
         this.period = periodNanos;
-        if (clock.now() >= windowStartNanos) {
+        long now = clock.now();
+        this.firstTick = Math.floorDiv(now - windowStartNanos, periodNanos) + 1;
+        if (now >= windowStartNanos) {
             start = Snapshot.take(clock);
         }
         this.probe = Thread.ofVirtual().name("kneepoint-probe-" + label).unstarted(this::probeLoop);
@@ -55,10 +58,15 @@ final class ClientMonitor {
         return m;
     }
 
-    /** The probe: wake at each tick {@code windowStart + k·period}, record the lateness inside the window. */
+    /**
+     * The probe: wake at each tick {@code windowStart + k·period} from the first one after {@link #start}, record the
+     * lateness inside the window. A late start of the probe thread is itself lateness: its ticks are not skipped.
+     * After a late wake-up the ticks it overran are filled in by the histogram and skipped, except that the
+     * window's first tick is never skipped, so the window is covered from its start.
+     */
     private void probeLoop() {
-        long now = clock.now();
-        long k = Math.floorDiv(now - windowStart, period) + 1;
+        long now;
+        long k = firstTick;
         while (!Thread.currentThread().isInterrupted() && end == null) {
             long tick = windowStart + k * period;
             long wait;
@@ -81,7 +89,8 @@ final class ClientMonitor {
                     delays.recordValueWithExpectedInterval(now - tick, period);
                 }
             }
-            k = Math.max(k + 1, Math.floorDiv(now - windowStart, period) + 1);
+            long next = Math.floorDiv(now - windowStart, period) + 1;
+            k = start == null ? Math.max(k + 1, Math.min(next, 0)) : Math.max(k + 1, next);
         }
     }
 
@@ -151,6 +160,10 @@ final class ClientMonitor {
      */
     static final List<GarbageCollectorMXBean> PAUSE_COLLECTORS = ManagementFactory.getGarbageCollectorMXBeans().stream()
             .filter(gc -> !gc.getName().contains("Cycles") && !gc.getName().contains("Concurrent")).toList();
+
+    static {
+        processCpuNanos(); // the first look-up loads the management beans (tens of ms): not inside a snapshot
+    }
 
     private static long processCpuNanos() {
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();

@@ -94,7 +94,7 @@ public record ClientCheck(ClientHealth health, ClientThresholds limits, double m
 
     @Override
     public String toString() {
-        return "ClientCheck[" + (clientBound ? "CLIENT-BOUND: " + evidenceText() : "ok") + "; "
+        return "ClientCheck[" + (clientBound ? "CLIENT-BOUND" : "ok") + ": "
                 + signals.stream().map(ClientSignal::describe).collect(Collectors.joining(", ")) + "]";
     }
 }
