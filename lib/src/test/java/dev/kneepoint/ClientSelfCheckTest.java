@@ -139,9 +139,10 @@ class ClientSelfCheckTest {
         assertThat(c.health().measured()).isTrue();
         // The span is the 1.5 s window, less the probe's first wake-up delay (up to 0.5 s on a loaded machine).
         assertThat(c.health().spanNanos()).isBetween(1_000_000_000L, 1_500_000_000L);
-        // One probe sample per 10 ms, missed wake-ups filled in: at least one per period of the span, and at most one
-        // per period of the window (the span is shorter when the first wake-up came late; its fill-ins still count).
-        long period = 10_000_000L;
+        // One probe sample per period (20 ms), missed wake-ups filled in: at least one per period of the span, and at
+        // most one per period of the window (the span is shorter when the first wake-up came late; its fill-ins count).
+        long period = c.health().probePeriodNanos();
+        assertThat(period).isEqualTo(20_000_000L);
         assertThat(c.health().probeSamples()).isBetween(c.health().spanNanos() / period - 2,
                 s.window().lengthNanos() / period + 2);
         assertThat(c.value(ClientCheck.CPU)).isBetween(0.0, 100.0);

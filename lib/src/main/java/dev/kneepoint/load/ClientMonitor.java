@@ -13,20 +13,24 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The load generator's self-check over one step's window (docs/METRICS.md "Client self-check"): a probe
- * virtual thread, on the same scheduler as the requests, wakes every {@link #PROBE_PERIOD_NANOS} and records how
+ * virtual thread, on the same scheduler as the requests, wakes every {@link #PROBE_PERIOD_NANOS} (20 ms) and records how
  * late it woke (with missed wake-ups filled in, wrk2's coordinated-omission correction); two snapshots of
  * process CPU time and stop-the-world GC totals, at the window's start and end, give the deltas.
  *
- * <p>Cost: 100 wake-ups a second of one virtual thread and two {@code OperatingSystemMXBean} reads per step,
- * a few microseconds of CPU per wake-up. The probe ends with the step: no thread outlives it.
+ * <p>Cost: 50 wake-ups a second of one virtual thread, two {@code OperatingSystemMXBean} reads per step. The probe
+ * ends with the step: no thread outlives it.
  *
  * <p>Threading: {@link #start}, {@link #endWindow} and {@link #stop} on the thread driving the step; the
  * probe thread records into the histogram under its lock and takes the start snapshot (and the end snapshot
  * when the window ends in the future).
  */
 final class ClientMonitor {
-    /** The probe's period: 10 ms. */
-    static final long PROBE_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /**
+     * The probe's period: 20 ms, 50 wake-ups a second. Each wake-up of an otherwise idle JVM costs a timer hand-off
+     * and a carrier wake-up (about 80-260 µs of CPU on the overloaded development machine, a few µs on a quiet one,
+     * less still while carriers are busy with requests); docs/PERFORMANCE.md has the figures.
+     */
+    static final long PROBE_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long JOIN_MILLIS = 1_000;
 
     private final RunClock clock;
@@ -53,7 +57,12 @@ final class ClientMonitor {
 
     /** Starts monitoring a step whose window begins at {@code windowStartNanos} (run clock). */
     static ClientMonitor start(RunClock clock, String label, long windowStartNanos) {
-        ClientMonitor m = new ClientMonitor(clock, label, windowStartNanos, PROBE_PERIOD_NANOS);
+        return start(clock, label, windowStartNanos, PROBE_PERIOD_NANOS);
+    }
+
+    /** As {@link #start(RunClock, String, long)} with another probe period. */
+    static ClientMonitor start(RunClock clock, String label, long windowStartNanos, long periodNanos) {
+        ClientMonitor m = new ClientMonitor(clock, label, windowStartNanos, periodNanos);
         m.probe.start();
         return m;
     }

@@ -19,15 +19,17 @@ class ClientMonitorTest {
         long end = clock.now();
         m.endWindow(end);
         ClientHealth h = m.stop();
+        long afterStop = clock.now();
 
         assertThat(h.measured()).isTrue();
-        // The span runs from the probe's first tick in the window (its start, plus the wake-up delay) to the end:
-        // at most end - windowStart, and at most 150 ms less unless the probe woke that late on a loaded machine.
+        // The span runs from the probe's first tick in the window (its start, plus the wake-up delay) to the end
+        // snapshot (taken in endWindow, after `end`): at most afterStop - windowStart, and at most 150 ms less than
+        // end - windowStart unless the probe woke that late on a loaded machine.
         long window = end - windowStart;
-        assertThat(h.spanNanos()).isBetween(window - 150 * MS, window);
+        assertThat(h.spanNanos()).isBetween(window - 150 * MS, afterStop - windowStart);
         assertThat(h.processors()).isEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(h.cpuNanos()).isNotNegative(); // Linux reports process CPU time
-        // Missed wake-ups are filled in, so the samples cover the window at one per 10 ms: window / 10 ms, less
+        // Missed wake-ups are filled in, so the samples cover the window at one per period: window / 20 ms, less
         // for a late first tick (up to 40% of the window lost on a loaded machine), at most one more for the edges.
         long periods = window / ClientMonitor.PROBE_PERIOD_NANOS;
         assertThat(h.probeSamples()).isBetween((long) (0.6 * periods), periods + 1);
