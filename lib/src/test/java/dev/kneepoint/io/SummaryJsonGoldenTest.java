@@ -36,6 +36,7 @@ class SummaryJsonGoldenTest {
      * (2 x 2) = 90% > 85% (crossed); GC 40 ms -> 2% <= 5%; probe p99 12 ms > 10 ms (crossed); schedule lag p99 0
      * against max(5 ms, 5% of the gap 2 s / 4 requests = 500 ms) = 25 ms. So client_bound with two pieces of
      * evidence. Step rate=2.0 was not measured: only its schedule lag is judged (gap 1 / 2 req/s = 500 ms -> 25 ms).
+     * So the run's client_bound_steps are [c=2].
      */
     static RunResult goldenRun() {
         Slo slo = Slo.builder().ttftMs(100).tpotMs(20).build();
