@@ -13,6 +13,7 @@ import dev.kneepoint.load.LoadProgress;
 import dev.kneepoint.load.LoadRun;
 import dev.kneepoint.load.OpenLoopStep;
 import dev.kneepoint.load.Workload;
+import dev.kneepoint.metrics.ClientThresholds;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.workload.DescribedWorkload;
@@ -68,6 +69,7 @@ public final class Sweep {
     private int maxInFlight = -1;
     private CapPolicy capPolicy = CapPolicy.QUEUE;
     private Slo slo = Slo.none();
+    private ClientThresholds clientThresholds = ClientThresholds.defaults();
     private double stopFailureRate = Double.NaN;
     private double stopP99Ms = Double.NaN;
     private Path outputDir = Path.of("runs");
@@ -215,6 +217,16 @@ public final class Sweep {
         return this;
     }
 
+    /**
+     * Limits of the client self-check, which flags steps the load generator (not the server) limited
+     * ({@code StepResult.clientCheck()}; defaults and rationale in docs/METRICS.md):
+     * {@code .clientCheck(ClientCheck.thresholds().cpuFraction(0.95).build())}.
+     */
+    public Sweep clientCheck(ClientThresholds thresholds) {
+        this.clientThresholds = thresholds;
+        return this;
+    }
+
     /** Stop the ladder after a step whose failure rate exceeds this fraction. */
     public Sweep stopWhenFailureRateAbove(double fraction) {
         this.stopFailureRate = fraction;
@@ -338,6 +350,9 @@ public final class Sweep {
         }
         if (!Double.isNaN(stopFailureRate) && (stopFailureRate < 0 || stopFailureRate > 1)) {
             problems.add("stopWhenFailureRateAbove takes a fraction in [0, 1], got " + stopFailureRate);
+        }
+        if (clientThresholds == null) {
+            problems.add("clientCheck thresholds must not be null (use ClientCheck.thresholds().build() for the defaults)");
         }
         if (name == null || !name.matches("[A-Za-z0-9._-]{1,60}")) {
             problems.add("name must be 1-60 letters, digits, '.', '_' or '-', got '" + name + "'");
@@ -474,6 +489,7 @@ public final class Sweep {
 
     TargetConfig target() { return target; }
     Slo slo() { return slo; }
+    ClientThresholds clientThresholds() { return clientThresholds; }
     double stopFailureRate() { return stopFailureRate; }
     double stopP99Ms() { return stopP99Ms; }
     Path outputDir() { return writeRunDirectory ? outputDir : null; }

@@ -76,8 +76,9 @@ final class SweepExecution {
         this.directory = sweep.outputDir() == null ? null
                 : RunDirectory.builder(sweep.outputDir()).slug(sweep.name())
                         .targetUrl(sweep.target().baseUrl().toString()).model(sweep.target().model())
-                        .config(sweep.describe()).slo(sweep.slo()).open();
-        this.aggregator = directory == null ? new RunAggregator(sweep.slo()) : directory.aggregator();
+                        .config(sweep.describe()).slo(sweep.slo()).clientThresholds(sweep.clientThresholds()).open();
+        this.aggregator = directory == null ? new RunAggregator(sweep.slo()).clientThresholds(sweep.clientThresholds())
+                : directory.aggregator();
         if (sweep.backgroundStream() != null) {
             BackgroundStream bg = sweep.backgroundStream();
             aggregator.trackBackground(bg.tag(), bg.perStep() ? Double.NaN : bg.rateRps(), bg.arrival().label(),

@@ -110,6 +110,7 @@ public final class Knee {
         BooleanColumn meets = BooleanColumn.create("meets_slo");
         StringColumn why = StringColumn.create("slo_violations");
         StringColumn role = StringColumn.create("role");
+        BooleanColumn clientBound = BooleanColumn.create("client_bound");
         for (int i = 0; i < n; i++) {
             step.append(l.label(i));
             load.append(l.load(i));
@@ -117,11 +118,12 @@ public final class Knee {
             lat.append(l.latency()[i]);
             meets.append(violations.get(i).isEmpty());
             why.append(String.join("; ", violations.get(i)));
+            clientBound.append(l.steps().get(i).clientBound());
             boolean inZone = zone.contains(l.label(i));
             role.append(i == knee ? (inZone ? "knee (efficient)" : "knee (misses SLO)")
                     : knee >= 0 && i > knee ? "beyond knee" : inZone ? "efficient" : "misses SLO");
         }
-        return Table.create("knee_steps", step, load, t, lat, meets, why, role);
+        return Table.create("knee_steps", step, load, t, lat, meets, why, role, clientBound);
     }
 
     private static Table elasticityTable(Ladder l, List<Segment> segments) {

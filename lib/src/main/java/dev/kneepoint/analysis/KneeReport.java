@@ -15,8 +15,9 @@ import tech.tablesaw.api.Table;
  * @param latencyColumn      what L(x) is, e.g. {@code ttft_sched_p99_ms}
  * @param slo                the SLO set the efficient zone was judged against
  * @param steps              one row per step in load order: {@code step, load, throughput, latency,
- *                           meets_slo, slo_violations, role} (role: {@code efficient}, {@code knee},
- *                           {@code below knee, misses SLO}, {@code beyond knee})
+ *                           meets_slo, slo_violations, role, client_bound} (role: {@code efficient}, {@code knee},
+ *                           {@code below knee, misses SLO}, {@code beyond knee}; client_bound: the load generator
+ *                           limited the step, see {@code StepResult.clientCheck()})
  * @param elasticity         one row per segment between neighbouring steps: {@code from_step, to_step,
  *                           from_load, to_load, dln_throughput, dln_latency, elasticity, elastic, verdict}
  * @param kneeStep           label of the knee step, null when no knee was found

@@ -45,6 +45,7 @@ final class KneeText {
             }
             sb.append(".\n");
         }
+        sb.append(ClientReading.kneeWarning(l, knee, top));
         sb.append("SLO set: ").append(slo).append(", judged per step at p").append(Format.percentile(o.percentile()))
                 .append(", failure rate <= ").append(Format.pct(o.maxFailureRate())).append(".\n");
         sb.append("Efficient zone (").append(knee < 0 ? "all steps" : "steps at or below the knee")

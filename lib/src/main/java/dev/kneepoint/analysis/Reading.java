@@ -31,7 +31,9 @@ public record Reading(Kind kind, Status status, String finding, String evidence)
         /** Poor results without the server being busy: scheduler, CPU or client path. */
         CLIENT_OR_SCHEDULER_PATH,
         /** Failures only under sustained load: stability, not compute. */
-        STABILITY
+        STABILITY,
+        /** The load generator itself (schedule lag, CPU, GC, probe delay) limited some step: its numbers are not the server's. */
+        CLIENT_BOUND
     }
 
     /** Whether a reading applies. */

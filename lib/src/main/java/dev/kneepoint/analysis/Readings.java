@@ -53,6 +53,7 @@ final class Readings {
         out.add(pastUsable(l, knee));
         out.add(clientPath(l));
         out.add(StabilityReading.of(l, knee, requests));
+        out.add(ClientReading.of(l));
         return out;
     }
 

@@ -74,6 +74,10 @@ public final class SummaryText {
                         .append(s.warmupRequests()).append(" were sent during warm-up); latency needs a step longer"
                                 + " than one request's latency\n");
             }
+            if (s.clientBound()) {
+                sb.append("client-bound: the load generator limited step ").append(s.info().label()).append(" (")
+                        .append(s.clientCheck().evidenceText()).append("); its numbers understate the server\n");
+            }
             if (!s.failuresByClass().isEmpty()) {
                 sb.append("failures in ").append(s.info().label()).append(": ").append(s.failuresByClass()).append('\n');
             }

@@ -1,5 +1,6 @@
 package dev.kneepoint.analysis;
 
+import dev.kneepoint.metrics.ClientCheck;
 import dev.kneepoint.metrics.Distribution;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunResult;
@@ -52,7 +53,10 @@ public final class Tables {
     /**
      * One row per step with every step metric of METRICS.md: load, window, counts, failure classes,
      * windowed rates, goodput, and for each distribution {@code <name>_count, _mean_ms, _stddev_ms,
-     * _min_ms, _p50_ms, _p90_ms, _p95_ms, _p99_ms, _p99.9_ms, _max_ms}.
+     * _min_ms, _p50_ms, _p90_ms, _p95_ms, _p99_ms, _p99.9_ms, _max_ms}; then the client self-check:
+     * {@code client_bound, client_evidence, client_cpu_pct, gc_pause_ms, gc_pause_pct, probe_delay_p99_ms,
+     * schedule_lag_limit_ms} (NaN where the client's health was not measured; {@code schedule_lag_p99_ms} is among
+     * the distributions).
      */
     public static Table steps(RunResult run) {
         Table t = Table.create("steps");
@@ -96,8 +100,22 @@ public final class Tables {
             addStat(t, b + "_p99.9_ms", run, m, Distribution::p999);
             addStat(t, b + "_max_ms", run, m, Distribution::max);
         }
+        addClientColumns(t, run);
         assert t.rowCount() == n;
         return t;
+    }
+
+    /** The client self-check ({@code StepResult.clientCheck()}), after the distributions. */
+    private static void addClientColumns(Table t, RunResult run) {
+        var steps = run.steps();
+        t.addColumns(BooleanColumn.create("client_bound", steps.stream().map(StepResult::clientBound)),
+                StringColumn.create("client_evidence", steps.stream().map(s -> s.clientCheck().evidenceText())),
+                DoubleColumn.create("client_cpu_pct", steps.stream().mapToDouble(s -> s.clientCheck().value(ClientCheck.CPU))),
+                DoubleColumn.create("gc_pause_ms", steps.stream().mapToDouble(s -> s.clientCheck().health().measured()
+                        ? s.clientCheck().health().gcPauseNanos() / 1e6 : Double.NaN)),
+                DoubleColumn.create("gc_pause_pct", steps.stream().mapToDouble(s -> s.clientCheck().value(ClientCheck.GC))),
+                DoubleColumn.create("probe_delay_p99_ms", steps.stream().mapToDouble(s -> s.clientCheck().value(ClientCheck.PROBE))),
+                DoubleColumn.create("schedule_lag_limit_ms", steps.stream().mapToDouble(s -> s.clientCheck().signal(ClientCheck.LAG).limit())));
     }
 
     private static void addStat(Table t, String name, RunResult run, LatencyMetric m,

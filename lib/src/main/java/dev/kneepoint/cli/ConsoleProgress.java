@@ -4,6 +4,7 @@ import dev.kneepoint.load.ExecutedStep;
 import dev.kneepoint.load.GateDecision;
 import dev.kneepoint.load.LoadProgress;
 import dev.kneepoint.load.LoadResult;
+import dev.kneepoint.metrics.ClientHealth;
 import dev.kneepoint.metrics.StepInfo;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -26,6 +27,11 @@ final class ConsoleProgress implements LoadProgress {
 
     @Override
     public void stepEnded(ExecutedStep step, GateDecision decision) {
+        ClientHealth c = step.client();
+        if (c.measured()) {
+            out.printf(Locale.ROOT, "        client: cpu %.0f%% of %d cores, gc pauses %.1f%%, probe delay p99 %.1f ms%n",
+                    100 * c.cpuFraction(), c.processors(), 100 * c.gcPauseFraction(), c.probeP99Ms());
+        }
         if (decision instanceof GateDecision.Stop stop) {
             out.println("        ladder stops: " + stop.reason());
         }

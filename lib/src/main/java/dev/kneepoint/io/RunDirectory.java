@@ -1,6 +1,8 @@
 package dev.kneepoint.io;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.kneepoint.metrics.ClientHealth;
+import dev.kneepoint.metrics.ClientThresholds;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunAggregator;
 import dev.kneepoint.metrics.RunListener;
@@ -34,7 +36,8 @@ import java.util.Map;
  *       thread and flushed at least every {@link Builder#flushIntervalMillis} (default 200 ms), at each step
  *       end and at close: a killed process loses at most about that much of its finished requests.</li>
  *   <li>{@code steps.jsonl}: one line when each step starts (its {@link StepInfo}) and one when it finishes
- *       (its {@link StepWindow}), so that {@link RunLoader} can re-aggregate a run that crashed.</li>
+ *       (its {@link StepWindow} and, under {@code client}, the load generator's {@link ClientHealth}), so that
+ *       {@link RunLoader} can re-aggregate a run that crashed.</li>
  *   <li>{@code summary.json}: {@link SummaryJson} of the finished steps, rewritten atomically at each step end
  *       and at close.</li>
  *   <li>{@code *.hlog}: HdrHistogram interval logs, one interval per step (see {@link HlogFiles}).</li>
@@ -62,7 +65,7 @@ public final class RunDirectory implements RunListener, AutoCloseable {
         this.config = b;
         this.startTime = b.clock.instant();
         this.path = createUnique(b.parent, DIR_TIME.format(startTime) + "-" + slug(b.slug));
-        this.aggregator = new RunAggregator(b.slo);
+        this.aggregator = new RunAggregator(b.slo).clientThresholds(b.clientThresholds);
         writeManifest(false, null);
         this.steps = Files.newBufferedWriter(path.resolve("steps.jsonl"));
         this.requests = new RequestLog(path.resolve("requests.jsonl"), b.flushIntervalMillis);
@@ -141,12 +144,21 @@ public final class RunDirectory implements RunListener, AutoCloseable {
 
     @Override
     public void stepFinished(StepInfo step, StepWindow window) {
-        aggregator.stepFinished(step, window);
+        stepFinished(step, window, ClientHealth.NOT_MEASURED);
+    }
+
+    @Override
+    public void stepFinished(StepInfo step, StepWindow window, ClientHealth client) {
+        aggregator.stepFinished(step, window, client);
         writeStepLine(g -> {
             g.writeStringField("event", "step_finished");
             g.writeStringField("label", step.label());
             g.writeFieldName("window");
             StepJson.writeWindow(g, window);
+            if (client.measured()) {
+                g.writeFieldName("client");
+                StepJson.writeHealth(g, client);
+            }
         });
         List<StepResult> done = aggregator.results();
         done.stream().filter(r -> r.info().label().equals(step.label())).reduce((a, b) -> b).ifPresent(hlogs::append);
@@ -190,6 +202,8 @@ public final class RunDirectory implements RunListener, AutoCloseable {
             g.writeStringField("model", config.model);
             g.writeFieldName("slo");
             StepJson.writeSlo(g, config.slo);
+            g.writeFieldName("client_check");
+            StepJson.writeThresholds(g, config.clientThresholds);
             Environment.write(g);
             g.writeFieldName("config");
             Json.MAPPER.writeValue(g, config.config);
@@ -239,6 +253,7 @@ public final class RunDirectory implements RunListener, AutoCloseable {
         private String model = "";
         private Map<String, ?> config = Map.of();
         private Slo slo = Slo.none();
+        private ClientThresholds clientThresholds = ClientThresholds.defaults();
         private Clock clock = Clock.systemUTC();
         private long flushIntervalMillis = 200;
 
@@ -258,6 +273,9 @@ public final class RunDirectory implements RunListener, AutoCloseable {
 
         /** The SLO goodput is judged against (default: none). */
         public Builder slo(Slo slo) { this.slo = slo; return this; }
+
+        /** The limits each step's client health is judged against (default {@link ClientThresholds#defaults()}). */
+        public Builder clientThresholds(ClientThresholds thresholds) { this.clientThresholds = thresholds; return this; }
 
         /** Wall clock for the folder name and manifest times (default UTC system clock). */
         public Builder clock(Clock clock) { this.clock = clock; return this; }
@@ -279,6 +297,7 @@ public final class RunDirectory implements RunListener, AutoCloseable {
             if (config == null) problems.add("config must not be null (use Map.of())");
             if (slo == null) problems.add("slo must not be null (use Slo.none())");
             if (clock == null) problems.add("clock must not be null");
+            if (clientThresholds == null) problems.add("client thresholds must not be null (use ClientThresholds.defaults())");
             if (flushIntervalMillis < 1 || flushIntervalMillis > 1000) {
                 problems.add("flush interval must be within 1..1000 ms, got " + flushIntervalMillis);
             }

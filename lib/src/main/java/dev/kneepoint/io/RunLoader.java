@@ -2,6 +2,8 @@ package dev.kneepoint.io;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kneepoint.metrics.BackgroundResult;
+import dev.kneepoint.metrics.ClientHealth;
+import dev.kneepoint.metrics.ClientThresholds;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
@@ -26,8 +28,8 @@ import java.util.function.Consumer;
 
 /**
  * Reads a {@link RunDirectory} back and re-aggregates it from {@code requests.jsonl}: the numbers are
- * recomputed from the raw records with the step descriptions of {@code steps.jsonl} and the SLO of the
- * manifest, not copied from {@code summary.json}.
+ * recomputed from the raw records with the step descriptions (and the client health) of {@code steps.jsonl}
+ * and the SLO and client-check thresholds of the manifest, not copied from {@code summary.json}.
  *
  * <p>Two ways in: {@link #load} keeps every record in memory; {@link #stream} hands each record to a
  * consumer and keeps none (one pass, for runs of millions of requests).
@@ -72,7 +74,7 @@ public final class RunLoader {
             Map<String, StepPlan> plans = readSteps(dir.resolve("steps.jsonl"));
             JsonNode bg = manifest.path("config").path("background");
             Aggregation agg = new Aggregation(plans, StepJson.readSlo(manifest.get("slo")),
-                    bg.isObject() ? bg.path("tag").asText("bg") : null);
+                    StepJson.readThresholds(manifest.get("client_check")), bg.isObject() ? bg.path("tag").asText("bg") : null);
             List<LoadedRun.LineProblem> problems = new ArrayList<>();
             long[] count = {0};
             boolean truncated = RequestLines.read(dir.resolve("requests.jsonl"), r -> {
@@ -98,7 +100,7 @@ public final class RunLoader {
         }
     }
 
-    private record StepPlan(StepInfo info, long stepStartNanos, StepWindow window) {}
+    private record StepPlan(StepInfo info, long stepStartNanos, StepWindow window, ClientHealth client) {}
 
     /** A background stream's per-step rates from the manifest (empty when it had one steady rate). */
     private static List<Double> stepRates(JsonNode n) {
@@ -125,10 +127,12 @@ public final class RunLoader {
                 switch (n.path("event").asText()) {
                     case "step_started" -> {
                         StepInfo info = StepJson.readInfo(n.path("step"));
-                        plans.put(info.label(), new StepPlan(info, n.path("step_start_ns").asLong(), null));
+                        plans.put(info.label(), new StepPlan(info, n.path("step_start_ns").asLong(), null,
+                                ClientHealth.NOT_MEASURED));
                     }
                     case "step_finished" -> plans.computeIfPresent(n.path("label").asText(),
-                            (k, p) -> new StepPlan(p.info(), p.stepStartNanos(), StepJson.readWindow(n.path("window"))));
+                            (k, p) -> new StepPlan(p.info(), p.stepStartNanos(), StepJson.readWindow(n.path("window")),
+                                    StepJson.readHealth(n.get("client"))));
                     default -> { }
                 }
             }
@@ -140,16 +144,18 @@ public final class RunLoader {
     private static final class Aggregation {
         private final Map<String, StepPlan> plans;
         private final Slo slo;
+        private final ClientThresholds clientThresholds;
         private final String backgroundTag;
         private final List<RequestRecord> background = new ArrayList<>();
         private final Map<String, StepAggregator> aggregators = new LinkedHashMap<>();
         private final Map<String, long[]> extents = new HashMap<>(); // label -> {first start, last end}
 
-        Aggregation(Map<String, StepPlan> plans, Slo slo, String backgroundTag) {
+        Aggregation(Map<String, StepPlan> plans, Slo slo, ClientThresholds clientThresholds, String backgroundTag) {
             this.plans = plans;
             this.slo = slo;
+            this.clientThresholds = clientThresholds;
             this.backgroundTag = backgroundTag;
-            plans.forEach((label, p) -> aggregators.put(label, new StepAggregator(p.info(), slo)));
+            plans.forEach((label, p) -> aggregators.put(label, new StepAggregator(p.info(), slo, clientThresholds)));
         }
 
         void accept(RequestRecord r) {
@@ -160,7 +166,7 @@ public final class RunLoader {
             StepAggregator a = aggregators.get(r.step());
             if (a == null) {
                 a = new StepAggregator(new StepInfo(aggregators.size(), r.step(), "unknown", -1, Double.NaN, "", -1, "",
-                        0, -1, -1), slo);
+                        0, -1, -1), slo, clientThresholds);
                 aggregators.put(r.step(), a);
             }
             a.accept(r);
@@ -188,7 +194,7 @@ public final class RunLoader {
                 } else {
                     w = new StepWindow(e[0], e[0], Math.max(e[0], e[1]), false);
                 }
-                results.add(a.finish(w));
+                results.add(a.finish(w, p != null && p.client() != null ? p.client() : ClientHealth.NOT_MEASURED));
             });
             return results;
         }

@@ -23,11 +23,15 @@ import java.util.Map;
  * {@code ttft_ms, ttft_sched_ms, itl_ms, chunk_gap_ms, tpot_ms, e2e_ms, e2e_sched_ms, schedule_lag_ms} an object
  * {@code {count, mean, stddev, min, p50, p90, p95, p99, p999, max}}, then {@code output_tokens_per_s,
  * input_tokens_per_s, requests_per_s, goodput_rps, good_fraction, concurrency_mean, output_len_mismatch,
- * count_discrepancy, reasoning_tokens, mean_reasoning_tokens, token_sources{source: n}, slo{...}} (the reasoning
- * counts cover the OK requests: output tokens carried as reasoning content, already part of the output tokens). Sealed by a golden-file test.
+ * count_discrepancy, reasoning_tokens, mean_reasoning_tokens, token_sources{source: n}, slo{...}, client_check{...}}
+ * (the reasoning counts cover the OK requests: output tokens carried as reasoning content, already part of the output
+ * tokens; client_check: whether the load generator limited the step, with its evidence and signals, see
+ * {@code StepJson.writeCheck}). After {@code steps}, {@code client_bound_steps[]}: the labels of the client-bound steps
+ * (empty when the client kept up). The reasoning and client keys were added to version 1 without a version change, as
+ * additive keys. Sealed by a golden-file test.
  *
  * <p>A run with background traffic ({@link dev.kneepoint.metrics.BackgroundResult}) has one more top-level
- * key after {@code steps}: {@code background{tag, rate_rps, arrival, steps[], total}}, whose steps and total
+ * key after {@code client_bound_steps}: {@code background{tag, rate_rps, arrival, steps[], total}}, whose steps and total
  * have the step format above (one per foreground step, same labels). A run without background has no such key,
  * so its summary is unchanged; {@code steps} are always the foreground's only.
  */
@@ -65,6 +69,11 @@ public final class SummaryJson {
         g.writeArrayFieldStart("steps");
         for (StepResult s : run.steps()) {
             writeStep(g, s);
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("client_bound_steps");
+        for (String label : run.clientBoundSteps()) {
+            g.writeString(label);
         }
         g.writeEndArray();
         if (run.background().isPresent()) {
@@ -128,6 +137,8 @@ public final class SummaryJson {
         writeCounts(g, "token_sources", s.tokenSources());
         g.writeFieldName("slo");
         StepJson.writeSlo(g, s.slo());
+        g.writeFieldName("client_check");
+        StepJson.writeCheck(g, s.clientCheck());
         g.writeEndObject();
     }
 

@@ -4,7 +4,6 @@ import dev.kneepoint.client.Cancellation;
 import dev.kneepoint.client.RequestContext;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.StepInfo;
-import dev.kneepoint.metrics.StepWindow;
 import dev.kneepoint.workload.RequestSpec;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -36,12 +35,13 @@ final class ClosedLoopRunner {
     }
 
     /** Runs the step on the calling thread; an interrupt ends it early with {@code completed = false}. */
-    StepWindow run() {
+    ExecutedStep run() {
         stepStart = run.clock.now();
         warmupEnd = stepStart + step.bounds().warmupNanos();
         long issueLength = step.bounds().issueEndNanos();
         issueEnd = issueLength == Long.MAX_VALUE ? Long.MAX_VALUE : stepStart + issueLength;
         run.listener.stepStarted(info, stepStart);
+        ClientMonitor monitor = ClientMonitor.start(run.clock, info.label(), warmupEnd);
         boolean completed = true;
         long issueStop = -1;
         liveUsers.set(step.concurrency());
@@ -52,6 +52,7 @@ final class ClosedLoopRunner {
             }
             awaitBound();
             issueStop = run.clock.now();
+            monitor.endWindow(issueStop);
             if (!tracker.awaitIdle(step.drainTimeout().toNanos())) {
                 tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             }
@@ -60,8 +61,11 @@ final class ClosedLoopRunner {
             stopIssuing();
             tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            monitor.stop(); // no probe outlives its step
+            throw e;
         }
-        return StepRunners.finish(run, info, stepStart, warmupEnd, issueStop, completed);
+        return StepRunners.finish(run, info, stepStart, warmupEnd, issueStop, completed, monitor);
     }
 
     /** Waits until the users must stop issuing: the duration has passed or the count bound was reached. */

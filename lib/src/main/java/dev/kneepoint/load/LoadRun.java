@@ -139,16 +139,16 @@ public final class LoadRun {
             if (bg != null) {
                 bg.stepStarting(k);
             }
-            StepWindow window;
+            ExecutedStep executed;
             try {
-                window = StepRunners.run(steps.get(k), info, context);
+                executed = StepRunners.run(steps.get(k), info, context);
             } finally {
                 if (bg != null) {
                     bg.stepEnded(k);
                 }
             }
+            StepWindow window = executed.window();
             context.rethrowFailure();
-            ExecutedStep executed = new ExecutedStep(info, window);
             done.add(executed);
             if (!window.completed()) {
                 progress.stepEnded(executed, GateDecision.stop("step interrupted"));

@@ -5,7 +5,6 @@ import dev.kneepoint.client.RequestContext;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.StepInfo;
-import dev.kneepoint.metrics.StepWindow;
 import dev.kneepoint.workload.RequestSpec;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -39,11 +38,12 @@ final class OpenLoopRunner {
     }
 
     /** Runs the step on the calling thread; an interrupt ends it early with {@code completed = false}. */
-    StepWindow run() {
+    ExecutedStep run() {
         long[] offsets = step.plannedOffsets();
         stepStart = run.clock.now() + START_LEAD_NANOS;
         warmupEnd = stepStart + step.bounds().warmupNanos();
         run.listener.stepStarted(info, stepStart);
+        ClientMonitor monitor = ClientMonitor.start(run.clock, info.label(), warmupEnd);
         Thread scheduler = Thread.ofPlatform().name("kneepoint-sched-" + info.label()).daemon(true)
                 .unstarted(() -> schedule(offsets));
         scheduler.start();
@@ -55,6 +55,7 @@ final class OpenLoopRunner {
             // inter-arrival gap before it), or, when a request count may have ended it, until the last firing.
             issueStop = step.duration().isPresent() && step.maxRequests().isEmpty()
                     ? warmupEnd + step.duration().get().toNanos() : run.clock.now();
+            monitor.endWindow(issueStop);
             if (!tracker.awaitIdle(step.drainTimeout().toNanos())) {
                 tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             }
@@ -64,8 +65,11 @@ final class OpenLoopRunner {
             joinQuietly(scheduler);
             tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            monitor.stop(); // no probe outlives its step
+            throw e;
         }
-        return StepRunners.finish(run, info, stepStart, warmupEnd, issueStop, completed);
+        return StepRunners.finish(run, info, stepStart, warmupEnd, issueStop, completed, monitor);
     }
 
     /** The scheduler: fire request i at stepStart + offset(i); on interrupt, account for overdue ones. */

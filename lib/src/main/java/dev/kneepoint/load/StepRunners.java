@@ -1,5 +1,6 @@
 package dev.kneepoint.load;
 
+import dev.kneepoint.metrics.ClientHealth;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepWindow;
 
@@ -12,10 +13,10 @@ final class StepRunners {
 
     /**
      * Runs {@code step} on the calling thread, calling {@code stepStarted} before and {@code stepFinished}
-     * after. Returns its window; {@code completed} is false when the thread was interrupted, in which case
+     * after. Returns its window and client health; {@code completed} is false when the thread was interrupted, in which case
      * the interrupt status is set on return.
      */
-    static StepWindow run(Step step, StepInfo info, RunContext run) {
+    static ExecutedStep run(Step step, StepInfo info, RunContext run) {
         return switch (step) {
             case ClosedLoopStep closed -> new ClosedLoopRunner(closed, info, run).run();
             case OpenLoopStep open -> new OpenLoopRunner(open, info, run).run();
@@ -27,14 +28,17 @@ final class StepRunners {
      * moment the step stopped issuing load ({@code issueStop}; {@code -1} when it never did, i.e. it was
      * interrupted first: then up to now). The drain after that (in-flight requests finishing) is outside the
      * window: windowed rates and {@code concurrency_mean} describe the load level as it was held, while the
-     * drained requests still count in the latency distributions of the step they were sent in.
+     * drained requests still count in the latency distributions of the step they were sent in. The client
+     * monitor's window ends with it, and its health goes to the listener with the window.
      */
-    static StepWindow finish(RunContext run, StepInfo info, long stepStart, long warmupEnd, long issueStop,
-                             boolean completed) {
+    static ExecutedStep finish(RunContext run, StepInfo info, long stepStart, long warmupEnd, long issueStop,
+                             boolean completed, ClientMonitor monitor) {
         long now = run.clock.now();
         long end = Math.max(issueStop >= 0 ? Math.min(issueStop, now) : now, stepStart);
         StepWindow window = new StepWindow(stepStart, Math.min(warmupEnd, end), end, completed);
-        run.listener.stepFinished(info, window);
-        return window;
+        monitor.endWindow(end);
+        ClientHealth health = monitor.stop();
+        run.listener.stepFinished(info, window, health);
+        return new ExecutedStep(info, window, health);
     }
 }

@@ -23,6 +23,7 @@ public final class RunAggregator implements RunListener {
     private final java.util.concurrent.atomic.AtomicLong unassigned = new java.util.concurrent.atomic.AtomicLong();
     private volatile BackgroundAggregator background;
     private volatile long firstStepStart = -1;
+    private volatile ClientThresholds clientThresholds = ClientThresholds.defaults();
 
     public RunAggregator(Slo slo) {
         this.slo = Objects.requireNonNull(slo, "slo");
@@ -57,12 +58,22 @@ public final class RunAggregator implements RunListener {
         return this;
     }
 
+    /** Judges each step's client health against {@code thresholds} (default {@link ClientThresholds#defaults()}). Call before the run starts. */
+    public RunAggregator clientThresholds(ClientThresholds thresholds) {
+        this.clientThresholds = Objects.requireNonNull(thresholds, "thresholds");
+        return this;
+    }
+
+    public ClientThresholds clientThresholds() {
+        return clientThresholds;
+    }
+
     @Override
     public void stepStarted(StepInfo step, long stepStartNanos) {
         if (firstStepStart < 0) {
             firstStepStart = stepStartNanos;
         }
-        StepAggregator a = new StepAggregator(step, slo);
+        StepAggregator a = new StepAggregator(step, slo, clientThresholds);
         active.put(step.label(), a);
         current = a;
     }
@@ -84,9 +95,14 @@ public final class RunAggregator implements RunListener {
 
     @Override
     public void stepFinished(StepInfo step, StepWindow window) {
+        stepFinished(step, window, ClientHealth.NOT_MEASURED);
+    }
+
+    @Override
+    public void stepFinished(StepInfo step, StepWindow window, ClientHealth client) {
         StepAggregator a = active.remove(step.label());
         if (a != null) {
-            StepResult r = a.finish(window);
+            StepResult r = a.finish(window, client);
             synchronized (results) {
                 results.add(r);
             }

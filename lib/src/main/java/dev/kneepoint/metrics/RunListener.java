@@ -16,4 +16,13 @@ public interface RunListener {
     void requestFinished(RequestRecord record);
 
     default void stepFinished(StepInfo step, StepWindow window) {}
+
+    /**
+     * The step finished, with the load generator's own health over its window ({@link ClientHealth}). The load
+     * layer calls this one; the default forwards to {@link #stepFinished(StepInfo, StepWindow)}, so a listener
+     * that does not care about client health overrides only that.
+     */
+    default void stepFinished(StepInfo step, StepWindow window, ClientHealth client) {
+        stepFinished(step, window);
+    }
 }

@@ -33,6 +33,16 @@ public record RunResult(String runId, List<StepResult> steps, boolean complete, 
         this(runId, steps, complete, startTime, target, Optional.empty());
     }
 
+    /** Labels of the steps the load generator limited ({@link StepResult#clientBound()}), in run order. */
+    public List<String> clientBoundSteps() {
+        return steps.stream().filter(StepResult::clientBound).map(s -> s.info().label()).toList();
+    }
+
+    /** True when the load generator limited some step: the run's numbers are partly the client's. */
+    public boolean clientBound() {
+        return steps.stream().anyMatch(StepResult::clientBound);
+    }
+
     /**
      * The step with this label.
      *

@@ -27,6 +27,7 @@ public final class StepAggregator {
 
     private final StepInfo info;
     private final Slo slo;
+    private final ClientThresholds clientThresholds;
     private final Object lock = new Object();
     private final Histogram ttft = Distribution.newHistogram();
     private final Histogram ttftSched = Distribution.newHistogram();
@@ -54,8 +55,14 @@ public final class StepAggregator {
     private long okReasoningTokens;
 
     public StepAggregator(StepInfo info, Slo slo) {
+        this(info, slo, ClientThresholds.defaults());
+    }
+
+    /** An aggregator whose result judges the client's health against {@code clientThresholds}. */
+    public StepAggregator(StepInfo info, Slo slo, ClientThresholds clientThresholds) {
         this.info = Objects.requireNonNull(info, "info");
         this.slo = Objects.requireNonNull(slo, "slo");
+        this.clientThresholds = Objects.requireNonNull(clientThresholds, "clientThresholds");
         java.util.Arrays.fill(binId, -1);
     }
 
@@ -169,22 +176,31 @@ public final class StepAggregator {
         }
     }
 
-    /** The step's result over {@code window}. The aggregator may keep accepting, but should not. */
+    /** The step's result over {@code window}, without client health. The aggregator may keep accepting, but should not. */
     public StepResult finish(StepWindow window) {
+        return finish(window, ClientHealth.NOT_MEASURED);
+    }
+
+    /** The step's result over {@code window}, judging {@code client} (the load generator's own health) too. */
+    public StepResult finish(StepWindow window, ClientHealth client) {
+        Objects.requireNonNull(client, "client");
         synchronized (lock) {
             WindowFacts.Rates rates = facts.rates(window);
             long outcomes = ok + failed;
+            double windowS = window.lengthNanos() / 1e9;
+            Distribution lag = Distribution.of(scheduleLag);
             Map<String, Long> tokenSources = new TreeMap<>();
             sources.forEach((s, n) -> tokenSources.put(s.label(), n));
-            return new StepResult(info, window, window.lengthNanos() / 1e9, ok, failed, cancelled, dropped, warmup,
+            return new StepResult(info, window, windowS, ok, failed, cancelled, dropped, warmup,
                     failures, Distribution.of(ttft), Distribution.of(ttftSched), Distribution.of(itl),
                     Distribution.of(chunkGap), Distribution.of(tpot), Distribution.of(e2e),
-                    Distribution.of(e2eSched), Distribution.of(scheduleLag), rates.outputTokensPerS(),
+                    Distribution.of(e2eSched), lag, rates.outputTokensPerS(),
                     rates.inputTokensPerS(), rates.requestsPerS(), rates.goodputRps(), rates.goodFraction(),
                     outcomes == 0 ? Double.NaN : (double) failed / outcomes, rates.concurrencyMean(),
                     lenMismatch, countDiscrepancy, tokenSources, ok == 0 ? Double.NaN : (double) okPromptTokens / ok,
                     ok == 0 ? Double.NaN : (double) okOutputTokens / ok, slo, okReasoningTokens,
-                    ok == 0 ? Double.NaN : (double) okReasoningTokens / ok);
+                    ok == 0 ? Double.NaN : (double) okReasoningTokens / ok,
+                    ClientCheck.evaluate(info, windowS, ok + failed + cancelled, lag, client, clientThresholds));
         }
     }
 }

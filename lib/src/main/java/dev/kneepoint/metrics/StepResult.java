@@ -50,6 +50,7 @@ import java.util.TreeMap;
  * @param reasoningTokens   output tokens of the step's OK requests carried as reasoning content
  *                          ({@code reasoning_content}, {@code reasoning}, Ollama {@code thinking}); part of the output tokens
  * @param meanReasoningTokens mean reasoning tokens of the step's OK requests (NaN when none)
+ * @param clientCheck       whether the load generator, not the server, limited the step ({@link ClientCheck})
  */
 public record StepResult(
         StepInfo info, StepWindow window, double windowS,
@@ -60,9 +61,62 @@ public record StepResult(
         double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
         double goodFraction, double failureRate, double concurrencyMean,
         long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources,
-        double meanPromptTokens, double meanOutputTokens, Slo slo, long reasoningTokens, double meanReasoningTokens) {
+        double meanPromptTokens, double meanOutputTokens, Slo slo, long reasoningTokens, double meanReasoningTokens,
+        ClientCheck clientCheck) {
 
     /** A result without reasoning counts (0 reasoning tokens); the form before reasoning was counted apart. */
+    public StepResult(
+            StepInfo info, StepWindow window, double windowS,
+            long requestsOk, long requestsFailed, long cancelled, long dropped, long warmupRequests,
+            Map<String, Long> failuresByClass,
+            Distribution ttft, Distribution ttftSched, Distribution itl, Distribution chunkGap,
+            Distribution tpot, Distribution e2e, Distribution e2eSched, Distribution scheduleLag,
+            double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
+            double goodFraction, double failureRate, double concurrencyMean,
+            long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources,
+            double meanPromptTokens, double meanOutputTokens, Slo slo, ClientCheck clientCheck) {
+        this(info, window, windowS, requestsOk, requestsFailed, cancelled, dropped, warmupRequests, failuresByClass,
+                ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, outputTokensPerS, inputTokensPerS,
+                requestsPerS, goodputRps, goodFraction, failureRate, concurrencyMean, outputLenMismatch,
+                countDiscrepancy, tokenSources, meanPromptTokens, meanOutputTokens, slo, 0,
+                requestsOk == 0 ? Double.NaN : 0.0, clientCheck);
+    }
+
+    /**
+     * A result with reasoning counts but without client health ({@link ClientHealth#NOT_MEASURED}): its
+     * client check judges the schedule lag alone, against {@link ClientThresholds#defaults()}.
+     */
+    public StepResult(
+            StepInfo info, StepWindow window, double windowS,
+            long requestsOk, long requestsFailed, long cancelled, long dropped, long warmupRequests,
+            Map<String, Long> failuresByClass,
+            Distribution ttft, Distribution ttftSched, Distribution itl, Distribution chunkGap,
+            Distribution tpot, Distribution e2e, Distribution e2eSched, Distribution scheduleLag,
+            double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
+            double goodFraction, double failureRate, double concurrencyMean,
+            long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources,
+            double meanPromptTokens, double meanOutputTokens, Slo slo, long reasoningTokens, double meanReasoningTokens) {
+        this(info, window, windowS, requestsOk, requestsFailed, cancelled, dropped, warmupRequests, failuresByClass,
+                ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, outputTokensPerS, inputTokensPerS,
+                requestsPerS, goodputRps, goodFraction, failureRate, concurrencyMean, outputLenMismatch,
+                countDiscrepancy, tokenSources, meanPromptTokens, meanOutputTokens, slo, reasoningTokens,
+                meanReasoningTokens, ClientCheck.evaluate(info, windowS, requestsOk + requestsFailed + cancelled,
+                        scheduleLag, ClientHealth.NOT_MEASURED, ClientThresholds.defaults()));
+    }
+
+    public StepResult {
+        Objects.requireNonNull(info, "info");
+        Objects.requireNonNull(window, "window");
+        failuresByClass = Collections.unmodifiableMap(new TreeMap<>(failuresByClass));
+        tokenSources = Collections.unmodifiableMap(new TreeMap<>(tokenSources));
+        Objects.requireNonNull(slo, "slo");
+        Objects.requireNonNull(clientCheck, "clientCheck");
+    }
+
+    /**
+     * A step without client health ({@link ClientHealth#NOT_MEASURED}): its client check judges the schedule lag
+     * alone, against {@link ClientThresholds#defaults()}.
+     */
     public StepResult(
             StepInfo info, StepWindow window, double windowS,
             long requestsOk, long requestsFailed, long cancelled, long dropped, long warmupRequests,
@@ -76,16 +130,14 @@ public record StepResult(
         this(info, window, windowS, requestsOk, requestsFailed, cancelled, dropped, warmupRequests, failuresByClass,
                 ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, outputTokensPerS, inputTokensPerS,
                 requestsPerS, goodputRps, goodFraction, failureRate, concurrencyMean, outputLenMismatch,
-                countDiscrepancy, tokenSources, meanPromptTokens, meanOutputTokens, slo, 0,
-                requestsOk == 0 ? Double.NaN : 0.0);
+                countDiscrepancy, tokenSources, meanPromptTokens, meanOutputTokens, slo,
+                ClientCheck.evaluate(info, windowS, requestsOk + requestsFailed + cancelled, scheduleLag,
+                        ClientHealth.NOT_MEASURED, ClientThresholds.defaults()));
     }
 
-    public StepResult {
-        Objects.requireNonNull(info, "info");
-        Objects.requireNonNull(window, "window");
-        failuresByClass = Collections.unmodifiableMap(new TreeMap<>(failuresByClass));
-        tokenSources = Collections.unmodifiableMap(new TreeMap<>(tokenSources));
-        Objects.requireNonNull(slo, "slo");
+    /** True when the load generator, not the server, limited this step ({@link ClientCheck#clientBound()}). */
+    public boolean clientBound() {
+        return clientCheck.clientBound();
     }
 
     /** The distributions by their file name ({@code ttft_ms} ...), in the order summary.json lists them. */

@@ -1,5 +1,8 @@
 package dev.kneepoint.analysis;
 
+import dev.kneepoint.metrics.ClientCheck;
+import dev.kneepoint.metrics.ClientHealth;
+import dev.kneepoint.metrics.ClientThresholds;
 import dev.kneepoint.metrics.Distribution;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
@@ -38,6 +41,7 @@ public final class Ladders {
         long failed;
         Map<String, Long> failures = Map.of();
         Slo slo = Slo.none();
+        ClientHealth client = ClientHealth.NOT_MEASURED;
 
         Spec(double load, double tokensPerS, double latencyMs) {
             this.load = load;
@@ -52,6 +56,7 @@ public final class Ladders {
         public Spec failed(long n, String label) { failed = n; failures = Map.of(label, n); return this; }
         public Spec ok(long n) { ok = n; return this; }
         public Spec slo(Slo s) { slo = s; return this; }
+        public Spec client(ClientHealth h) { client = h; return this; }
     }
 
     static StepResult step(int index, Spec s) {
@@ -66,9 +71,11 @@ public final class Ladders {
         Distribution itl = s.ok == 0 ? lat : constant(Double.isNaN(s.itlMs) ? 20 : s.itlMs);
         double rps = s.ok / 60.0;
         double fr = s.ok + s.failed == 0 ? Double.NaN : (double) s.failed / (s.ok + s.failed);
+        Distribution lag = constant(s.lagMs);
         return new StepResult(info, w, 60, s.ok, s.failed, 0, 0, 0, s.failures, ttft, ttft, itl, itl, itl, lat, lat,
-                constant(s.lagMs), s.tokensPerS, rps * 100, rps, rps, 1, fr, s.load, 0, 0, Map.of("server_usage", s.ok),
-                100, rps == 0 ? Double.NaN : s.tokensPerS / rps, s.slo);
+                lag, s.tokensPerS, rps * 100, rps, rps, 1, fr, s.load, 0, 0, Map.of("server_usage", s.ok),
+                100, rps == 0 ? Double.NaN : s.tokensPerS / rps, s.slo,
+                ClientCheck.evaluate(info, 60, s.ok + s.failed, lag, s.client, ClientThresholds.defaults()));
     }
 
     public static RunResult run(String id, Spec... specs) {
@@ -77,6 +84,13 @@ public final class Ladders {
             steps.add(step(i, specs[i]));
         }
         return new RunResult(id, steps, true, Instant.EPOCH, "synthetic");
+    }
+
+    /** Client health over 60 s on 4 processors with this much CPU (fraction of the cores), 0.1% GC, probe p99 0.5 ms. */
+    public static ClientHealth cpu(double fraction) {
+        long span = 60_000_000_000L;
+        return new ClientHealth(span, 4, (long) (fraction * span * 4), 60_000_000L, 10, 6000, 100_000, 500_000,
+                900_000, 10_000_000L);
     }
 
     public static Spec s(double load, double tokensPerS, double latencyMs) {

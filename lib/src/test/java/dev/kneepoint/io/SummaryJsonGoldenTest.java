@@ -4,6 +4,7 @@ import static dev.kneepoint.metrics.TestRecords.failed;
 import static dev.kneepoint.metrics.TestRecords.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kneepoint.metrics.ClientHealth;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunResult;
@@ -30,6 +31,12 @@ class SummaryJsonGoldenTest {
      * non-cancelled outcomes -> 0.25; in-flight time 11 + 101 + 201 + 500 + 100 ms = 913 ms -> 0.4565;
      * failure rate 1/3. Step rate=2.0, window [3, 4) s: 500 ms in flight -> 0.5; all failed, nulls for
      * empty distributions.
+     *
+     * <p>client_check: step c=2 carries measured client health over a 2 s span on 2 processors: CPU 3.6 s -> 3.6 /
+     * (2 x 2) = 90% > 85% (crossed); GC 40 ms -> 2% <= 5%; probe p99 12 ms > 10 ms (crossed); schedule lag p99 0
+     * against max(5 ms, 5% of the gap 2 s / 4 requests = 500 ms) = 25 ms. So client_bound with two pieces of
+     * evidence. Step rate=2.0 was not measured: only its schedule lag is judged (gap 1 / 2 req/s = 500 ms -> 25 ms).
+     * So the run's client_bound_steps are [c=2].
      */
     static RunResult goldenRun() {
         Slo slo = Slo.builder().ttftMs(100).tpotMs(20).build();
@@ -46,7 +53,9 @@ class SummaryJsonGoldenTest {
         a.accept(ok(2, "c=2", 1200, 1200, new double[] {1350, 1400}, new int[] {1, 2}).build());
         a.accept(failed(3, "c=2", 2000, 2500, new Outcome.HttpError(503, "overloaded")));
         a.accept(failed(4, "c=2", 2600, 2700, Outcome.CANCELLED));
-        StepResult r0 = a.finish(new StepWindow(0, TestRecords.nanos(1000), TestRecords.nanos(3000), true));
+        ClientHealth health = new ClientHealth(2_000_000_000L, 2, 3_600_000_000L, 40_000_000L, 3, 200, 200_000,
+                12_000_000, 30_000_000, 10_000_000);
+        StepResult r0 = a.finish(new StepWindow(0, TestRecords.nanos(1000), TestRecords.nanos(3000), true), health);
 
         StepInfo open = new StepInfo(1, "rate=2.0", StepInfo.OPEN, -1, 2.0, "poisson", 4, "drop", 0,
                 1_000_000_000L, -1);
