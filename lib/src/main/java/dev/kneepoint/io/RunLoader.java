@@ -166,7 +166,9 @@ public final class RunLoader {
             this.plans = plans;
             this.slo = slo;
             this.backgroundTag = backgroundTag;
-            plans.forEach((label, p) -> aggregators.put(label, new StepAggregator(p.info(), slo)));
+            plans.forEach((label, p) -> aggregators.put(label, p.window() != null
+                    ? new StepAggregator(p.info(), slo, p.window()) // finished: count tokens, don't keep them
+                    : new StepAggregator(p.info(), slo)));
         }
 
         void accept(RequestRecord r) {

@@ -16,7 +16,9 @@ import org.HdrHistogram.Histogram;
  * {@link #progress} may be called from any thread; {@link #finish} once, after the step's last record.
  *
  * <p>Memory: 8 bytes per token-carrying event and 24 bytes per request are kept until {@link #finish},
- * so that tokens straddling the window edges are counted exactly.
+ * so that tokens straddling the window edges are counted exactly. When the window is known before the
+ * first record (a run read back from disk: {@link #StepAggregator(StepInfo, Slo, StepWindow)}), the token
+ * events are counted as they come and only the 24 bytes per request are kept.
  */
 public final class StepAggregator {
 
@@ -36,7 +38,7 @@ public final class StepAggregator {
     private final Histogram e2e = Distribution.newHistogram();
     private final Histogram e2eSched = Distribution.newHistogram();
     private final Histogram scheduleLag = Distribution.newHistogram();
-    private final WindowFacts facts = new WindowFacts();
+    private final WindowFacts facts;
     private final Map<String, Long> failures = new HashMap<>();
     private final Map<TokenSource, Long> sources = new EnumMap<>(TokenSource.class);
     private final long[] binId = new long[BINS];
@@ -53,8 +55,24 @@ public final class StepAggregator {
     private long okOutputTokens;
 
     public StepAggregator(StepInfo info, Slo slo) {
+        this(info, slo, null, false);
+    }
+
+    /**
+     * An aggregator whose window is known before its first record, as when a finished run is read back:
+     * the same result as {@link #StepAggregator(StepInfo, Slo)}, without keeping every token arrival.
+     * {@link #finish} must then be called with this same window.
+     *
+     * @throws NullPointerException when {@code window} is null (use the two-argument constructor)
+     */
+    public StepAggregator(StepInfo info, Slo slo, StepWindow window) {
+        this(info, slo, Objects.requireNonNull(window, "window"), true);
+    }
+
+    private StepAggregator(StepInfo info, Slo slo, StepWindow window, boolean known) {
         this.info = Objects.requireNonNull(info, "info");
         this.slo = Objects.requireNonNull(slo, "slo");
+        this.facts = new WindowFacts(known ? window : null);
         java.util.Arrays.fill(binId, -1);
     }
 
@@ -167,7 +185,11 @@ public final class StepAggregator {
         }
     }
 
-    /** The step's result over {@code window}. The aggregator may keep accepting, but should not. */
+    /**
+     * The step's result over {@code window}. The aggregator may keep accepting, but should not.
+     *
+     * @throws IllegalArgumentException when the window was given in advance and {@code window} differs
+     */
     public StepResult finish(StepWindow window) {
         synchronized (lock) {
             WindowFacts.Rates rates = facts.rates(window);
