@@ -177,13 +177,11 @@ final class RequestLines {
         long line = 0;
         try (InputStream in = Files.newInputStream(file)) {
             for (int n; (n = in.read(buf, end, buf.length - end)) >= 0; ) {
-                int scanFrom = end;
+                int i = end;
                 end += n;
-                for (int i = scanFrom; i < end; i++) {
-                    if (buf[i] == '\n') {
-                        handle(parser, buf, start, i, ++line, out, problems);
-                        start = i + 1;
-                    }
+                while ((i = newline(buf, i, end)) < end) {
+                    handle(parser, buf, start, i, ++line, out, problems);
+                    start = ++i;
                 }
                 if (start > 0) {
                     System.arraycopy(buf, start, buf, 0, end - start);
@@ -229,6 +227,22 @@ final class RequestLines {
             }
             return null;
         }
+    }
+
+    /** The index of the first {@code '\n'} in {@code buf[from, to)}, or {@code to}: eight bytes per step. */
+    static int newline(byte[] buf, int from, int to) {
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            long x = (long) CanonicalRequestParser.LONGS.get(buf, i) ^ 0x0A0A0A0A0A0A0A0AL; // '\n' bytes become 0
+            long zero = (x - 0x0101010101010101L) & ~x & 0x8080808080808080L; // the lowest set bit: the first 0
+            if (zero != 0) {
+                return i + (Long.numberOfTrailingZeros(zero) >>> 3);
+            }
+        }
+        while (i < to && buf[i] != '\n') {
+            i++;
+        }
+        return i;
     }
 
     private static int trimCr(byte[] buf, int from, int to) {
