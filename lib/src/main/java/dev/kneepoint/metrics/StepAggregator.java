@@ -39,6 +39,7 @@ public final class StepAggregator {
     private final Histogram e2eSched = Distribution.newHistogram();
     private final Histogram scheduleLag = Distribution.newHistogram();
     private final WindowFacts facts;
+    private final boolean live;
     private final Map<String, Long> failures = new HashMap<>();
     private final Map<TokenSource, Long> sources = new EnumMap<>(TokenSource.class);
     private final long[] binId = new long[BINS];
@@ -61,7 +62,8 @@ public final class StepAggregator {
     /**
      * An aggregator whose window is known before its first record, as when a finished run is read back:
      * the same result as {@link #StepAggregator(StepInfo, Slo)}, without keeping every token arrival.
-     * {@link #finish} must then be called with this same window.
+     * {@link #finish} must then be called with this same window. Such a step is not live: {@link #progress}
+     * reports its token rate as NaN (the per-chunk bookkeeping for it is skipped).
      *
      * @throws NullPointerException when {@code window} is null (use the two-argument constructor)
      */
@@ -73,6 +75,7 @@ public final class StepAggregator {
         this.info = Objects.requireNonNull(info, "info");
         this.slo = Objects.requireNonNull(slo, "slo");
         this.facts = new WindowFacts(known ? window : null);
+        this.live = !known;
         java.util.Arrays.fill(binId, -1);
     }
 
@@ -89,7 +92,9 @@ public final class StepAggregator {
         boolean good = slo.isGood(r, info.isOpenLoop());
         synchronized (lock) {
             facts.add(r, good);
-            addProgressTokens(r);
+            if (live) {
+                addProgressTokens(r);
+            }
             if (r.warmup()) {
                 warmup++;
                 return;
@@ -169,7 +174,8 @@ public final class StepAggregator {
                 }
             }
             double span = (to - from) * BIN_NANOS / 1e9;
-            return new StepProgress(info.label(), ok + failed + cancelled, failed, warmup, tokens / span,
+            return new StepProgress(info.label(), ok + failed + cancelled, failed, warmup,
+                    live ? tokens / span : Double.NaN,
                     p99(ttft), p99(ttftSched), -1);
         }
     }

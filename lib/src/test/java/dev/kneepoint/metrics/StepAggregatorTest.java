@@ -203,6 +203,8 @@ class StepAggregatorTest {
         StepResult b = counted.finish(w);
         assertThat(a.outputTokensPerS()).isPositive();
         assertThat(b).isEqualTo(a); // every field, doubles bit for bit
+        assertThat(kept.progress(TestRecords.nanos(900)).outputTokensPerS()).isPositive();
+        assertThat(counted.progress(TestRecords.nanos(900)).outputTokensPerS()).isNaN(); // not a live step
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> counted.finish(window(100, 901)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("given in advance");
     }
