@@ -218,6 +218,7 @@ public final class LoadBenchmark {
         System.out.printf(Locale.ROOT, "heap held %,d bytes = %.0f bytes/request (steps %d rows, summary %d chars, knee %s)%n",
                 held, (double) held / rows, steps.rowCount(), summary.length(),
                 knee.knee().orElse("none"));
+        System.out.println("cpu by JVM thread group, whole process (Linux /proc): " + cpuByThreadGroup());
         System.out.printf(Locale.ROOT, "cpu (process) %.1f s%n",
                 ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                         .getProcessCpuTime() / 1e9);
@@ -240,6 +241,27 @@ public final class LoadBenchmark {
                 return;
             }
         }
+    }
+
+    /** CPU seconds per thread-name group from /proc/self/task (JIT and GC threads are invisible to JMX). */
+    private static String cpuByThreadGroup() {
+        java.util.Map<String, Double> cpu = new java.util.TreeMap<>();
+        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : tasks.toList()) {
+                String stat = Files.readString(task.resolve("stat"));
+                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                double seconds = (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime + stime, ticks
+                String group = name.startsWith("C2 ") ? "C2 JIT" : name.startsWith("C1 ") ? "C1 JIT"
+                        : name.startsWith("G1") || name.startsWith("GC ") ? "GC" : name.equals("java") ? "main" : "other";
+                cpu.merge(group, seconds, Double::sum);
+            }
+        } catch (Exception e) {
+            return "unavailable (" + e.getMessage() + ")";
+        }
+        StringBuilder sb = new StringBuilder();
+        cpu.forEach((g, s) -> sb.append(String.format(Locale.ROOT, "%s %.2f s  ", g, s)));
+        return sb.toString().trim();
     }
 
     private static long usedAfterGc() {
