@@ -50,7 +50,8 @@ public final class RunTables {
     }
 
     /**
-     * Reads {@code runDirectory} in one pass.
+     * Reads {@code runDirectory} in one pass. A large {@code requests.jsonl} is read and parsed on a second
+     * thread of this call's own while the calling thread builds the tables ({@link RunLoader#stream}).
      *
      * @param baseInterval the finest time-series interval
      * @param maxIntervals the most time-series intervals to keep (the interval doubles to stay within)
