@@ -136,14 +136,22 @@ final class TimeSeriesColumns {
             }
             fit(last);
         }
+        boolean ok = r.isOk();
+        Bin chunkBin = null;
+        long chunkBinStart = 0;
+        long chunkBinEnd = 0; // chunkBin covers [chunkBinStart, chunkBinEnd): reused without a division
         for (int i = 0; i < t.length; i++) {
             if (t[i] < 0) {
                 continue;
             }
-            Bin b = bin(t[i]);
-            b.tokens += k[i];
-            if (i > 0 && k[i] > 0 && r.isOk()) {
-                b.itl = record(b.itl, Math.max(0, t[i] - t[i - 1]) / k[i], k[i]);
+            if (chunkBin == null || t[i] < chunkBinStart || t[i] >= chunkBinEnd) {
+                chunkBin = bin(t[i]);
+                chunkBinStart = t[i] / interval * interval;
+                chunkBinEnd = chunkBinStart + interval;
+            }
+            chunkBin.tokens += k[i];
+            if (i > 0 && k[i] > 0 && ok) {
+                chunkBin.itl = record(chunkBin.itl, Math.max(0, t[i] - t[i - 1]) / k[i], k[i]);
             }
         }
         long end = r.endNanos() >= 0 ? r.endNanos() : Math.max(r.lastTokenNanos(), r.dispatchNanos());

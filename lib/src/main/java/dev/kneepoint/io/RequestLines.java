@@ -3,20 +3,162 @@ package dev.kneepoint.io;
 import dev.kneepoint.metrics.RequestRecord;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.function.Consumer;
 
 /**
  * Splits {@code requests.jsonl} into lines on raw bytes (1 MiB reads, no per-line String) and parses each
  * with {@link RequestParser}. Line numbers are 1-based and count every line, blank ones included.
+ *
+ * <p>Two ways: {@link #read} reads, parses and hands over on the calling thread; {@link #readAhead} reads and
+ * parses on a second thread of its own (ended before it returns) while the calling thread consumes the
+ * records, in the same order and with the same problems.
  */
 final class RequestLines {
     private static final int BUFFER = 1 << 20;
+    /** Records per hand-over from the parsing thread: amortises the queue, ~1 MB of records in flight. */
+    private static final int BATCH = 1024;
+    /** Batches the parsing thread may run ahead of the consumer. */
+    private static final int AHEAD = 8;
+    /** Files smaller than this are read on the calling thread by {@link #readAuto}: a thread is not worth it. */
+    static final long AHEAD_MIN_BYTES = 4L << 20;
 
     private RequestLines() {}
+
+    /**
+     * {@link #readAhead} for a file of at least {@link #AHEAD_MIN_BYTES} on a machine with two or more
+     * processors, else {@link #read}: the same records, order and problems either way.
+     */
+    static boolean readAuto(Path file, Consumer<RequestRecord> out, List<LoadedRun.LineProblem> problems)
+            throws IOException {
+        boolean ahead = Runtime.getRuntime().availableProcessors() > 1 && Files.exists(file)
+                && Files.size(file) >= AHEAD_MIN_BYTES;
+        return ahead ? readAhead(file, out, problems) : read(file, out, problems);
+    }
+
+    /** The end of the parsing thread's work: the truncation flag, its problems, or what it failed with. */
+    private record End(boolean truncated, List<LoadedRun.LineProblem> problems, Throwable failure) {}
+
+    /** Stops the parsing thread when the consumer is gone; carries no stack trace. */
+    private static final class Abandoned extends RuntimeException {
+        Abandoned() {
+            super(null, null, false, false);
+        }
+    }
+
+    /**
+     * As {@link #read}, but reading and parsing run on a new platform thread ({@code kneepoint-parse}) while
+     * {@code out} is called on the calling thread, in file order. The thread ends before this returns or
+     * throws, also when {@code out} throws or the calling thread is interrupted (then an
+     * {@link InterruptedIOException} is thrown and the interrupt flag is set again).
+     */
+    static boolean readAhead(Path file, Consumer<RequestRecord> out, List<LoadedRun.LineProblem> problems)
+            throws IOException {
+        if (!Files.exists(file)) {
+            return false;
+        }
+        BlockingQueue<Object> queue = new ArrayBlockingQueue<>(AHEAD);
+        Thread parser = Thread.ofPlatform().name("kneepoint-parse").daemon(true)
+                .unstarted(() -> parseInto(file, queue));
+        parser.start();
+        boolean ended = false;
+        try {
+            while (true) {
+                Object item = queue.take();
+                if (item instanceof RequestRecord[] batch) {
+                    for (int i = 0; i < batch.length && batch[i] != null; i++) {
+                        out.accept(batch[i]);
+                    }
+                } else {
+                    End end = (End) item;
+                    ended = true;
+                    switch (end.failure()) {
+                        case null -> { }
+                        case IOException e -> throw new IOException(e.getMessage(), e);
+                        case UncheckedIOException e -> throw new IOException(e.getMessage(), e);
+                        case RuntimeException e -> throw e;
+                        case Error e -> throw e;
+                        default -> throw new IllegalStateException(end.failure());
+                    }
+                    problems.addAll(end.problems());
+                    return end.truncated();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while reading " + file);
+        } finally {
+            if (!ended) {
+                parser.interrupt();
+            }
+            joinQuietly(parser);
+        }
+    }
+
+    /** The parsing thread: batches of records, then one {@link End}. */
+    private static void parseInto(Path file, BlockingQueue<Object> queue) {
+        List<LoadedRun.LineProblem> problems = new ArrayList<>();
+        RequestRecord[][] batch = {new RequestRecord[BATCH]};
+        int[] size = {0};
+        End end;
+        try {
+            boolean truncated = read(file, r -> {
+                batch[0][size[0]++] = r;
+                if (size[0] == BATCH) {
+                    put(queue, batch[0]);
+                    batch[0] = new RequestRecord[BATCH];
+                    size[0] = 0;
+                }
+            }, problems);
+            if (size[0] > 0) {
+                put(queue, batch[0]);
+            }
+            end = new End(truncated, problems, null);
+        } catch (Abandoned e) {
+            return;
+        } catch (Throwable e) {
+            if (Thread.currentThread().isInterrupted()) {
+                return; // the consumer is gone (an interrupted read fails with ClosedByInterruptException)
+            }
+            end = new End(false, List.of(), e);
+        }
+        try {
+            put(queue, end);
+        } catch (Abandoned e) {
+            // the consumer is gone
+        }
+    }
+
+    private static void put(BlockingQueue<Object> queue, Object item) {
+        try {
+            queue.put(item);
+        } catch (InterruptedException e) {
+            throw new Abandoned();
+        }
+    }
+
+    private static void joinQuietly(Thread t) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
 
     /**
      * Reads {@code file} (absent: nothing), handing each well-formed record to {@code out} and each malformed
@@ -35,13 +177,11 @@ final class RequestLines {
         long line = 0;
         try (InputStream in = Files.newInputStream(file)) {
             for (int n; (n = in.read(buf, end, buf.length - end)) >= 0; ) {
-                int scanFrom = end;
+                int i = end;
                 end += n;
-                for (int i = scanFrom; i < end; i++) {
-                    if (buf[i] == '\n') {
-                        handle(parser, buf, start, i, ++line, out, problems);
-                        start = i + 1;
-                    }
+                while ((i = newline(buf, i, end)) < end) {
+                    handle(parser, buf, start, i, ++line, out, problems);
+                    start = ++i;
                 }
                 if (start > 0) {
                     System.arraycopy(buf, start, buf, 0, end - start);
@@ -87,6 +227,22 @@ final class RequestLines {
             }
             return null;
         }
+    }
+
+    /** The index of the first {@code '\n'} in {@code buf[from, to)}, or {@code to}: eight bytes per step. */
+    static int newline(byte[] buf, int from, int to) {
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            long x = (long) CanonicalRequestParser.LONGS.get(buf, i) ^ 0x0A0A0A0A0A0A0A0AL; // '\n' bytes become 0
+            long zero = (x - 0x0101010101010101L) & ~x & 0x8080808080808080L; // the lowest set bit: the first 0
+            if (zero != 0) {
+                return i + (Long.numberOfTrailingZeros(zero) >>> 3);
+            }
+        }
+        while (i < to && buf[i] != '\n') {
+            i++;
+        }
+        return i;
     }
 
     private static int trimCr(byte[] buf, int from, int to) {

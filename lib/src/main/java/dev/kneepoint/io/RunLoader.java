@@ -59,13 +59,40 @@ public final class RunLoader {
     /**
      * Reads the run in {@code dir} in one pass over {@code requests.jsonl}: each well-formed record is
      * re-aggregated into its step and then handed to {@code sink}, in file order, on the calling thread;
-     * no record is kept. Lines are parsed with Jackson's streaming parser (no tree), so the pass costs
-     * one short-lived {@link RequestRecord} per line. Problems and truncation are reported as by
+     * no record is kept. Lines are parsed straight into records (no tree, no per-line String), so the pass
+     * costs one short-lived {@link RequestRecord} per line. Problems and truncation are reported as by
      * {@link #load}.
+     *
+     * <p>Threading: for a {@code requests.jsonl} of 4 MiB or more on a machine with two or more processors,
+     * the file is read and parsed on a second platform thread ({@code kneepoint-parse}, started and ended by
+     * this call) while the calling thread aggregates and runs {@code sink}; the records, their order, the
+     * problems and every aggregated number are the same as on one thread. If the calling thread is
+     * interrupted, the parsing thread is stopped and an {@link UncheckedIOException} is thrown (the
+     * interrupt flag stays set).
      *
      * @throws UncheckedIOException when {@code manifest.json} or {@code requests.jsonl} cannot be read
      */
     public static StreamedRun stream(Path dir, Consumer<? super RequestRecord> sink) {
+        return stream(dir, sink, RequestLines::readAuto);
+    }
+
+    /** As {@link #stream}, always on the calling thread alone: the reference the two-thread path must match. */
+    static StreamedRun streamOnOneThread(Path dir, Consumer<? super RequestRecord> sink) {
+        return stream(dir, sink, RequestLines::read);
+    }
+
+    /** As {@link #stream}, always with a parsing thread (even for a small file). */
+    static StreamedRun streamReadingAhead(Path dir, Consumer<? super RequestRecord> sink) {
+        return stream(dir, sink, RequestLines::readAhead);
+    }
+
+    /** How {@code requests.jsonl} is turned into records: {@link RequestLines#read} or a variant. */
+    @FunctionalInterface
+    private interface LineReader {
+        boolean read(Path file, Consumer<RequestRecord> out, List<LoadedRun.LineProblem> problems) throws IOException;
+    }
+
+    private static StreamedRun stream(Path dir, Consumer<? super RequestRecord> sink, LineReader reader) {
         Objects.requireNonNull(sink, "sink");
         try {
             JsonNode manifest = Json.MAPPER.readTree(dir.resolve("manifest.json").toFile());
@@ -77,7 +104,7 @@ public final class RunLoader {
                     StepJson.readThresholds(manifest.get("client_check")), bg.isObject() ? bg.path("tag").asText("bg") : null);
             List<LoadedRun.LineProblem> problems = new ArrayList<>();
             long[] count = {0};
-            boolean truncated = RequestLines.read(dir.resolve("requests.jsonl"), r -> {
+            boolean truncated = reader.read(dir.resolve("requests.jsonl"), r -> {
                 count[0]++;
                 agg.accept(r);
                 sink.accept(r);
@@ -155,7 +182,9 @@ public final class RunLoader {
             this.slo = slo;
             this.clientThresholds = clientThresholds;
             this.backgroundTag = backgroundTag;
-            plans.forEach((label, p) -> aggregators.put(label, new StepAggregator(p.info(), slo, clientThresholds)));
+            plans.forEach((label, p) -> aggregators.put(label, p.window() != null
+                    ? new StepAggregator(p.info(), slo, clientThresholds, p.window()) // finished: count tokens, don't keep them
+                    : new StepAggregator(p.info(), slo, clientThresholds)));
         }
 
         void accept(RequestRecord r) {

@@ -16,7 +16,9 @@ import org.HdrHistogram.Histogram;
  * {@link #progress} may be called from any thread; {@link #finish} once, after the step's last record.
  *
  * <p>Memory: 8 bytes per token-carrying event and 24 bytes per request are kept until {@link #finish},
- * so that tokens straddling the window edges are counted exactly.
+ * so that tokens straddling the window edges are counted exactly. When the window is known before the
+ * first record (a run read back from disk: {@link #StepAggregator(StepInfo, Slo, StepWindow)}), the token
+ * events are counted as they come and only the 24 bytes per request are kept.
  */
 public final class StepAggregator {
 
@@ -37,7 +39,8 @@ public final class StepAggregator {
     private final Histogram e2e = Distribution.newHistogram();
     private final Histogram e2eSched = Distribution.newHistogram();
     private final Histogram scheduleLag = Distribution.newHistogram();
-    private final WindowFacts facts = new WindowFacts();
+    private final WindowFacts facts;
+    private final boolean live;
     private final Map<String, Long> failures = new HashMap<>();
     private final Map<TokenSource, Long> sources = new EnumMap<>(TokenSource.class);
     private final long[] binId = new long[BINS];
@@ -55,14 +58,38 @@ public final class StepAggregator {
     private long okReasoningTokens;
 
     public StepAggregator(StepInfo info, Slo slo) {
-        this(info, slo, ClientThresholds.defaults());
+        this(info, slo, ClientThresholds.defaults(), null, false);
     }
 
     /** An aggregator whose result judges the client's health against {@code clientThresholds}. */
     public StepAggregator(StepInfo info, Slo slo, ClientThresholds clientThresholds) {
+        this(info, slo, clientThresholds, null, false);
+    }
+
+    /**
+     * An aggregator whose window is known before its first record, as when a finished run is read back:
+     * the same result as {@link #StepAggregator(StepInfo, Slo)}, without keeping every token arrival.
+     * {@link #finish} must then be called with this same window. Such a step is not live: {@link #progress}
+     * reports its token rate as NaN (the per-chunk bookkeeping for it is skipped).
+     *
+     * @throws NullPointerException when {@code window} is null (use the two-argument constructor)
+     */
+    public StepAggregator(StepInfo info, Slo slo, StepWindow window) {
+        this(info, slo, ClientThresholds.defaults(), Objects.requireNonNull(window, "window"), true);
+    }
+
+    /** As {@link #StepAggregator(StepInfo, Slo, StepWindow)}, judging the client's health against {@code clientThresholds}. */
+    public StepAggregator(StepInfo info, Slo slo, ClientThresholds clientThresholds, StepWindow window) {
+        this(info, slo, clientThresholds, Objects.requireNonNull(window, "window"), true);
+    }
+
+    private StepAggregator(StepInfo info, Slo slo, ClientThresholds clientThresholds, StepWindow window,
+                           boolean known) {
         this.info = Objects.requireNonNull(info, "info");
         this.slo = Objects.requireNonNull(slo, "slo");
         this.clientThresholds = Objects.requireNonNull(clientThresholds, "clientThresholds");
+        this.facts = new WindowFacts(known ? window : null);
+        this.live = !known;
         java.util.Arrays.fill(binId, -1);
     }
 
@@ -79,7 +106,9 @@ public final class StepAggregator {
         boolean good = slo.isGood(r, info.isOpenLoop());
         synchronized (lock) {
             facts.add(r, good);
-            addProgressTokens(r);
+            if (live) {
+                addProgressTokens(r);
+            }
             if (r.warmup()) {
                 warmup++;
                 return;
@@ -160,7 +189,8 @@ public final class StepAggregator {
                 }
             }
             double span = (to - from) * BIN_NANOS / 1e9;
-            return new StepProgress(info.label(), ok + failed + cancelled, failed, warmup, tokens / span,
+            return new StepProgress(info.label(), ok + failed + cancelled, failed, warmup,
+                    live ? tokens / span : Double.NaN,
                     p99(ttft), p99(ttftSched), -1);
         }
     }
@@ -176,7 +206,12 @@ public final class StepAggregator {
         }
     }
 
-    /** The step's result over {@code window}, without client health. The aggregator may keep accepting, but should not. */
+    /**
+     * The step's result over {@code window}, without client health. The aggregator may keep accepting, but
+     * should not.
+     *
+     * @throws IllegalArgumentException when the window was given in advance and {@code window} differs
+     */
     public StepResult finish(StepWindow window) {
         return finish(window, ClientHealth.NOT_MEASURED);
     }

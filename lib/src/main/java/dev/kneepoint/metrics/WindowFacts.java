@@ -5,7 +5,8 @@ import java.util.Arrays;
 /**
  * The time facts of a step's requests that windowed rates need once the window is known: every token
  * arrival (packed as {@code t << 14 | tokens}, 8 bytes per token-carrying event) and one span per request.
- * Not thread-safe: {@link StepAggregator} guards it.
+ * When the window is known in advance (a run read back from disk), the arrivals are counted as they come
+ * instead of kept. Not thread-safe: {@link StepAggregator} guards it.
  */
 final class WindowFacts {
     private static final int TOKEN_BITS = 14;
@@ -14,15 +15,37 @@ final class WindowFacts {
     private static final byte GOOD = 2;
     private static final byte CANCELLED = 4;
 
+    private final StepWindow known;
+    private long knownOutTokens;
     private long[] arrivals = new long[1024];
     private int arrivalCount;
     private long[] spans = new long[3 * 256]; // dispatch, end, prompt tokens << 8 | flags
     private int spanCount;
 
+    /** Keeps every token arrival until the window is known. */
+    WindowFacts() {
+        this(null);
+    }
+
+    /** Counts only the tokens arriving in {@code known} (null: keeps every arrival); {@link #rates} must get it. */
+    WindowFacts(StepWindow known) {
+        this.known = known;
+        if (known != null) {
+            arrivals = null;
+        }
+    }
+
     void add(RequestRecord r, boolean good) {
         long[] t = r.chunkNanos();
         int[] k = r.chunkTokens();
-        for (int i = 0; i < t.length; i++) {
+        if (known != null) {
+            for (int i = 0; i < t.length; i++) {
+                if (k[i] > 0 && t[i] >= 0 && known.contains(t[i])) {
+                    knownOutTokens += k[i];
+                }
+            }
+        }
+        for (int i = 0; known == null && i < t.length; i++) {
             int tokens = k[i];
             while (tokens > 0 && t[i] >= 0) {
                 int part = Math.min(tokens, MAX_TOKENS);
@@ -50,8 +73,12 @@ final class WindowFacts {
 
     /** Rates over {@code w}; NaN for all when the window has zero length. */
     Rates rates(StepWindow w) {
+        if (known != null && !known.equals(w)) {
+            throw new IllegalArgumentException("this step's token arrivals were counted for the window " + known
+                    + " given in advance, not kept: finish it with that window, not " + w);
+        }
         double seconds = w.lengthNanos() / 1e9;
-        long outTokens = 0;
+        long outTokens = knownOutTokens;
         for (int i = 0; i < arrivalCount; i++) {
             if (w.contains(arrivals[i] >>> TOKEN_BITS)) {
                 outTokens += arrivals[i] & MAX_TOKENS;

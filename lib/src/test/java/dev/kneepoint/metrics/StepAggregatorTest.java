@@ -180,4 +180,32 @@ class StepAggregatorTest {
         assertThat(r.failureRate()).isNaN();
         assertThat(r.ttft().count()).isZero();
     }
+
+    @Test
+    void aWindowGivenInAdvanceGivesExactlyTheSameResult() {
+        StepWindow w = window(100, 900);
+        StepAggregator kept = new StepAggregator(closedStep(S, 8), Slo.builder().ttftMs(50).build());
+        StepAggregator counted = new StepAggregator(closedStep(S, 8), Slo.builder().ttftMs(50).build(), w);
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+        for (int i = 0; i < 2_000; i++) {
+            double start = rnd.nextDouble(-50, 1000); // requests straddle both window edges
+            double[] t = {start + 20 + rnd.nextDouble(60), 0, 0};
+            t[1] = t[0] + rnd.nextDouble(15);
+            t[2] = t[1] + rnd.nextDouble(15);
+            int[] k = {1 + rnd.nextInt(3), rnd.nextInt(3), 1}; // zero-token events too
+            RequestRecord r = i % 17 == 0 ? failed(i, S, Math.max(0, start), start + 5, new Outcome.HttpError(503, ""))
+                    : i % 29 == 0 ? failed(i, S, Math.max(0, start), start + 5, Outcome.CANCELLED)
+                    : ok(i, S, Math.max(0, start), Math.max(0, start), t, k).build();
+            kept.accept(r);
+            counted.accept(r);
+        }
+        StepResult a = kept.finish(w);
+        StepResult b = counted.finish(w);
+        assertThat(a.outputTokensPerS()).isPositive();
+        assertThat(b).isEqualTo(a); // every field, doubles bit for bit
+        assertThat(kept.progress(TestRecords.nanos(900)).outputTokensPerS()).isPositive();
+        assertThat(counted.progress(TestRecords.nanos(900)).outputTokensPerS()).isNaN(); // not a live step
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> counted.finish(window(100, 901)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("given in advance");
+    }
 }
