@@ -100,6 +100,13 @@ public final class Tables {
         return t;
     }
 
+    /**
+     * {@link #steps(RunResult)} with telemetry columns for each step's window: see {@link TelemetryTables#joinSteps}.
+     */
+    public static Table steps(RunResult run, dev.kneepoint.telemetry.TelemetryData telemetry) {
+        return TelemetryTables.steps(run, telemetry);
+    }
+
     private static void addStat(Table t, String name, RunResult run, LatencyMetric m,
                                 java.util.function.ToDoubleFunction<Distribution> stat) {
         t.addColumns(DoubleColumn.create(name, run.steps().stream().mapToDouble(s -> stat.applyAsDouble(m.of(s)))));
