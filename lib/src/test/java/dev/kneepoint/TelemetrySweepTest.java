@@ -86,6 +86,15 @@ class TelemetrySweepTest {
         assertThat(chart.getSeriesMap()).containsKeys("server:running", "server:waiting", "output_tokens_per_s");
         assertThatThrownBy(() -> Plots.timeSeries(rt.timeSeries(), rt.telemetry(), "server:nope"))
                 .hasMessageContaining("server:running");
+
+        // the headless report adds the joined step table and overlays running/waiting on the time series
+        dev.kneepoint.analysis.RunReport.write(dir);
+        assertThat(Files.readAllLines(dir.resolve("steps_telemetry.csv")).get(0)).contains("server:running_mean");
+        var ts = dev.kneepoint.plot.TimeSeriesPlot.of(rt.timeSeries())
+                .overlayGroup(dev.kneepoint.plot.TelemetryOverlays.of(t, "server:running"),
+                        dev.kneepoint.plot.TelemetryOverlays.of(t, "server:waiting")).build();
+        assertThat(ts.getSeriesMap().get("server:running").getYAxisGroup())
+                .isEqualTo(ts.getSeriesMap().get("server:waiting").getYAxisGroup());
     }
 
     @Test

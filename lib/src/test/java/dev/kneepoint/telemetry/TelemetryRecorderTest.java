@@ -191,6 +191,25 @@ class TelemetryRecorderTest {
     }
 
     @Test
+    void samplingStopsByItselfOnceTheRunIsOverEvenWithoutClose() throws Exception {
+        Telemetry hostOnly = Telemetry.defaults().withServer(false).withGpu(Gpu.off()).withInterval(Duration.ofMillis(50));
+        java.util.concurrent.atomic.AtomicBoolean over = new java.util.concurrent.atomic.AtomicBoolean();
+        TelemetryRecorder rec = TelemetryRecorder.start(hostOnly, RunClock.system(), null, dir, over::get,
+                new TelemetryRecorder.Environment(HttpClients.shared(), HostSampler.system(false), null, Optional.empty()));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (rec.samples("host") < 3 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        over.set(true);
+        Thread.sleep(500); // the 200 ms flush tick sees the run over and shuts the scheduler down
+        long samples = rec.samples("host");
+        Thread.sleep(300); // six more intervals: no sample may come
+        assertThat(rec.samples("host")).isEqualTo(samples);
+        rec.close(); // still writes the closing status
+        assertThat(TelemetryLoader.load(dir).lastStatus().get("host").status()).isEqualTo("stopped");
+    }
+
+    @Test
     void hostSamplingInMemoryAndTheSchedulerThreadEndsAtClose() throws Exception {
         Telemetry hostOnly = Telemetry.defaults().withServer(false).withGpu(Gpu.off()).withInterval(Duration.ofMillis(50));
         TelemetryRecorder rec = TelemetryRecorder.start(hostOnly, RunClock.system(), null, null, null,
