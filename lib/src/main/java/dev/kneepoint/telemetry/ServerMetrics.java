@@ -30,8 +30,9 @@ import java.util.Set;
  *
  * <p>Where a server exposes two names for one common name (vLLM's deprecated {@code gpu_cache_usage_perc}
  * beside {@code kv_cache_usage_perc}), the first of the preference order wins and the other is kept raw.
- * Metrics with no common name are kept under their own name, except the buckets of unmapped histograms
- * (their {@code _sum} and {@code _count} are kept) and {@code _created} series. Pure; thread-safe.
+ * Metrics with no common name are kept under their own name, except {@code _created} series. Histogram
+ * buckets are kept only for {@code server_ttft} and {@code server_itl} when asked for; every histogram keeps
+ * its {@code _sum} and {@code _count}. Pure; thread-safe.
  */
 public final class ServerMetrics {
     /** Common name to raw names (series name for scalars, family name for histograms), in preference order. */
@@ -84,8 +85,17 @@ public final class ServerMetrics {
         return "unknown";
     }
 
-    /** Maps every sample of a scrape taken at {@code tNanos} (run clock) to telemetry samples of source {@code server}. */
+    /** {@link #map(PromText.Exposition, long, boolean)} keeping the TTFT and ITL buckets. */
     public static List<TelemetrySample> map(PromText.Exposition e, long tNanos) {
+        return map(e, tNanos, true);
+    }
+
+    /**
+     * Maps every sample of a scrape taken at {@code tNanos} (run clock) to telemetry samples of source
+     * {@code server}. Buckets are kept only for {@code server_ttft} and {@code server_itl}, and only with
+     * {@code buckets}; every histogram keeps its {@code _sum} and {@code _count}.
+     */
+    public static List<TelemetrySample> map(PromText.Exposition e, long tNanos, boolean buckets) {
         Set<String> present = new HashSet<>();
         for (PromText.Sample s : e.samples()) {
             present.add(s.name());
@@ -114,9 +124,13 @@ public final class ServerMetrics {
             }
             Kind kind = histogramPart && !suffix.isEmpty() || type.equals("counter") || name.endsWith("_total")
                     ? Kind.COUNTER : Kind.GAUGE;
+            boolean bucket = histogramPart && suffix.equals("_bucket");
+            if (bucket && !(buckets && ("server_ttft".equals(common) || "server_itl".equals(common)))) {
+                continue;
+            }
             if (common != null) {
                 out.add(new TelemetrySample(tNanos, "server", common + suffix, s.labels(), kind, s.value(), name));
-            } else if (!(histogramPart && suffix.equals("_bucket"))) {
+            } else {
                 out.add(new TelemetrySample(tNanos, "server", name, s.labels(), kind, s.value(), ""));
             }
         }

@@ -27,9 +27,12 @@ import java.util.Objects;
  * @param host       sample the host (default true)
  * @param perCore    also sample each core's CPU use (default false)
  * @param gpu        GPU source (default {@link Gpu#auto()})
+ * @param buckets    also keep the buckets of the server's TTFT and ITL histograms (default false: their
+ *                   {@code _sum} and {@code _count} give the mean; the buckets, some 20 per histogram per scrape,
+ *                   triple the file)
  */
 public record Telemetry(boolean enabled, Duration interval, boolean server, String metricsUrl, boolean host,
-                        boolean perCore, Gpu gpu) {
+                        boolean perCore, Gpu gpu, boolean buckets) {
     /** The default interval. */
     public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(500);
 
@@ -40,37 +43,42 @@ public record Telemetry(boolean enabled, Duration interval, boolean server, Stri
 
     /** Server /metrics and host every 500 ms, GPU when nvidia-smi is present. */
     public static Telemetry defaults() {
-        return new Telemetry(true, DEFAULT_INTERVAL, true, null, true, false, Gpu.auto());
+        return new Telemetry(true, DEFAULT_INTERVAL, true, null, true, false, Gpu.auto(), false);
     }
 
     /** Nothing sampled. */
     public static Telemetry off() {
-        return new Telemetry(false, DEFAULT_INTERVAL, false, null, false, false, Gpu.off());
+        return new Telemetry(false, DEFAULT_INTERVAL, false, null, false, false, Gpu.off(), false);
     }
 
     public Telemetry withInterval(Duration d) {
-        return new Telemetry(enabled, d, server, metricsUrl, host, perCore, gpu);
+        return new Telemetry(enabled, d, server, metricsUrl, host, perCore, gpu, buckets);
     }
 
     public Telemetry withServer(boolean on) {
-        return new Telemetry(enabled, interval, on, metricsUrl, host, perCore, gpu);
+        return new Telemetry(enabled, interval, on, metricsUrl, host, perCore, gpu, buckets);
     }
 
     /** Scrapes this URL instead of {@code <target>/metrics} (and turns server scraping on). */
     public Telemetry withMetricsUrl(String url) {
-        return new Telemetry(enabled, interval, true, url, host, perCore, gpu);
+        return new Telemetry(enabled, interval, true, url, host, perCore, gpu, buckets);
     }
 
     public Telemetry withHost(boolean on) {
-        return new Telemetry(enabled, interval, server, metricsUrl, on, perCore, gpu);
+        return new Telemetry(enabled, interval, server, metricsUrl, on, perCore, gpu, buckets);
     }
 
     public Telemetry withPerCore(boolean on) {
-        return new Telemetry(enabled, interval, server, metricsUrl, host, on, gpu);
+        return new Telemetry(enabled, interval, server, metricsUrl, host, on, gpu, buckets);
     }
 
     public Telemetry withGpu(Gpu source) {
-        return new Telemetry(enabled, interval, server, metricsUrl, host, perCore, source);
+        return new Telemetry(enabled, interval, server, metricsUrl, host, perCore, source, buckets);
+    }
+
+    /** Keep the server's TTFT and ITL histogram buckets too (for quantiles; about three times the file). */
+    public Telemetry withBuckets(boolean on) {
+        return new Telemetry(enabled, interval, server, metricsUrl, host, perCore, gpu, on);
     }
 
     /** Every invalid setting, each with its rule; empty when valid. */
@@ -97,6 +105,7 @@ public record Telemetry(boolean enabled, Duration interval, boolean server, Stri
         m.put("metrics_url", metricsUrl == null ? "<target>/metrics" : metricsUrl);
         m.put("host", host);
         m.put("per_core", perCore);
+        m.put("buckets", buckets);
         m.put("gpu", switch (gpu) {
             case Gpu.Auto a -> "auto";
             case Gpu.NvidiaSmi n -> "nvidia-smi";

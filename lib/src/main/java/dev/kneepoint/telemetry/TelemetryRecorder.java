@@ -57,7 +57,8 @@ public final class TelemetryRecorder implements AutoCloseable {
         long period = config.interval().toNanos();
         if (config.server()) {
             HttpUrl url = config.metricsUrl() != null ? HttpUrl.get(config.metricsUrl()) : metricsUrl(target);
-            scrapers.add(new HttpScraper("server", url, env.http(), sink, ServerMetrics::map));
+            boolean buckets = config.buckets();
+            scrapers.add(new HttpScraper("server", url, env.http(), sink, (e, t) -> ServerMetrics.map(e, t, buckets)));
             sources.add("server");
         }
         if (config.host()) {

@@ -70,18 +70,24 @@ class HostSamplerTest {
         HostSampler h = HostSampler.system(false);
         h.sample(0);
         long spin = System.nanoTime();
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long cpu0 = threads.getCurrentThreadCpuTime();
         double x = 0;
-        while (System.nanoTime() - spin < 50_000_000L) { // 50 ms of our own CPU, so the process share is positive
+        while (threads.getCurrentThreadCpuTime() - cpu0 < 50_000_000L) { // 50 ms of this thread's CPU, however loaded
             x += Math.sqrt(x + 1);
         }
-        List<TelemetrySample> s = h.sample(System.nanoTime() - spin);
+        long wall = System.nanoTime() - spin;
+        List<TelemetrySample> s = h.sample(wall);
         assertThat(x).isPositive();
         assertThat(value(s, "cpu_util_pct", Map.of())).isBetween(0.0, 100.0);
         double total = value(s, "mem_total_bytes", Map.of());
         assertThat(total).isGreaterThan(256.0 * 1024 * 1024); // any machine that runs this has more than 256 MiB
         assertThat(value(s, "mem_used_bytes", Map.of())).isBetween(0.0, total);
         assertThat(value(s, "load_avg_1m", Map.of())).isGreaterThanOrEqualTo(0.0);
-        // we spun for the whole interval on one thread: between a tenth of a core (a loaded machine) and all cores
-        assertThat(value(s, "process_cpu_cores", Map.of())).isBetween(0.1, (double) Runtime.getRuntime().availableProcessors() + 1);
+        // cores x interval = the process's CPU seconds: at least this thread's 50 ms (less 10 ms for the kernel's
+        // tick-granular accounting), and no more than every core for the whole interval
+        double cores = value(s, "process_cpu_cores", Map.of());
+        assertThat(cores * wall / 1e9).isGreaterThanOrEqualTo(0.04);
+        assertThat(cores).isLessThanOrEqualTo(Runtime.getRuntime().availableProcessors() + 0.5);
     }
 }

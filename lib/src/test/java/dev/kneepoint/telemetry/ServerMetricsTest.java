@@ -48,6 +48,11 @@ class ServerMetricsTest {
         assertThat(s.stream().filter(x -> x.name().equals("vllm:request_success_total"))).hasSize(3);
         assertThat(one(s, "running").orElseThrow().key()).isEqualTo("server:running{engine=0}");
         assertThat(s).allMatch(x -> x.tNanos() == 1_000_000L && x.source().equals("server"));
+        // without buckets (the recorder's default): 11 TTFT and 3 ITL bucket lines fewer, sums and counts kept
+        List<TelemetrySample> lean = ServerMetrics.map(e, 1_000_000L, false);
+        assertThat(lean).noneMatch(x -> x.name().endsWith("_bucket"));
+        assertThat(lean).hasSize(s.size() - 14);
+        assertThat(value(lean, "server_ttft_count")).isEqualTo(1024.0);
     }
 
     @Test
