@@ -103,6 +103,28 @@ class ServerMetricsTest {
     }
 
     @Test
+    void theEmbeddedSimulatorSpeaksVllmNames() {
+        try (dev.kneepoint.sim.Simulator sim = dev.kneepoint.sim.Simulator.start(dev.kneepoint.sim.SimConfig.preset("fast"))) {
+            PromText.Exposition e = PromText.parse(sim.metricsText());
+            assertThat(e.problems()).isEmpty();
+            assertThat(ServerMetrics.detect(e)).isEqualTo("vllm");
+            List<TelemetrySample> s = ServerMetrics.map(e, 0L, false);
+            // an idle simulator: nothing running or waiting, an empty cache, no requests yet
+            assertThat(value(s, "running")).isEqualTo(0.0);
+            assertThat(value(s, "waiting")).isEqualTo(0.0);
+            assertThat(value(s, "kv_cache_usage")).isEqualTo(0.0);
+            assertThat(one(s, "kv_cache_usage").orElseThrow().raw()).isEqualTo("vllm:kv_cache_usage_perc");
+            assertThat(value(s, "preemptions_total")).isEqualTo(0.0);
+            assertThat(value(s, "prefix_cache_hits")).isEqualTo(0.0);
+            assertThat(value(s, "server_ttft_count")).isEqualTo(0.0);
+            assertThat(value(s, "server_itl_count")).isEqualTo(0.0);
+            assertThat(value(s, "server_e2e_count")).isEqualTo(0.0);
+            assertThat(value(s, "generation_tokens_total")).isEqualTo(0.0);
+            assertThat(s).anyMatch(x -> x.name().equals("kneepoint_sim_faults_injected_total"));
+        }
+    }
+
+    @Test
     void dcgmMapsGpuFieldsPerGpu() {
         List<TelemetrySample> s = GpuMetrics.mapDcgm(PromText.parse(Fixtures.metrics("dcgm")), 5L);
         assertThat(s).hasSize(12);

@@ -174,6 +174,31 @@ class TelemetryRecorderTest {
     }
 
     @Test
+    void aDcgmExporterIsScrapedAsTheGpuSource() throws Exception {
+        String dcgm = Fixtures.metrics("dcgm");
+        try (MockWebServer server = new MockWebServer()) {
+            server.setDispatcher(new Dispatcher() {
+                @Override
+                public MockResponse dispatch(RecordedRequest r) {
+                    return new MockResponse.Builder().body(dcgm).build();
+                }
+            });
+            server.start();
+            Telemetry gpuOnly = Telemetry.defaults().withServer(false).withHost(false).withInterval(Duration.ofMillis(50))
+                    .withGpu(Gpu.dcgm(server.url("/metrics").toString()));
+            TelemetryRecorder rec = TelemetryRecorder.start(gpuOnly, RunClock.system(), null, dir, null,
+                    env(Optional.empty(), null));
+            awaitRequests(server, 2);
+            rec.close();
+            TelemetryData d = TelemetryLoader.load(dir);
+            assertThat(d.series("gpu:gpu_util_pct{gpu=0}")).isNotEmpty().allMatch(x -> x.value() == 97.0);
+            assertThat(d.series("gpu:temp_c{gpu=1}")).isNotEmpty().allMatch(x -> x.value() == 41.0);
+            assertThat(d.status("gpu", "started")).get().extracting(TelemetryStatus::reason).asString()
+                    .contains(server.url("/metrics").toString()).doesNotContain("names");
+        }
+    }
+
+    @Test
     void noNvidiaSmiIsRecordedAsAbsentAndNothingIsSampled() throws Exception {
         Telemetry gpuOnly = Telemetry.defaults().withServer(false).withHost(false);
         NvidiaSmi.CommandRunner mustNotRun = c -> { throw new AssertionError("must not start " + c); };
