@@ -16,6 +16,8 @@ import dev.kneepoint.load.Workload;
 import dev.kneepoint.metrics.ClientThresholds;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
+import dev.kneepoint.telemetry.Gpu;
+import dev.kneepoint.telemetry.Telemetry;
 import dev.kneepoint.workload.DescribedWorkload;
 import dev.kneepoint.workload.RequestSpec;
 import dev.kneepoint.workload.SyntheticPrompts;
@@ -81,6 +83,8 @@ public final class Sweep {
     private double backgroundRate = Double.NaN;
     private Workload backgroundWorkload;
     private double[] backgroundStepRates;
+
+    private Telemetry telemetry = Telemetry.defaults();
 
     Sweep(TargetConfig target) {
         this.baseTarget = Objects.requireNonNull(target, "target");
@@ -305,6 +309,34 @@ public final class Sweep {
         return this;
     }
 
+    /**
+     * What to sample beside the load into the run directory's {@code telemetry.jsonl} (default
+     * {@link Telemetry#defaults()}: the server's {@code /metrics} and the host every 500 ms, GPUs when
+     * nvidia-smi is present); {@link Telemetry#off()} samples nothing. See docs/TELEMETRY.md.
+     */
+    public Sweep telemetry(Telemetry settings) {
+        this.telemetry = Objects.requireNonNull(settings, "settings");
+        return this;
+    }
+
+    /** Scrape this Prometheus endpoint instead of {@code <target>/metrics}. */
+    public Sweep metricsUrl(String url) {
+        this.telemetry = telemetry.withMetricsUrl(url);
+        return this;
+    }
+
+    /** GPU telemetry source: {@link Gpu#auto()} (default), {@link Gpu#nvidiaSmi()}, {@link Gpu#dcgm(String)}, {@link Gpu#off()}. */
+    public Sweep gpu(Gpu source) {
+        this.telemetry = telemetry.withGpu(Objects.requireNonNull(source, "source"));
+        return this;
+    }
+
+    /** Time between telemetry samples (default 500 ms). */
+    public Sweep telemetryInterval(Duration interval) {
+        this.telemetry = telemetry.withInterval(Objects.requireNonNull(interval, "interval"));
+        return this;
+    }
+
     /** Runs the sweep on this thread and returns its result; interrupting the thread stops it, keeping what was measured. */
     public RunResult run() {
         return prepare().runBlocking();
@@ -356,6 +388,9 @@ public final class Sweep {
         }
         if (name == null || !name.matches("[A-Za-z0-9._-]{1,60}")) {
             problems.add("name must be 1-60 letters, digits, '.', '_' or '-', got '" + name + "'");
+        }
+        if (telemetry.enabled()) {
+            problems.addAll(telemetry.problems());
         }
         if (backgroundWorkload != null) {
             try {
@@ -471,6 +506,7 @@ public final class Sweep {
         m.put("baseline", baseline);
         m.put("slo", slo.toString());
         m.put("concurrent_runs_allowed", allowConcurrent);
+        m.put("telemetry", telemetry.describe());
         if (background != null) {
             Map<String, Object> bg = new LinkedHashMap<>();
             bg.put("tag", background.tag());
@@ -497,4 +533,5 @@ public final class Sweep {
     LoadProgress progressListener() { return progress; }
     boolean allowConcurrent() { return allowConcurrent; }
     BackgroundStream backgroundStream() { return background; }
+    Telemetry telemetrySettings() { return telemetry; }
 }

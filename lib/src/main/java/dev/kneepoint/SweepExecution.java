@@ -16,6 +16,7 @@ import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.metrics.StepWindow;
+import dev.kneepoint.telemetry.TelemetryRecorder;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -30,6 +31,8 @@ final class SweepExecution {
     private RunDirectory directory;
     private OpenAiClient client;
     private LoadRun loadRun;
+    private TelemetryRecorder telemetry;
+    private volatile RunHandle runHandle;
     private final Instant startTime = Instant.now();
 
     /** Targets (base URLs) driven by a sweep of this JVM right now, with how many sweeps drive each. */
@@ -95,6 +98,10 @@ final class SweepExecution {
                 .progress(sweep.progressListener() == null ? new LoadProgress() {} : sweep.progressListener())
                 .background(sweep.backgroundStream())
                 .build();
+        if (directory != null && sweep.telemetrySettings().enabled()) {
+            this.telemetry = TelemetryRecorder.start(sweep.telemetrySettings(), clock, sweep.target().baseUrl(),
+                    directory.path(), () -> runHandle != null && runHandle.isDone());
+        }
     }
 
     RunResult runBlocking() {
@@ -110,6 +117,7 @@ final class SweepExecution {
 
     SweepHandle startAsync() {
         RunHandle handle = loadRun.start();
+        this.runHandle = handle;
         return new SweepHandle(handle, this);
     }
 
@@ -123,6 +131,9 @@ final class SweepExecution {
         boolean complete = load != null && load.ending() != LoadResult.Ending.INTERRUPTED
                 && load.ending() != LoadResult.Ending.STOPPED;
         try {
+            if (telemetry != null) {
+                telemetry.close();
+            }
             if (directory != null) {
                 directory.close(complete, load == null ? "failed" : load.ending().name().toLowerCase(java.util.Locale.ROOT)
                         + ": " + load.reason());
@@ -133,6 +144,11 @@ final class SweepExecution {
             client.close();
             releaseTarget();
         }
+    }
+
+    /** The telemetry recorder, or null when telemetry is off or there is no run directory. */
+    TelemetryRecorder telemetry() {
+        return telemetry;
     }
 
     RunDirectory directory() {

@@ -53,6 +53,16 @@ class CloseReleasesResourcesTest {
         assertThat(server.openSockets()).as("streams open on the server").isEqualTo(USERS);
     }
 
+    /**
+     * The resources before the sweep. Earlier tests in this JVM may have left idle connections in OkHttp's shared
+     * pool, whose cleanup would start a "connection closer" thread in the middle of this test: empty it first.
+     */
+    private static Resources baseline() throws Exception {
+        dev.kneepoint.client.HttpClients.evictIdleConnections();
+        Thread.sleep(50);
+        return Resources.take();
+    }
+
     private static void assertReleased(Resources before, RawServer server) throws Exception {
         Resources after = Resources.settle(before, 2000);
         assertThat(after.newThreadsSince(before)).as("platform threads left behind").isEmpty();
@@ -78,7 +88,7 @@ class CloseReleasesResourcesTest {
     @Test
     void closingTheHandleStopsWithinASecondAndReleasesEverything() throws Exception {
         try (RawServer server = endless()) {
-            Resources before = Resources.take();
+            Resources before = baseline();
             SweepHandle handle = sweep(server).start();
             awaitStreams(server);
             long t0 = System.nanoTime();
@@ -93,7 +103,7 @@ class CloseReleasesResourcesTest {
     @Test
     void interruptingTheRunningThreadStopsWithinASecondAndReleasesEverything() throws Exception {
         try (RawServer server = endless()) {
-            Resources before = Resources.take();
+            Resources before = baseline();
             AtomicReference<RunResult> result = new AtomicReference<>();
             Sweep sweep = sweep(server);
             Thread caller = Thread.ofPlatform().name("test-sweep-caller").start(() -> result.set(sweep.run()));
@@ -113,7 +123,7 @@ class CloseReleasesResourcesTest {
     void aFinishedSweepLeavesNoIdleConnection() throws Exception {
         try (Simulator sim = Kneepoint.simulator("fast")) {
             // the simulator keeps connections alive: after the sweep the client's pool would hold USERS of them
-            Resources before = Resources.take();
+            Resources before = baseline();
             RunResult r = Kneepoint.ladder(Kneepoint.target(sim), USERS).inputTokens(8).outputTokens(8)
                     .stepDuration(Duration.ofMillis(500)).warmup(Duration.ZERO).outputDir(null).run();
             assertThat(r.complete()).isTrue();

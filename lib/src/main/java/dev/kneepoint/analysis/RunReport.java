@@ -2,7 +2,10 @@ package dev.kneepoint.analysis;
 
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.plot.ChartFiles;
+import dev.kneepoint.plot.Overlay;
 import dev.kneepoint.plot.Plots;
+import dev.kneepoint.plot.TelemetryOverlays;
+import dev.kneepoint.plot.TimeSeriesPlot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +25,10 @@ import org.knowm.xchart.XYChart;
  *   <li>{@code report.txt}: the step summary table, then the knee analysis with its elasticity table,
  *       method and readings;</li>
  *   <li>{@code steps.csv}: every step metric, one row per step;</li>
- *   <li>{@code knee.png}, {@code latency_vs_load.png}, {@code ttft_cdf.png}, {@code timeseries.png}.</li>
+ *   <li>{@code knee.png}, {@code latency_vs_load.png}, {@code ttft_cdf.png}, {@code timeseries.png} (with the
+ *       server's running and waiting requests on one more axis when the run has that telemetry);</li>
+ *   <li>{@code steps_telemetry.csv}, when the run has telemetry: the step table with each step window's telemetry
+ *       ({@link RunTables#stepsWithTelemetry()}).</li>
  * </ul>
  */
 public final class RunReport {
@@ -54,7 +60,10 @@ public final class RunReport {
             charts.add(Plots.knee(knee));
             charts.add(Plots.percentilesVsLoad(run));
             charts.add(Plots.cdf(run, LatencyMetric.TTFT));
-            charts.add(Plots.timeSeries(loaded.timeSeries()));
+            charts.add(timeSeries(loaded));
+            if (!loaded.telemetry().samples().isEmpty()) {
+                loaded.stepsWithTelemetry().write().csv(runDirectory.resolve("steps_telemetry.csv").toFile());
+            }
             for (int i = 0; i < charts.size(); i++) {
                 ChartFiles.write(charts.get(i), runDirectory.resolve(FILES.get(i + 2)));
             }
@@ -62,5 +71,17 @@ public final class RunReport {
             throw new UncheckedIOException("cannot write the report into " + runDirectory + ": " + e.getMessage(), e);
         }
         return text.toString();
+    }
+
+    private static XYChart timeSeries(RunTables loaded) {
+        TimeSeriesPlot p = TimeSeriesPlot.of(loaded.timeSeries());
+        var t = loaded.telemetry();
+        List<Overlay> server = new ArrayList<>();
+        for (String key : List.of("server:running", "server:waiting")) {
+            if (!t.series(key).isEmpty()) {
+                server.add(TelemetryOverlays.of(t, key));
+            }
+        }
+        return p.overlayGroup(server.toArray(Overlay[]::new)).build();
     }
 }

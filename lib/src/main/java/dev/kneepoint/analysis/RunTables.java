@@ -1,5 +1,7 @@
 package dev.kneepoint.analysis;
 
+import dev.kneepoint.telemetry.TelemetryData;
+import dev.kneepoint.telemetry.TelemetryLoader;
 import dev.kneepoint.io.LoadedRun;
 import dev.kneepoint.io.RunLoader;
 import dev.kneepoint.io.StreamedRun;
@@ -36,6 +38,7 @@ public final class RunTables {
     private final Table requests;
     private final Table timeSeries;
     private final Duration interval;
+    private TelemetryData telemetry;
 
     private RunTables(StreamedRun source, Table requests, Table timeSeries, Duration interval) {
         this.source = source;
@@ -138,5 +141,34 @@ public final class RunTables {
     /** The step summary table ({@link Tables#steps}). */
     public Table steps() {
         return Tables.steps(run());
+    }
+
+    /**
+     * The run's telemetry from {@code telemetry.jsonl} (read once, on first use); empty for a run without it.
+     */
+    public synchronized TelemetryData telemetry() {
+        if (telemetry == null) {
+            telemetry = TelemetryLoader.load(source.path());
+        }
+        return telemetry;
+    }
+
+    /** One row per telemetry sample ({@link TelemetryTables#samples}); no rows without telemetry. */
+    public Table telemetrySamples() {
+        return TelemetryTables.samples(telemetry());
+    }
+
+    /** Telemetry per interval of {@link #interval()} ({@link TelemetryTables#wide}). */
+    public Table telemetryWide() {
+        return TelemetryTables.wide(telemetry(), interval);
+    }
+
+    /**
+     * The step table with each step window's telemetry: gauge {@code _mean}/{@code _max}, counter
+     * {@code _per_s}, histogram {@code _mean} ({@link TelemetryTables#joinSteps}); the plain step table when the
+     * run has no telemetry.
+     */
+    public Table stepsWithTelemetry() {
+        return TelemetryTables.joinSteps(steps(), run(), telemetry());
     }
 }

@@ -118,6 +118,13 @@ public final class Tables {
                 DoubleColumn.create("schedule_lag_limit_ms", steps.stream().mapToDouble(s -> s.clientCheck().signal(ClientCheck.LAG).limit())));
     }
 
+    /**
+     * {@link #steps(RunResult)} with telemetry columns for each step's window: see {@link TelemetryTables#joinSteps}.
+     */
+    public static Table steps(RunResult run, dev.kneepoint.telemetry.TelemetryData telemetry) {
+        return TelemetryTables.steps(run, telemetry);
+    }
+
     private static void addStat(Table t, String name, RunResult run, LatencyMetric m,
                                 java.util.function.ToDoubleFunction<Distribution> stat) {
         t.addColumns(DoubleColumn.create(name, run.steps().stream().mapToDouble(s -> stat.applyAsDouble(m.of(s)))));

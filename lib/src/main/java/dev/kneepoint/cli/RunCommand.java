@@ -8,6 +8,8 @@ import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.load.CapPolicy;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
+import dev.kneepoint.telemetry.Gpu;
+import dev.kneepoint.telemetry.Telemetry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -118,6 +120,18 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--name", defaultValue = "run", description = "Run name (default: ${DEFAULT-VALUE})")
     String name;
 
+    @Option(names = "--no-telemetry", description = "Sample no server /metrics, host or GPU telemetry")
+    boolean noTelemetry;
+
+    @Option(names = "--metrics-url", description = "Server Prometheus endpoint (default: <url>/metrics)")
+    String metricsUrl;
+
+    @Option(names = "--telemetry-interval", defaultValue = "500ms", description = "Telemetry sampling interval (default: ${DEFAULT-VALUE})")
+    Duration telemetryInterval;
+
+    @Option(names = "--gpu", defaultValue = "auto", description = "GPU telemetry: auto, nvidia-smi, off, or a DCGM exporter URL (default: ${DEFAULT-VALUE})")
+    String gpu;
+
     @Override
     public Integer call() {
         ApiKind kind;
@@ -182,6 +196,19 @@ final class RunCommand implements Callable<Integer> {
         }
         if (stopP99Ttft != null) {
             sweep.stopWhenP99TtftAbove(stopP99Ttft);
+        }
+        if (noTelemetry) {
+            sweep.telemetry(Telemetry.off());
+        } else {
+            sweep.telemetryInterval(telemetryInterval).gpu(switch (gpu.toLowerCase(java.util.Locale.ROOT)) {
+                case "auto" -> Gpu.auto();
+                case "nvidia-smi" -> Gpu.nvidiaSmi();
+                case "off", "none" -> Gpu.off();
+                default -> Gpu.dcgm(gpu);
+            });
+            if (metricsUrl != null) {
+                sweep.metricsUrl(metricsUrl);
+            }
         }
         return sweep;
     }

@@ -27,6 +27,14 @@ public record LoadedRun(Path path, JsonNode manifest, List<RequestRecord> record
         problems = List.copyOf(problems);
     }
 
+    /**
+     * The run's telemetry (server /metrics, host, GPU samples on the run clock), read from
+     * {@code telemetry.jsonl} on each call; empty for a run without it.
+     */
+    public dev.kneepoint.telemetry.TelemetryData telemetry() {
+        return dev.kneepoint.telemetry.TelemetryLoader.load(path);
+    }
+
     /** True when the run closed cleanly. */
     public boolean complete() {
         return result.complete();

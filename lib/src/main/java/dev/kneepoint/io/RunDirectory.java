@@ -41,6 +41,8 @@ import java.util.Map;
  *   <li>{@code summary.json}: {@link SummaryJson} of the finished steps, rewritten atomically at each step end
  *       and at close.</li>
  *   <li>{@code *.hlog}: HdrHistogram interval logs, one interval per step (see {@link HlogFiles}).</li>
+ *   <li>{@code telemetry.jsonl}: server, host and GPU samples on the run clock, written beside the run by
+ *       {@link dev.kneepoint.telemetry.TelemetryRecorder} when the sweep samples telemetry (docs/TELEMETRY.md).</li>
  * </ul>
  *
  * Threading as {@link RunListener}: {@link #requestFinished} is concurrent and never blocks on disk;

@@ -62,6 +62,20 @@ public final class Plots {
         return p.build();
     }
 
+    /**
+     * The time series with telemetry overlays, one right-hand axis each, e.g.
+     * {@code Plots.timeSeries(rt.timeSeries(), rt.telemetry(), "server:running", "server:waiting")}.
+     *
+     * @throws IllegalArgumentException when a key names no series of the telemetry
+     */
+    public static XYChart timeSeries(Table timeSeries, dev.kneepoint.telemetry.TelemetryData telemetry, String... keys) {
+        Overlay[] o = new Overlay[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            o[i] = TelemetryOverlays.of(telemetry, keys[i]);
+        }
+        return timeSeries(timeSeries, o);
+    }
+
     /** p99 TTFT vs load, one line per prompt length, from the per-request table. */
     public static XYChart promptLengthCurves(Table requests, RunResult run) {
         return PromptLengthPlot.of(requests, run).build();

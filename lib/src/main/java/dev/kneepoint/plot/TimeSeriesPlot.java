@@ -18,7 +18,7 @@ import tech.tablesaw.api.Table;
 public final class TimeSeriesPlot {
     private final Table table;
     private final List<List<String>> groups = new ArrayList<>();
-    private final List<Overlay> overlays = new ArrayList<>();
+    private final List<List<Overlay>> overlays = new ArrayList<>();
     private String title = "Time series";
     private int width = ChartStyle.WIDTH;
     private int height = ChartStyle.HEIGHT;
@@ -40,7 +40,15 @@ public final class TimeSeriesPlot {
 
     /** Adds a telemetry overlay on its own right-hand axis. */
     public TimeSeriesPlot overlay(Overlay o) {
-        overlays.add(Objects.requireNonNull(o, "overlay"));
+        overlays.add(List.of(Objects.requireNonNull(o, "overlay")));
+        return this;
+    }
+
+    /** Adds telemetry overlays of one unit sharing one right-hand axis (e.g. server running and waiting). */
+    public TimeSeriesPlot overlayGroup(Overlay... group) {
+        if (group.length > 0) {
+            overlays.add(List.of(group));
+        }
         return this;
     }
 
@@ -71,11 +79,20 @@ public final class TimeSeriesPlot {
             name(c, group, Units.axis(cols.get(0)));
             group++;
         }
-        for (Overlay o : overlays) {
-            double[][] f = ChartStyle.finite(o.timeS(), o.values());
-            if (f[0].length > 0) {
-                add(c, o.name(), f, group);
-                name(c, group, o.name() + (o.unit().isEmpty() ? "" : " (" + o.unit() + ")"));
+        for (List<Overlay> os : overlays) {
+            boolean any = false;
+            for (Overlay o : os) {
+                double[][] f = ChartStyle.finite(o.timeS(), o.values());
+                if (f[0].length > 0) {
+                    add(c, o.name(), f, group);
+                    any = true;
+                }
+            }
+            if (any) {
+                Overlay o = os.get(0);
+                String title = os.size() == 1 ? o.name() : os.stream().map(Overlay::name)
+                        .collect(java.util.stream.Collectors.joining(", "));
+                name(c, group, title + (o.unit().isEmpty() ? "" : " (" + o.unit() + ")"));
                 group++;
             }
         }

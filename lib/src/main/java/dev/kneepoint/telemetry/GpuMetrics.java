@@ -1,0 +1,97 @@
+package dev.kneepoint.telemetry;
+
+import dev.kneepoint.telemetry.TelemetrySample.Kind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Pure parsers of GPU readings into telemetry samples of source {@code gpu}, one series per GPU (label
+ * {@code gpu}): {@code gpu_util_pct}, {@code mem_used_bytes}, {@code mem_total_bytes} (nvidia-smi),
+ * {@code mem_free_bytes} (DCGM), {@code power_w}, {@code temp_c}, {@code sm_clock_mhz}. A field that the
+ * device does not report ({@code [N/A]}, {@code [Not Supported]}, empty) yields no sample, never a zero.
+ */
+public final class GpuMetrics {
+    /** The nvidia-smi query fields, in the order {@link #parseCsvLine} expects them. */
+    public static final String QUERY = "index,utilization.gpu,memory.used,memory.total,power.draw,temperature.gpu,clocks.sm";
+
+    private static final String[] NAMES = {null, "gpu_util_pct", "mem_used_bytes", "mem_total_bytes", "power_w",
+            "temp_c", "sm_clock_mhz"};
+    private static final double MIB = 1024.0 * 1024.0;
+
+    private GpuMetrics() {}
+
+    /**
+     * Parses one line of {@code nvidia-smi --query-gpu=}{@link #QUERY}{@code --format=csv,noheader,nounits}.
+     *
+     * @throws IllegalArgumentException when the line has not seven fields or no GPU index
+     */
+    public static List<TelemetrySample> parseCsvLine(String line, long tNanos) {
+        String[] f = line.split(",", -1);
+        if (f.length != NAMES.length) {
+            throw new IllegalArgumentException("expected " + NAMES.length + " comma-separated fields (" + QUERY
+                    + "), got " + f.length + ": '" + line.strip() + "'");
+        }
+        String index = f[0].strip();
+        if (!index.matches("\\d+")) {
+            throw new IllegalArgumentException("expected a GPU index first, got '" + index + "'");
+        }
+        Map<String, String> labels = Map.of("gpu", index);
+        List<TelemetrySample> out = new ArrayList<>(NAMES.length - 1);
+        for (int i = 1; i < NAMES.length; i++) {
+            double v = number(f[i]);
+            if (Double.isNaN(v)) {
+                continue; // [N/A], [Not Supported]: missing, not zero
+            }
+            if (NAMES[i].startsWith("mem_")) {
+                v *= MIB; // nounits: MiB
+            }
+            out.add(TelemetrySample.of(tNanos, "gpu", NAMES[i], labels, Kind.GAUGE, v));
+        }
+        return out;
+    }
+
+    private static double number(String s) {
+        String t = s.strip();
+        if (t.isEmpty() || t.startsWith("[")) {
+            return Double.NaN;
+        }
+        try {
+            return Double.parseDouble(t);
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
+    /**
+     * Maps a DCGM exporter scrape: {@code DCGM_FI_DEV_GPU_UTIL} (%), {@code DCGM_FI_DEV_FB_USED} and
+     * {@code DCGM_FI_DEV_FB_FREE} (MiB), {@code DCGM_FI_DEV_POWER_USAGE} (W), {@code DCGM_FI_DEV_GPU_TEMP} (C),
+     * {@code DCGM_FI_DEV_SM_CLOCK} (MHz). Other fields are kept under their own name with the {@code gpu} label.
+     */
+    public static List<TelemetrySample> mapDcgm(PromText.Exposition e, long tNanos) {
+        List<TelemetrySample> out = new ArrayList<>();
+        for (PromText.Sample s : e.samples()) {
+            if (!s.name().startsWith("DCGM_")) {
+                continue;
+            }
+            String gpu = s.label("gpu").orElse("?");
+            String name;
+            double v = s.value();
+            switch (s.name()) {
+                case "DCGM_FI_DEV_GPU_UTIL" -> name = "gpu_util_pct";
+                case "DCGM_FI_DEV_FB_USED" -> { name = "mem_used_bytes"; v *= MIB; }
+                case "DCGM_FI_DEV_FB_FREE" -> { name = "mem_free_bytes"; v *= MIB; }
+                case "DCGM_FI_DEV_POWER_USAGE" -> name = "power_w";
+                case "DCGM_FI_DEV_GPU_TEMP" -> name = "temp_c";
+                case "DCGM_FI_DEV_SM_CLOCK" -> name = "sm_clock_mhz";
+                default -> name = s.name();
+            }
+            Kind kind = e.typeOf(s.name()).equals("counter") ? Kind.COUNTER : Kind.GAUGE;
+            if (!Double.isNaN(v)) {
+                out.add(new TelemetrySample(tNanos, "gpu", name, Map.of("gpu", gpu), kind, v,
+                        name.equals(s.name()) ? "" : s.name()));
+            }
+        }
+        return out;
+    }
+}
