@@ -43,6 +43,7 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
     private final TargetConfig target;
     private final OkHttpClient http;
     private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
+    private final Set<NioExchange> nioInFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     /** A client for {@code target}, sharing the process-wide connection pool. */
@@ -79,6 +80,9 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
             b.endNanos = context.clock().now();
             return b.build();
         }
+        if (target.usesNio()) {
+            return executeNio(spec, context, cancellation, b);
+        }
         CallProbe probe = new CallProbe();
         Call call = http.newCall(request(spec, probe));
         inFlight.add(call);
@@ -93,6 +97,23 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
             }
         } finally {
             inFlight.remove(call);
+        }
+        return b.build();
+    }
+
+    private RequestRecord executeNio(RequestSpec spec, RequestContext context, Cancellation cancellation,
+                                     RequestRecord.Builder b) {
+        NioExchange x = new NioExchange(target, Http1Request.post(target, RequestBodies.body(target, spec)),
+                context.clock(), b, spec.requestedPromptTokens());
+        nioInFlight.add(x);
+        try {
+            cancellation.onCancel(x::cancel);
+            if (closed) {
+                x.cancel();
+            }
+            x.run(NioLoop.shared());
+        } finally {
+            nioInFlight.remove(x);
         }
         return b.build();
     }
@@ -116,6 +137,9 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
         closed = true;
         for (Call c : inFlight) {
             c.cancel();
+        }
+        for (NioExchange x : nioInFlight) {
+            x.cancel();
         }
     }
 

@@ -46,6 +46,7 @@ public final class TargetConfig {
     private final Duration idleTimeout;
     private final Duration totalTimeout;
     private final int maxEventBytes;
+    private final Transport transport;
 
     private TargetConfig(Builder b, HttpUrl baseUrl, HttpUrl endpoint, String apiKey) {
         this.baseUrl = baseUrl;
@@ -64,6 +65,7 @@ public final class TargetConfig {
         this.idleTimeout = b.idleTimeout;
         this.totalTimeout = b.totalTimeout;
         this.maxEventBytes = b.maxEventBytes;
+        this.transport = b.transport;
     }
 
     public static Builder builder() {
@@ -103,6 +105,17 @@ public final class TargetConfig {
     /** Largest SSE event accepted before the stream is declared malformed. */
     public int maxEventBytes() { return maxEventBytes; }
 
+    /** The transport as configured ({@link Transport#AUTO} unless set). */
+    public Transport transport() { return transport; }
+
+    /**
+     * True when requests go over the selector-based {@link Transport#NIO} transport: {@code NIO}, or
+     * {@code AUTO} with a plain {@code http://} URL.
+     */
+    public boolean usesNio() {
+        return transport == Transport.NIO || (transport == Transport.AUTO && !baseUrl.isHttps());
+    }
+
     /** True when an API key was configured (and read). */
     public boolean hasApiKey() { return apiKey != null; }
 
@@ -132,6 +145,7 @@ public final class TargetConfig {
         m.put("idle_timeout_ms", idleTimeout.toMillis());
         m.put("total_timeout_ms", totalTimeout.toMillis());
         m.put("max_event_bytes", maxEventBytes);
+        m.put("transport", transport.name().toLowerCase(Locale.ROOT));
         return Collections.unmodifiableMap(m);
     }
 
@@ -162,6 +176,7 @@ public final class TargetConfig {
         private Duration idleTimeout = Duration.ofSeconds(60);
         private Duration totalTimeout = Duration.ofSeconds(1800);
         private int maxEventBytes = SseParser.DEFAULT_MAX_EVENT_BYTES;
+        private Transport transport = Transport.AUTO;
 
         private Builder() {
         }
@@ -203,6 +218,9 @@ public final class TargetConfig {
 
         public Builder maxEventBytes(int bytes) { this.maxEventBytes = bytes; return this; }
 
+        /** How requests travel: {@link Transport#AUTO} (the default), {@code OKHTTP} or {@code NIO}. */
+        public Builder transport(Transport t) { this.transport = t; return this; }
+
         /**
          * Validates and builds.
          *
@@ -231,6 +249,12 @@ public final class TargetConfig {
             checkPositive(problems, "totalTimeout", totalTimeout);
             if (maxEventBytes <= 0) {
                 problems.add("maxEventBytes must be positive, got " + maxEventBytes);
+            }
+            if (transport == null) {
+                problems.add("transport is required (AUTO, OKHTTP or NIO)");
+            } else if (transport == Transport.NIO && base != null && base.isHttps()) {
+                problems.add("transport NIO serves only plain http:// URLs, not '" + baseUrl.strip()
+                        + "'; use transport AUTO or OKHTTP for https://");
             }
             extraHeaders.forEach((k, v) -> {
                 if (k == null || k.isBlank() || v == null) {
