@@ -24,7 +24,6 @@ final class NioConnection {
     private static final int EXT = 1;
     private static final int DATA = 2;
     private static final int DATA_CR = 3;
-    private static final int DATA_LF = 4;
     private static final int TRAILER = 5;
 
     final SocketChannel channel;
@@ -47,6 +46,7 @@ final class NioConnection {
     private long remaining;
     private int chunkState;
     private boolean sizeDigits;
+    private final StringBuilder extension = new StringBuilder();
     private int trailerLineLen;
     private boolean bodyDone;
     private boolean keepAlive;
@@ -266,39 +266,41 @@ final class NioConnection {
                     int d = Character.digit(c, 16);
                     if (d >= 0) {
                         if (remaining > (Long.MAX_VALUE >> 4)) {
-                            throw new ProtocolException("chunk size too large");
+                            throw new ProtocolException("Number too large");
                         }
                         remaining = remaining * 16 + d;
                         sizeDigits = true;
-                    } else if (c == '\n' && sizeDigits) {
+                    } else if (!sizeDigits) {
+                        // okio's message, so that both transports describe a broken chunk header alike
+                        throw new ProtocolException("Expected leading [0-9a-fA-F] character but was 0x"
+                                + Integer.toHexString(c & 0xff));
+                    } else if (c == '\n') {
                         endSize(now);
-                    } else if ((c == ';' || c == ' ' || c == '\t' || c == '\r') && sizeDigits) {
-                        chunkState = EXT;
                     } else {
-                        throw new ProtocolException("expected chunk size and optional extensions but was \""
-                                + (char) c + "\"");
+                        chunkState = EXT;
+                        extension.setLength(0);
+                        extension.append((char) (c & 0xff));
                     }
                 }
                 case EXT -> {
-                    if (b[i++] == '\n') {
-                        endSize(now);
-                    }
-                }
-                case DATA_CR -> {
                     byte c = b[i++];
-                    if (c == '\n') {
-                        chunkState = SIZE;
-                    } else if (c == '\r') {
-                        chunkState = DATA_LF;
-                    } else {
-                        throw new ProtocolException("expected CRLF after chunk data");
+                    if (c != '\n') {
+                        if (extension.length() < 1024) {
+                            extension.append((char) (c & 0xff));
+                        }
+                        continue;
                     }
+                    String ext = extension.toString().trim();
+                    if (!ext.isEmpty() && !ext.startsWith(";")) {
+                        throw new ProtocolException("expected chunk size and optional extensions but was \""
+                                + remaining + ext + "\"");
+                    }
+                    endSize(now);
                 }
-                case DATA_LF -> {
-                    if (b[i++] != '\n') {
-                        throw new ProtocolException("expected CRLF after chunk data");
+                case DATA_CR -> { // OkHttp reads (and ignores) the rest of the line after chunk data
+                    if (b[i++] == '\n') {
+                        chunkState = SIZE;
                     }
-                    chunkState = SIZE;
                 }
                 default -> { // TRAILER: lines until an empty one
                     byte c = b[i++];

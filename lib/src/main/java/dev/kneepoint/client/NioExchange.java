@@ -154,7 +154,8 @@ final class NioExchange {
     /** Ends the request by a passed deadline (an error body being read keeps its HTTP error, as with OkHttp). */
     void timedOut(TimeoutKind kind) {
         if (mode == Mode.ERROR) {
-            finishError("(body unreadable: " + kind.name().toLowerCase(java.util.Locale.ROOT) + " timeout)");
+            // OkHttp cancels the call when a deadline passes, so its snippet read fails with this text
+            finishError("(body unreadable: SocketException: Socket closed)");
             return;
         }
         complete(cancelRequested ? Outcome.CANCELLED : new Outcome.Timeout(kind), clock.now());

@@ -48,7 +48,7 @@ class OpenAiClientOutcomeTest extends ClientFixture {
             port = s.getLocalPort();
         }
         int p = port;
-        TargetConfig t = TargetConfig.builder().baseUrl("http://127.0.0.1:" + p).model("m").build();
+        TargetConfig t = TargetConfig.builder().baseUrl("http://127.0.0.1:" + p).model("m").transport(transport).build();
         RequestRecord r = send(t);
         assertThat(r.outcome()).isInstanceOf(Outcome.ConnectionError.class);
         assertThat(r.outcome().detail()).contains("127.0.0.1:" + p).contains("refused");
@@ -57,7 +57,8 @@ class OpenAiClientOutcomeTest extends ClientFixture {
 
     @Test
     void unknownHost() {
-        TargetConfig t = TargetConfig.builder().baseUrl("http://no-such-host.invalid:8000").model("m").build();
+        TargetConfig t = TargetConfig.builder().baseUrl("http://no-such-host.invalid:8000").model("m").transport(transport)
+                .build();
         RequestRecord r = send(t);
         assertThat(r.outcome()).isInstanceOf(Outcome.ConnectionError.class);
         assertThat(r.outcome().detail()).contains("unknown host 'no-such-host.invalid'");
