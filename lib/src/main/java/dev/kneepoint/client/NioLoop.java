@@ -51,6 +51,7 @@ final class NioLoop implements Runnable {
     private long nextScan = Long.MAX_VALUE;
     private boolean scanDue;
     private long loopNanos;
+    private volatile boolean evictIdle;
 
     private NioLoop() throws IOException {
         selector = Selector.open();
@@ -88,6 +89,15 @@ final class NioLoop implements Runnable {
         selector.wakeup();
     }
 
+    /** Closes the shared loop's idle keep-alive connections, if the loop was ever started (any thread). */
+    static void evictIdleConnections() {
+        NioLoop l = shared;
+        if (l != null) {
+            l.evictIdle = true;
+            l.selector.wakeup();
+        }
+    }
+
     /** Called by {@link NioExchange#complete} on the loop thread. */
     void detach(NioExchange x) {
         active.remove(x);
@@ -113,6 +123,12 @@ final class NioLoop implements Runnable {
                         NioConnection c = x.connection;
                         x.cancelled();
                         close(c);
+                    }
+                }
+                if (evictIdle) {
+                    evictIdle = false;
+                    for (ArrayDeque<NioConnection> q : idle.values()) {
+                        new ArrayList<>(q).forEach(this::close);
                     }
                 }
                 if (scanDue && loopNanos - nextScan >= 0) {

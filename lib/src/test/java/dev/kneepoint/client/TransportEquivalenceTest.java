@@ -228,6 +228,29 @@ class TransportEquivalenceTest extends ClientFixture {
     }
 
     @Test
+    void aConnectionTheServerClosedWhileIdleIsNotReused() throws Exception {
+        for (Transport t : List.of(Transport.OKHTTP, Transport.NIO)) {
+            try (OpenAiClient client = new OpenAiClient(target(b -> b.transport(t)))) {
+                for (int i = 0; i < 3; i++) {
+                    // keep-alive as far as the headers say, but the server shuts the socket after the body
+                    server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
+                            .body("data: " + finish("a") + "\n\ndata: [DONE]\n\n")
+                            .onResponseEnd(mockwebserver3.SocketEffect.ShutdownConnection.INSTANCE).build());
+                    RequestRecord r = client.execute(RequestSpec.of("hi", 8),
+                            new RequestContext(i, "s", false, clock.now(), clock), new Cancellation());
+                    assertThat(r.outcome()).as(t + " request " + i).isEqualTo(Outcome.OK);
+                    Thread.sleep(50); // the FIN reaches the idle connection before the next request
+                }
+            }
+            assertThat(server.takeRequest().getConnectionIndex()).isZero();
+            assertThat(server.takeRequest().getConnectionIndex()).as(t + " opened a fresh connection").isEqualTo(1);
+            assertThat(server.takeRequest().getConnectionIndex()).isEqualTo(2);
+            server.close();
+            startServer();
+        }
+    }
+
+    @Test
     void keepAliveConnectionsAreReused() throws Exception {
         for (Transport t : List.of(Transport.OKHTTP, Transport.NIO)) {
             try (OpenAiClient client = new OpenAiClient(target(b -> b.transport(t)))) {
