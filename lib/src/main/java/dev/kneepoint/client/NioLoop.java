@@ -23,8 +23,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * parses responses, feeds each request's SSE parser with one timestamp per read, enforces the
  * connect, first-token, idle and total deadlines and keeps idle keep-alive connections per host.
  *
- * <p>One process-wide loop (like OkHttp's shared connection pool), a daemon platform thread started on
- * first use. Deadlines are checked exactly when the earliest one is due, not by polling. A pooled
+ * <p>One process-wide loop (like OkHttp's shared connection pool) whose daemon platform thread runs only
+ * while requests are in flight: it starts with the first request and ends {@link #LINGER_NANOS} after the
+ * last one; pooled connections stay registered with the selector meanwhile and are checked before reuse. Deadlines are checked exactly when the earliest one is due, not by polling. A pooled
  * connection is checked before reuse (a non-blocking read must find nothing) and dropped as soon as
  * the server closes it while idle; a request that still meets a dead connection fails, never retried.
  * A stream that ended at {@code [DONE]} before its body's last chunk hands its connection back only
@@ -36,6 +37,8 @@ final class NioLoop implements Runnable {
     static final long IDLE_KEEP_NANOS = 300_000_000_000L;
     static final long DRAIN_NANOS = 1_000_000_000L;
     static final long DRAIN_BYTES = 64 * 1024;
+    /** How long the loop thread outlives its last request (so no thread of ours survives a run for long). */
+    static final long LINGER_NANOS = 200_000_000L;
 
     private static volatile NioLoop shared;
 
@@ -52,6 +55,9 @@ final class NioLoop implements Runnable {
     private boolean scanDue;
     private long loopNanos;
     private volatile boolean evictIdle;
+    private final Object lifecycle = new Object();
+    private boolean running;
+    private long quietSince = -1;
 
     private NioLoop() throws IOException {
         selector = Selector.open();
@@ -69,7 +75,6 @@ final class NioLoop implements Runnable {
                     } catch (IOException e) {
                         throw new UncheckedIOException("cannot open a selector for the NIO transport", e);
                     }
-                    Thread.ofPlatform().name("kneepoint-nio").daemon(true).start(l);
                     shared = l;
                 }
             }
@@ -80,7 +85,23 @@ final class NioLoop implements Runnable {
     /** Hands a request to the loop (any thread). */
     void submit(NioExchange x) {
         starts.add(x);
+        ensureRunning();
         selector.wakeup();
+    }
+
+    /** Starts the loop thread unless it runs; it ends by itself after {@link #LINGER_NANOS} without requests. */
+    private void ensureRunning() {
+        synchronized (lifecycle) {
+            if (!running) {
+                running = true;
+                Thread.ofPlatform().name("kneepoint-nio").daemon(true).start(this);
+            }
+        }
+    }
+
+    /** True when the thread may end: nothing in flight, queued or draining (pooled sockets wait without it). */
+    private boolean quiet() {
+        return active.isEmpty() && draining.isEmpty() && starts.isEmpty() && cancels.isEmpty() && !evictIdle;
     }
 
     /** Asks the loop to cancel a request (any thread). */
@@ -94,6 +115,7 @@ final class NioLoop implements Runnable {
         NioLoop l = shared;
         if (l != null) {
             l.evictIdle = true;
+            l.ensureRunning();
             l.selector.wakeup();
         }
     }
@@ -108,7 +130,25 @@ final class NioLoop implements Runnable {
         while (true) {
             try {
                 long now = System.nanoTime();
+                if (quiet()) {
+                    if (quietSince < 0) {
+                        quietSince = now;
+                    } else if (now - quietSince >= LINGER_NANOS) {
+                        synchronized (lifecycle) {
+                            if (quiet()) {
+                                running = false;
+                                quietSince = -1;
+                                return;
+                            }
+                        }
+                    }
+                } else {
+                    quietSince = -1;
+                }
                 long wait = scanDue ? Math.max(1, (nextScan - now + 999_999) / 1_000_000) : 0;
+                if (quietSince >= 0) {
+                    wait = wait == 0 ? LINGER_NANOS / 1_000_000 : Math.min(wait, LINGER_NANOS / 1_000_000);
+                }
                 if (scanDue && nextScan - now <= 0) {
                     selector.selectNow(this::ready);
                 } else {
