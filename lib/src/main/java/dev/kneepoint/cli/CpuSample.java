@@ -13,27 +13,43 @@ import java.util.Map;
  * the virtual-thread carriers ({@code ForkJoinPool-*}: the simulator's per-connection writers and the
  * client's request threads share them), GC and JIT, and the rest.
  */
-record CpuSample(long processNanos, Map<String, Long> groupNanos) {
+record CpuSample(long processNanos, Map<Long, Long> threadNanos, Map<Long, String> threadGroup) {
     static final String[] GROUPS = {"client-nio", "sim-engine", "vthread-carriers", "gc+jit", "other"};
 
     static CpuSample take() {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Map<Long, Long> cpu = new LinkedHashMap<>();
+        Map<Long, String> group = new LinkedHashMap<>();
+        for (var info : mx.dumpAllThreads(false, false)) {
+            long t = mx.getThreadCpuTime(info.getThreadId());
+            if (t > 0) {
+                cpu.put(info.getThreadId(), t);
+                group.put(info.getThreadId(), group(info.getThreadName()));
+            }
+        }
+        long process = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+        return new CpuSample(process, cpu, group);
+    }
+
+    /**
+     * CPU per group between {@code before} and this sample: a thread born in between counts from zero, one
+     * that ended in between is missing (its share lands in "gc+jit", the remainder of process time, which
+     * also holds the JVM's internal GC and compiler threads).
+     */
+    private Map<String, Long> groupsSince(CpuSample before) {
         Map<String, Long> g = new LinkedHashMap<>();
         for (String name : GROUPS) {
             g.put(name, 0L);
         }
-        for (var info : mx.dumpAllThreads(false, false)) {
-            long cpu = mx.getThreadCpuTime(info.getThreadId());
-            if (cpu > 0) {
-                g.merge(group(info.getThreadName()), cpu, Long::sum);
-            }
+        long javaThreads = 0;
+        for (var e : threadNanos.entrySet()) {
+            long d = e.getValue() - before.threadNanos.getOrDefault(e.getKey(), 0L);
+            g.merge(threadGroup.get(e.getKey()), d, Long::sum);
+            javaThreads += d;
         }
-        // JVM-internal threads (GC workers, compilers) are not Java threads: the remainder of process time
-        long process = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
-        long javaThreads = g.values().stream().mapToLong(Long::longValue).sum();
-        g.merge("gc+jit", Math.max(0, process - javaThreads), Long::sum);
-        return new CpuSample(process, g);
+        g.merge("gc+jit", Math.max(0, processNanos - before.processNanos - javaThreads), Long::sum);
+        return g;
     }
 
     private static String group(String name) {
@@ -54,6 +70,7 @@ record CpuSample(long processNanos, Map<String, Long> groupNanos) {
 
     /** Microseconds of CPU per token between {@code before} and this sample, per group and in total. */
     String perToken(CpuSample before, double tokens) {
+        Map<String, Long> g = groupsSince(before);
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%.1f", (processNanos - before.processNanos) / 1e3 / tokens));
         s.append(" (");
         boolean first = true;
@@ -63,7 +80,7 @@ record CpuSample(long processNanos, Map<String, Long> groupNanos) {
             }
             first = false;
             s.append(name).append(' ').append(String.format(Locale.ROOT, "%.1f",
-                    (groupNanos.get(name) - before.groupNanos.get(name)) / 1e3 / tokens));
+                    g.get(name) / 1e3 / tokens));
         }
         return s.append(')').toString();
     }
