@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.LongAdder;
  * window are counted from the records. Prints CPU µs per token (JIT, GC and the kernel's socket work
  * included) and the tokens/s received.
  *
- * <p>Usage: {@code ClientCpuBench URL TRANSPORT [STREAMS=2000] [SECONDS=8] [WARMUP_S=3] [OUTPUT=3000]}, against
+ * <p>Usage: {@code ClientCpuBench URL TRANSPORT [STREAMS=2000] [SECONDS=8] [WARMUP_S=3] [OUTPUT=3000] [MODEL=sim-fast]}, against
  * e.g. {@code bin/kneepoint sim --preset fast --step-overhead 40ms ...} (see docs/PERFORMANCE.md).
  */
 public final class ClientCpuBench {
@@ -36,7 +36,7 @@ public final class ClientCpuBench {
         int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 8;
         int warmup = args.length > 4 ? Integer.parseInt(args[4]) : 3;
         int output = args.length > 5 ? Integer.parseInt(args[5]) : 3000;
-        TargetConfig target = TargetConfig.builder().baseUrl(url).model("sim").apiKind(dev.kneepoint.client.ApiKind.COMPLETIONS)
+        TargetConfig target = TargetConfig.builder().baseUrl(url).model(args.length > 6 ? args[6] : "sim-fast").apiKind(dev.kneepoint.client.ApiKind.COMPLETIONS)
                 .extraBody("ignore_eos", true).transport(transport).build();
         RunClock clock = RunClock.system();
         List<Cancellation> cancels = new ArrayList<>();
@@ -60,8 +60,10 @@ public final class ClientCpuBench {
             for (Thread t : threads) {
                 t.join();
             }
+            java.util.Map<String, Integer> outcomes = new java.util.TreeMap<>();
             LongAdder tokens = new LongAdder();
             for (RequestRecord r : records) {
+                outcomes.merge(r.outcome().label(), 1, Integer::sum);
                 for (int k = 0; k < r.chunkNanos().length; k++) {
                     if (r.chunkNanos()[k] >= t0 && r.chunkNanos()[k] < t1) {
                         tokens.add(r.chunkTokens()[k]);
@@ -70,9 +72,9 @@ public final class ClientCpuBench {
             }
             double window = (t1 - t0) / 1e9;
             System.out.printf(Locale.ROOT, "transport=%s streams=%d window_s=%.1f received_tokens_per_s=%.0f"
-                            + " client_cpu_us_per_token=%.2f cpu_cores=%.2f load_average=%.1f%n", transport, streams, window,
+                            + " client_cpu_us_per_token=%.2f cpu_cores=%.2f load_average=%.1f outcomes=%s%n", transport, streams, window,
                     tokens.sum() / window, (cpu1 - cpu0) / 1e3 / Math.max(1, tokens.sum()), (cpu1 - cpu0) / 1e9 / window,
-                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), outcomes);
         }
     }
 
