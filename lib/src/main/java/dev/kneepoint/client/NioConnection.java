@@ -82,7 +82,7 @@ final class NioConnection {
 
     /** True when the connection may carry another request: body complete, keep-alive, nothing extra read. */
     boolean reusable() {
-        return bodyDone && keepAlive && !spoiled && exchange == null;
+        return bodyDone && keepAlive && !spoiled && exchange == null && (out == null || !out.hasRemaining());
     }
 
     /** Processes the bytes of one read taken at {@code now}. */

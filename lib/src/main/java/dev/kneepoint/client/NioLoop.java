@@ -289,6 +289,12 @@ final class NioLoop implements Runnable {
                 x.failed(e);
             }
             close(c);
+        } catch (RuntimeException e) {
+            // a bug must cost one request, not the loop and every stream on it
+            if (x != null && !x.isComplete()) {
+                x.complete(new Outcome.ConnectionError("client failure: " + Failures.describe(e)), x.clock.now());
+            }
+            close(c);
         }
     }
 
