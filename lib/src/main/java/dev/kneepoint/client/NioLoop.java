@@ -9,12 +9,9 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -25,7 +22,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *
  * <p>One process-wide loop (like OkHttp's shared connection pool) whose daemon platform thread runs only
  * while requests are in flight: it starts with the first request and ends {@link #LINGER_NANOS} after the
- * last one; pooled connections stay registered with the selector meanwhile and are checked before reuse. Deadlines are checked exactly when the earliest one is due, not by polling. A pooled
+ * last one; pooled connections stay registered with the selector meanwhile. Deadlines are checked
+ * exactly when the earliest one is due, not by polling. A pooled
  * connection is checked before reuse (a non-blocking read must find nothing) and dropped as soon as
  * the server closes it while idle; a request that still meets a dead connection fails, never retried.
  * A stream that ended at {@code [DONE]} before its body's last chunk hands its connection back only
@@ -47,8 +45,7 @@ final class NioLoop implements Runnable {
     private final ConcurrentLinkedQueue<NioExchange> cancels = new ConcurrentLinkedQueue<>();
     private final Set<NioExchange> active = new HashSet<>();
     private final Set<NioConnection> draining = new HashSet<>();
-    private final Map<String, ArrayDeque<NioConnection>> idle = new HashMap<>();
-    private int idleCount;
+    private final NioPool idle = new NioPool(MAX_IDLE_CONNECTIONS);
     private final byte[] readArray = new byte[64 * 1024];
     private final ByteBuffer readBuf = ByteBuffer.wrap(readArray);
     private long nextScan = Long.MAX_VALUE;
@@ -167,9 +164,7 @@ final class NioLoop implements Runnable {
                 }
                 if (evictIdle) {
                     evictIdle = false;
-                    for (ArrayDeque<NioConnection> q : idle.values()) {
-                        new ArrayList<>(q).forEach(this::close);
-                    }
+                    idle.all().forEach(this::close);
                 }
                 if (scanDue && loopNanos - nextScan >= 0) {
                     scan(loopNanos);
@@ -203,16 +198,9 @@ final class NioLoop implements Runnable {
         }
     }
 
-    private static String poolKey(TargetConfig t) {
-        return t.endpoint().host() + ":" + t.endpoint().port();
-    }
-
     private NioConnection pooled(NioExchange x) {
-        ArrayDeque<NioConnection> q = idle.get(poolKey(x.target));
-        while (q != null && !q.isEmpty()) {
-            NioConnection c = q.pollLast();
-            c.pooled = false;
-            idleCount--;
+        String key = NioPool.key(x.target);
+        for (NioConnection c; (c = idle.take(key)) != null; ) {
             if (loopNanos - c.idleSince < IDLE_KEEP_NANOS && healthy(c)) {
                 return c;
             }
@@ -233,7 +221,7 @@ final class NioLoop implements Runnable {
 
     private void connect(NioExchange x) throws IOException {
         SocketChannel ch = SocketChannel.open();
-        NioConnection c = new NioConnection(ch, poolKey(x.target));
+        NioConnection c = new NioConnection(ch, NioPool.key(x.target));
         c.begin(x);
         ch.configureBlocking(false);
         ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -342,15 +330,9 @@ final class NioLoop implements Runnable {
 
     private void release(NioConnection c) {
         draining.remove(c);
-        if (idleCount >= MAX_IDLE_CONNECTIONS) {
+        if (!idle.offer(c, loopNanos)) {
             close(c);
-            return;
         }
-        c.idleSince = loopNanos;
-        c.begin(null);
-        c.pooled = true;
-        idle.computeIfAbsent(c.poolKey, k -> new ArrayDeque<>()).addLast(c);
-        idleCount++;
     }
 
     private void close(NioConnection c) {
@@ -360,13 +342,7 @@ final class NioLoop implements Runnable {
         if (draining.remove(c)) {
             c.exchange = null;
         }
-        if (c.pooled) {
-            c.pooled = false;
-            ArrayDeque<NioConnection> q = idle.get(c.poolKey);
-            if (q != null && q.remove(c)) {
-                idleCount--;
-            }
-        }
+        idle.remove(c);
         try {
             c.channel.close();
         } catch (IOException e) {

@@ -17,10 +17,13 @@ import okhttp3.RequestBody;
  * Sends requests to an OpenAI-compatible server ({@code /v1/chat/completions} or
  * {@code /v1/completions}), streaming by default, and measures each one by METRICS.md.
  *
- * <p>Threading: {@link #execute} runs the HTTP call synchronously on the caller's thread (the load
- * layer gives each request its own virtual thread), so thousands of concurrent streams need no
- * platform thread each. The OkHttp client is derived from {@link HttpClients#shared()} and shares its
- * connection pool. Thread-safe; one instance per target.
+ * <p>Threading: {@link #execute} is synchronous on the caller's thread (the load layer gives each
+ * request its own virtual thread), so thousands of concurrent streams need no platform thread each.
+ * The transport follows {@link TargetConfig#transport()}: on {@link Transport#NIO} (the default for
+ * {@code http://}) the process-wide selector thread does the I/O and parsing and the caller parks until
+ * its request ended; on {@link Transport#OKHTTP} the caller runs the OkHttp call itself, on a client
+ * derived from {@link HttpClients#shared()}. Both produce the same records. Thread-safe; one instance
+ * per target.
  *
  * <p>Timestamps: {@code t_dispatch} just before the call executes, {@code t_first_byte} when the
  * response headers are in, then one timestamp right after each read returns, used for every event
