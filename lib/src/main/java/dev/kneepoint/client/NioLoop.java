@@ -155,13 +155,7 @@ final class NioLoop implements Runnable {
                 for (NioExchange x; (x = starts.poll()) != null; ) {
                     start(x);
                 }
-                for (NioExchange x; (x = cancels.poll()) != null; ) {
-                    if (active.contains(x)) {
-                        NioConnection c = x.connection;
-                        x.cancelled();
-                        close(c);
-                    }
-                }
+                processCancels();
                 if (evictIdle) {
                     evictIdle = false;
                     idle.all().forEach(this::close);
@@ -171,6 +165,20 @@ final class NioLoop implements Runnable {
                 }
             } catch (IOException | RuntimeException | Error e) {
                 failAll(e);
+            }
+        }
+    }
+
+    /**
+     * Ends the requests whose cancellation was asked for; also called between ready sockets, so that a
+     * step's end does not wait for a long batch of reads.
+     */
+    private void processCancels() {
+        for (NioExchange x; (x = cancels.poll()) != null; ) {
+            if (active.contains(x)) {
+                NioConnection c = x.connection;
+                x.cancelled();
+                close(c);
             }
         }
     }
@@ -245,6 +253,9 @@ final class NioLoop implements Runnable {
     }
 
     private void ready(SelectionKey key) {
+        if (!cancels.isEmpty()) {
+            processCancels();
+        }
         NioConnection c = (NioConnection) key.attachment();
         NioExchange x = c.exchange;
         try {
