@@ -43,6 +43,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--rate", defaultValue = "1000", description = "Dispatch-accuracy scenario rate, req/s (default: ${DEFAULT-VALUE})")
     double rate;
 
+    @Option(names = "--transport", defaultValue = "AUTO",
+            description = "Client transport: AUTO (NIO for the simulator's http://), OKHTTP or NIO (default: ${DEFAULT-VALUE})")
+    dev.kneepoint.client.Transport transport;
+
     @Option(names = "--only", description = "Run one scenario: ingest, dispatch or streams")
     String only;
 
@@ -101,7 +105,7 @@ final class BenchCommand implements Callable<Integer> {
         Process child = startSimulator(simArgs);
         try {
             String url = readUrl(child);
-            TargetConfig target = Kneepoint.targetBuilder().baseUrl(url).model("sim-fast")
+            TargetConfig target = Kneepoint.targetBuilder().baseUrl(url).model("sim-fast").transport(transport)
                     .idleTimeout(Duration.ofSeconds(120)).build();
             // CPU and GC are sampled from the end of warm-up (when the window opens) to the end of the run.
             long[] start = new long[4];

@@ -1,6 +1,8 @@
 package dev.kneepoint.cli;
 
 import dev.kneepoint.Kneepoint;
+import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.client.Transport;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.sim.SimConfig;
@@ -25,15 +27,26 @@ final class SimBenchCommand implements Callable<Integer> {
     @Option(names = "--seconds", defaultValue = "10", description = "Measured seconds per case (default: ${DEFAULT-VALUE})")
     int seconds;
 
+    @Option(names = "--transport", defaultValue = "AUTO",
+            description = "Client transport: AUTO (NIO for the simulator's http://), OKHTTP or NIO (default: ${DEFAULT-VALUE})")
+    Transport transport;
+
+    @Option(names = "--case", description = "Only this case, as STREAMS:TOKENS_PER_S:OUTPUT:SPREAD (e.g. 2000:50000:3000:0.8);"
+            + " repeatable. Default: the three cases of docs/PERFORMANCE.md")
+    List<String> only;
+
     private record Case(int streams, int tokensPerS, int outputTokens, double spread) {}
 
     @Override
     public Integer call() throws Exception {
-        List<Case> cases = List.of(new Case(2000, 50_000, 3000, 0.8), new Case(500, 50_000, 200, 0.8),
-                new Case(2000, 50_000, 3000, 0.0));
-        System.out.println("| streams | target tok/s | step ms | output | spread | received tok/s | conc mean | req/s"
-                + " | emission lag p50 / p99 / max ms | client itl p50 / p99 ms | failures |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+        List<Case> cases = only == null ? List.of(new Case(2000, 50_000, 3000, 0.8), new Case(500, 50_000, 200, 0.8),
+                new Case(2000, 50_000, 3000, 0.0)) : only.stream().map(SimBenchCommand::parseCase).toList();
+        System.out.printf(Locale.ROOT, "transport %s, load average %.2f at start%n", transport,
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        System.out.println("| streams | target tok/s | step ms | output | spread | emitted tok/s | received tok/s | conc mean | req/s"
+                + " | emission lag p50 / p99 / max ms | client itl p50 / p99 ms | failures | CPU us/token total ("
+                + String.join(", ", CpuSample.GROUPS) + ") |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (Case c : cases) {
             System.out.println(run(c));
         }
@@ -50,26 +63,50 @@ final class SimBenchCommand implements Callable<Integer> {
         System.err.printf(Locale.ROOT, "bench-sim: %d streams, %d tok/s target%n", c.streams(), c.tokensPerS());
         try (Simulator sim = Simulator.start(config)) {
             Duration warmup = Duration.ofSeconds(3);
+            CpuSample[] cpu = new CpuSample[1];
+            long[] emitted = new long[2];
             Thread resetter = Thread.ofVirtual().start(() -> {
                 try {
                     Thread.sleep(warmup);
                     sim.resetEmissionLag();
+                    cpu[0] = CpuSample.take();
+                    emitted[0] = sim.stats().tokensEmitted();
+                    emitted[1] = System.nanoTime();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
             });
-            RunResult r = Kneepoint.ladder(Kneepoint.target(sim), c.streams()).inputTokens(8)
+            TargetConfig target = Kneepoint.targetBuilder().baseUrl(sim.url()).model(sim.config().modelName())
+                    .transport(transport).build();
+            RunResult r = Kneepoint.ladder(target, c.streams()).inputTokens(8)
                     .outputTokens(c.outputTokens()).warmup(warmup).stepDuration(Duration.ofSeconds(seconds))
                     .drainTimeout(Duration.ZERO).outputDir(null).name("bench-sim").run();
+            CpuSample after = CpuSample.take();
             resetter.join();
             SimStats st = sim.stats();
+            long emittedTokens = st.tokensEmitted() - emitted[0];
+            double emittedPerS = emittedTokens / ((System.nanoTime() - emitted[1]) / 1e9);
             StepResult s = r.steps().get(0);
+            System.err.printf(Locale.ROOT, "bench-sim: window %.1f s, ok %d, failed %d, cancelled %d, warm-up %d%n",
+                    s.windowS(), s.requestsOk(), s.requestsFailed(), s.cancelled(), s.warmupRequests());
+            // per token the simulator wrote over the same span (it counts every token, also those of streams
+            // that the step's end cancels, whose records a starved machine may lose)
+            String cpuPerToken = after.perToken(cpu[0], emittedTokens);
             return String.format(Locale.ROOT,
-                    "| %d | %d | %.0f | %d | %.0f%% | %.0f | %.0f | %.1f | %.3f / %.2f / %.1f | %.1f / %.1f | %d |",
+                    "| %d | %d | %.0f | %d | %.0f%% | %.0f | %.0f | %.0f | %.1f | %.3f / %.2f / %.1f | %.1f / %.1f | %d | %s |",
                     c.streams(), c.tokensPerS(), stepNanos / 1e6, c.outputTokens(), c.spread() * 100,
-                    s.outputTokensPerS(), s.concurrencyMean(), s.requestsPerS(), ms(st.emissionLagP50()),
-                    ms(st.emissionLagP99()), ms(st.emissionLagMax()), s.itl().p50(), s.itl().p99(), s.requestsFailed());
+                    emittedPerS, s.outputTokensPerS(), s.concurrencyMean(), s.requestsPerS(), ms(st.emissionLagP50()),
+                    ms(st.emissionLagP99()), ms(st.emissionLagMax()), s.itl().p50(), s.itl().p99(), s.requestsFailed(), cpuPerToken);
         }
+    }
+
+    private static Case parseCase(String text) {
+        String[] p = text.split(":");
+        if (p.length != 4) {
+            throw new IllegalArgumentException("--case needs STREAMS:TOKENS_PER_S:OUTPUT:SPREAD, e.g. 2000:50000:3000:0.8; got '"
+                    + text + "'");
+        }
+        return new Case(Integer.parseInt(p[0]), Integer.parseInt(p[1]), Integer.parseInt(p[2]), Double.parseDouble(p[3]));
     }
 
     private static double ms(Duration d) {

@@ -63,7 +63,7 @@ final class Exchange {
             b.outcome = failure(e, cancellation);
         } finally {
             deadlines.disarm();
-            b.outcome = redactKey(b.outcome);
+            b.outcome = redactKey(b.outcome, target);
             if (b.endNanos < 0) {
                 b.endNanos = clock.now();
             }
@@ -187,7 +187,7 @@ final class Exchange {
     }
 
     /** A server that echoes the request's credentials in an error must not put the API key into a record. */
-    private Outcome redactKey(Outcome o) {
+    static Outcome redactKey(Outcome o, TargetConfig target) {
         if (o == null || !target.hasApiKey() || !o.detail().contains(target.apiKey())) {
             return o;
         }
@@ -209,15 +209,21 @@ final class Exchange {
             return new Outcome.Timeout(fired);
         }
         if (e instanceof IOException io) {
-            Outcome o = Failures.classify(io, target.endpoint(), headersReceived, probe.connected(),
-                    state.tally.tokenEvents());
-            if (o instanceof Outcome.ConnectionError c && state.finishReason != null) {
-                // METRICS.md: a transport failure stays a failure even after the finish reason (usage may be lost)
-                return new Outcome.ConnectionError(c.detail() + " (after finish reason '" + state.finishReason
-                        + "', before [DONE])");
-            }
-            return o;
+            return afterFinish(Failures.classify(io, target.endpoint(), headersReceived, probe.connected(),
+                    state.tally.tokenEvents()), state.finishReason);
         }
         return new Outcome.ConnectionError("client failure: " + Failures.describe(e));
+    }
+
+    /**
+     * A transport failure after the finish reason stays a failure (METRICS.md: usage may be lost), and its
+     * detail says where it happened. Shared with {@link NioExchange}.
+     */
+    static Outcome afterFinish(Outcome o, String finishReason) {
+        if (o instanceof Outcome.ConnectionError c && finishReason != null) {
+            return new Outcome.ConnectionError(c.detail() + " (after finish reason '" + finishReason
+                    + "', before [DONE])");
+        }
+        return o;
     }
 }

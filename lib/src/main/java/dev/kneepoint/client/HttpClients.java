@@ -70,11 +70,15 @@ public final class HttpClients {
         return b.build();
     }
 
-    /** Closes the shared pool's idle connections (e.g. between runs); in-flight calls are untouched. */
+    /**
+     * Closes the shared pools' idle connections, OkHttp's and the {@link Transport#NIO} transport's (e.g.
+     * between runs); in-flight requests are untouched.
+     */
     public static void evictIdleConnections() {
         OkHttpClient c = shared;
         if (c != null) {
             c.connectionPool().evictAll();
         }
+        NioLoop.evictIdleConnections();
     }
 }

@@ -20,12 +20,15 @@ import okhttp3.RequestBody;
  * OpenAI-compatible one ({@code /v1/chat/completions} or {@code /v1/completions}) or a native API
  * (TGI, Ollama, llama.cpp, SGLang), as the target's {@link ApiKind} says.
  *
- * <p>Threading: {@link #execute} runs the HTTP call synchronously on the caller's thread (the load
- * layer gives each request its own virtual thread), so thousands of concurrent streams need no
- * platform thread each. The OkHttp client is derived from {@link HttpClients#shared()} (its dispatcher
- * and socket factory) with a connection pool of its own, emptied by {@link #close()}, the target's TLS
- * options ({@link TargetConfig#trustCertificate()}, {@link TargetConfig#insecureSkipTlsVerify()}) and a
- * DNS lookup bounded by the connect timeout. Thread-safe; one instance per target.
+ * <p>Threading: {@link #execute} is synchronous on the caller's thread (the load layer gives each
+ * request its own virtual thread), so thousands of concurrent streams need no platform thread each.
+ * The transport follows {@link TargetConfig#transport()}: on {@link Transport#NIO} (the default for
+ * {@code http://}) the process-wide selector thread does the I/O and parsing and the caller parks until
+ * its request ended; on {@link Transport#OKHTTP} the caller runs the OkHttp call itself, on a client
+ * derived from {@link HttpClients#shared()} (its dispatcher and socket factory) with a connection pool of
+ * its own, emptied by {@link #close()}, the target's TLS options ({@link TargetConfig#trustCertificate()},
+ * {@link TargetConfig#insecureSkipTlsVerify()}) and a DNS lookup bounded by the connect timeout. Both
+ * produce the same records. Thread-safe; one instance per target.
  *
  * <p>Timestamps: {@code t_dispatch} just before the call executes, {@code t_first_byte} when the
  * response headers are in, then one timestamp right after each read returns, used for every event
@@ -48,6 +51,7 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
     private final TargetConfig target;
     private final OkHttpClient http;
     private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
+    private final Set<NioExchange> nioInFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     /** A client for {@code target}, with its own connection pool. */
@@ -89,6 +93,9 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
             b.endNanos = context.clock().now();
             return b.build();
         }
+        if (target.usesNio()) {
+            return executeNio(spec, context, cancellation, b);
+        }
         CallProbe probe = new CallProbe();
         Call call = http.newCall(request(spec, probe));
         inFlight.add(call);
@@ -104,6 +111,23 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
             }
         } finally {
             inFlight.remove(call);
+        }
+        return b.build();
+    }
+
+    private RequestRecord executeNio(RequestSpec spec, RequestContext context, Cancellation cancellation,
+                                     RequestRecord.Builder b) {
+        NioExchange x = new NioExchange(target, Http1Request.post(target, RequestBodies.body(target, spec)),
+                context.clock(), b, spec.requestedPromptTokens()).keepResponseText(spec.keepResponseText());
+        nioInFlight.add(x);
+        try {
+            cancellation.onCancel(x::cancel);
+            if (closed) {
+                x.cancel();
+            }
+            x.run(NioLoop.shared());
+        } finally {
+            nioInFlight.remove(x);
         }
         return b.build();
     }
@@ -132,7 +156,13 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
         for (Call c : inFlight) {
             c.cancel();
         }
+        for (NioExchange x : nioInFlight) {
+            x.cancel();
+        }
         http.connectionPool().evictAll();
+        if (target.usesNio()) {
+            NioLoop.evictIdleConnections(target);
+        }
     }
 
     @Override

@@ -49,6 +49,7 @@ public final class TargetConfig {
     private final Path trustCertificate;
     private final List<java.security.cert.X509Certificate> trustedCertificates;
     private final boolean insecureSkipTlsVerify;
+    private final Transport transport;
 
     private TargetConfig(Builder b, HttpUrl baseUrl, HttpUrl endpoint, String apiKey,
                          List<java.security.cert.X509Certificate> trusted) {
@@ -71,6 +72,7 @@ public final class TargetConfig {
         this.trustCertificate = b.trustCertificate;
         this.trustedCertificates = trusted;
         this.insecureSkipTlsVerify = b.insecureSkipTlsVerify;
+        this.transport = b.transport;
     }
 
     private TargetConfig(TargetConfig t, ApiKind kind) {
@@ -92,6 +94,7 @@ public final class TargetConfig {
         this.trustCertificate = t.trustCertificate;
         this.trustedCertificates = t.trustedCertificates;
         this.insecureSkipTlsVerify = t.insecureSkipTlsVerify;
+        this.transport = t.transport;
     }
 
     /**
@@ -154,6 +157,16 @@ public final class TargetConfig {
 
     /** The certificates read from {@link #trustCertificate()} (empty when none). */
     List<java.security.cert.X509Certificate> trustedCertificates() { return trustedCertificates; }
+    /** The transport as configured ({@link Transport#AUTO} unless set). */
+    public Transport transport() { return transport; }
+
+    /**
+     * True when requests go over the selector-based {@link Transport#NIO} transport: {@code NIO}, or
+     * {@code AUTO} with a plain {@code http://} URL.
+     */
+    public boolean usesNio() {
+        return transport == Transport.NIO || (transport == Transport.AUTO && !baseUrl.isHttps());
+    }
 
     /** True when an API key was configured (and read). */
     public boolean hasApiKey() { return apiKey != null; }
@@ -186,6 +199,7 @@ public final class TargetConfig {
         m.put("max_event_bytes", maxEventBytes);
         m.put("tls", insecureSkipTlsVerify ? "insecure-skip-verify"
                 : trustCertificate != null ? "trust:" + trustCertificate : "system");
+        m.put("transport", transport.name().toLowerCase(Locale.ROOT));
         return Collections.unmodifiableMap(m);
     }
 
@@ -219,6 +233,7 @@ public final class TargetConfig {
         private int maxEventBytes = SseParser.DEFAULT_MAX_EVENT_BYTES;
         private Path trustCertificate;
         private boolean insecureSkipTlsVerify;
+        private Transport transport = Transport.AUTO;
 
         private Builder() {
         }
@@ -270,6 +285,9 @@ public final class TargetConfig {
         public Builder totalTimeout(Duration d) { this.totalTimeout = d; return this; }
 
         public Builder maxEventBytes(int bytes) { this.maxEventBytes = bytes; return this; }
+
+        /** How requests travel: {@link Transport#AUTO} (the default), {@code OKHTTP} or {@code NIO}. */
+        public Builder transport(Transport t) { this.transport = t; return this; }
 
         /**
          * Trusts exactly the certificates in this PEM (or DER) file for TLS, instead of the JDK's trust
@@ -324,6 +342,12 @@ public final class TargetConfig {
             checkPositive(problems, "totalTimeout", totalTimeout);
             if (maxEventBytes <= 0) {
                 problems.add("maxEventBytes must be positive, got " + maxEventBytes);
+            }
+            if (transport == null) {
+                problems.add("transport is required (AUTO, OKHTTP or NIO)");
+            } else if (transport == Transport.NIO && base != null && base.isHttps()) {
+                problems.add("transport NIO serves only plain http:// URLs, not '" + baseUrl.strip()
+                        + "'; use transport AUTO or OKHTTP for https://");
             }
             extraHeaders.forEach((k, v) -> {
                 if (k == null || k.isBlank() || v == null) {

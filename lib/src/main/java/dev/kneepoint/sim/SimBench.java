@@ -61,10 +61,13 @@ public final class SimBench {
             Thread.sleep(warmup * 1000L);
             sim.resetEmissionLag();
             long t0 = System.nanoTime();
+            long cpu0 = processCpuNanos();
+            long emitted0 = sim.stats().tokensEmitted();
             long tok0 = tokens.sum();
             long req0 = served.sum();
             Thread.sleep(seconds * 1000L);
             double span = (System.nanoTime() - t0) / 1e9;
+            long cpu = processCpuNanos() - cpu0;
             long tok = tokens.sum() - tok0;
             long req = served.sum() - req0;
             SimStats st = sim.stats();
@@ -75,6 +78,8 @@ public final class SimBench {
             System.out.printf(Locale.ROOT, "emission_lag_ms p50=%.3f p99=%.3f max=%.3f count=%d%n",
                     st.emissionLagP50().toNanos() / 1e6, st.emissionLagP99().toNanos() / 1e6,
                     st.emissionLagMax().toNanos() / 1e6, st.emissionLagCount());
+            System.out.printf(Locale.ROOT, "process_cpu_us_per_emitted_token=%.2f (simulator and this minimal client)%n",
+                    cpu / 1e3 / Math.max(1, sim.stats().tokensEmitted() - emitted0));
             stop.set(true);
             client.join();
         }
@@ -149,6 +154,11 @@ public final class SimBench {
             return state + 1;
         }
         return pattern[0] == b ? 1 : 0;
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static int arg(String[] args, int i, int dflt) {

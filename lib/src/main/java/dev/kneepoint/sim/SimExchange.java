@@ -15,6 +15,9 @@ final class SimExchange {
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private final Socket socket;
     private final OutputStream out;
+    /** Room before a chunk's data for its size (at most 8 hex digits) and CRLF. */
+    private static final int CHUNK_HEAD = 10;
+    private byte[] chunkBuf = new byte[1024];
     private final boolean close;
     private boolean done;
     private boolean broken;
@@ -54,6 +57,47 @@ final class SimExchange {
     }
 
     /** Writes one chunk of ASCII/UTF-8 text (one {@code write}). */
+    /**
+     * Writes {@code text} as one chunk in one write, encoding ASCII text straight into a buffer reused
+     * across this exchange's chunks (no String, byte array or framing copy per chunk); other text takes
+     * the general path, and so does every chunk of a translated (native API) stream.
+     */
+    void writeChunk(CharSequence text) throws IOException {
+        int n = text.length();
+        if (n == 0) {
+            return;
+        }
+        if (translator != null) {
+            writeChunk(text.toString()); // a native API's stream is translated from the OpenAI chunk first
+            return;
+        }
+        if (chunkBuf.length < n + CHUNK_HEAD + 2) {
+            chunkBuf = new byte[Math.max(n + CHUNK_HEAD + 2, chunkBuf.length * 2)];
+        }
+        byte[] b = chunkBuf;
+        int k = CHUNK_HEAD;
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80) {
+                writeChunk(text.toString());
+                return;
+            }
+            b[k++] = (byte) c;
+        }
+        b[k++] = '\r';
+        b[k++] = '\n';
+        int start = CHUNK_HEAD - 2;
+        b[start] = '\r';
+        b[start + 1] = '\n';
+        for (int v = n; ; v >>>= 4) {
+            b[--start] = (byte) Character.forDigit(v & 0xf, 16);
+            if (v < 16) {
+                break;
+            }
+        }
+        out.write(b, start, k - start);
+    }
+
     void writeChunk(String text) throws IOException {
         byte[] data = (translator == null ? text : translator.translate(text)).getBytes(StandardCharsets.UTF_8);
         if (data.length == 0) {

@@ -39,9 +39,10 @@ final class StreamWriter {
         boolean roleSent = !cr.chat();
         int sent = 0;
         List<StreamSink.Out> batch = new ArrayList<>();
+        StringBuilder sb = new StringBuilder(1024); // reused: one stream's events are built here batch after batch
         while (true) {
             r.sink().takeAll(batch);
-            StringBuilder sb = new StringBuilder(256 * batch.size());
+            sb.setLength(0);
             boolean finished = false;
             for (StreamSink.Out o : batch) {
                 if (!roleSent) {
@@ -120,7 +121,7 @@ final class StreamWriter {
     }
 
     private void write(StringBuilder sb) throws IOException {
-        ex.writeChunk(sb.toString());
+        ex.writeChunk(sb);
     }
 
     private static String usage(CompletionRequest cr, int prompt, int completion) {

@@ -17,6 +17,8 @@ abstract class ClientFixture {
     static final long MS = 1_000_000L;
 
     MockWebServer server;
+    /** The transport under test; subclasses named {@code ...OkHttpTest} rerun every scenario on OKHTTP. */
+    Transport transport = Transport.AUTO;
     final RunClock clock = RunClock.system();
     final List<ScriptedBody> bodies = new ArrayList<>();
 
@@ -45,7 +47,8 @@ abstract class ClientFixture {
     }
 
     TargetConfig target(UnaryOperator<TargetConfig.Builder> custom) {
-        return custom.apply(TargetConfig.builder().baseUrl(server.url("/").toString()).model("test-model")).build();
+        return custom.apply(TargetConfig.builder().baseUrl(server.url("/").toString()).model("test-model")
+                .transport(transport)).build();
     }
 
     RequestRecord send(TargetConfig t) {

@@ -50,6 +50,8 @@ class FaultMatrixTest {
     private final RunClock clock = RunClock.system();
     private final List<AutoCloseable> servers = new ArrayList<>();
     private RawServer raw;
+    /** The transport under test: AUTO (NIO for http://, OkHttp for https://); {@link FaultMatrixOkHttpTest} reruns on OKHTTP. */
+    Transport transport = Transport.AUTO;
 
     /** How a case builds its server and target. */
     interface Setup {
@@ -259,7 +261,7 @@ class FaultMatrixTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("faults")
     void fault(Fault f) throws Exception {
-        TargetConfig t = f.setup().target(this).build();
+        TargetConfig t = f.setup().target(this).transport(transport).build();
         long t0 = System.nanoTime();
         RequestRecord r;
         try (OpenAiClient client = new OpenAiClient(t)) {

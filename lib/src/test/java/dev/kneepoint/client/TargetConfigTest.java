@@ -28,6 +28,23 @@ class TargetConfigTest {
     }
 
     @Test
+    void transportAutoPicksNioForHttpOnly() {
+        TargetConfig http = TargetConfig.builder().baseUrl("http://localhost:8000").model("m").build();
+        assertThat(http.transport()).isEqualTo(Transport.AUTO);
+        assertThat(http.usesNio()).isTrue();
+        assertThat(http.describe()).containsEntry("transport", "auto");
+        TargetConfig https = TargetConfig.builder().baseUrl("https://h.example").model("m").build();
+        assertThat(https.usesNio()).isFalse();
+        assertThat(TargetConfig.builder().baseUrl("http://localhost:8000").model("m").transport(Transport.OKHTTP)
+                .build().usesNio()).isFalse();
+        assertThatThrownBy(() -> TargetConfig.builder().baseUrl("https://h.example").model(" ")
+                .transport(Transport.NIO).build())
+                .hasMessageContaining("2 problems")
+                .hasMessageContaining("transport NIO serves only plain http:// URLs")
+                .hasMessageContaining("use transport AUTO or OKHTTP");
+    }
+
+    @Test
     void allProblemsReportedAtOnce() {
         assertThatThrownBy(() -> TargetConfig.builder().baseUrl("localhost:8000 nope").model(" ")
                 .idleTimeout(Duration.ZERO).totalTimeout(Duration.ofSeconds(-1)).apiKeyFromEnv("KP_NOT_SET_VAR")
