@@ -1,0 +1,125 @@
+package dev.kneepoint.cli.peers;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The figures of each tool, derived from its runs, and their ratios to Kneepoint's.
+ *
+ * <ul>
+ *   <li><b>Client CPU per token</b>: with two closed-loop runs of different lengths, the <em>marginal</em> cost
+ *       (CPU of the long run − CPU of the short run) / (tokens of the long run − tokens of the short run), so
+ *       interpreter or JVM start-up, dataset preparation and report writing cancel out; the fixed cost
+ *       left is reported as start-up CPU. With one run, CPU / tokens (start-up included).</li>
+ *   <li><b>Max sustained rate</b>: the highest open-loop target rate the tool kept up with
+ *       ({@link PeerPoint#sustained(double)} with {@value #MAX_LAG_P99_MS} ms), provided every lower rate was
+ *       sustained too.</li>
+ *   <li><b>Agreement</b>: the closed-loop point of the longest run, each figure divided by Kneepoint's.</li>
+ * </ul>
+ *
+ * @param tools one summary per tool, Kneepoint first, then in the order the runs name them
+ */
+public record PeerComparison(List<ToolSummary> tools) {
+    /** Dispatch lag p99 above which a rate counts as not sustained, ms (Kneepoint's own late-dispatch rule). */
+    public static final double MAX_LAG_P99_MS = 10;
+
+    public PeerComparison {
+        tools = List.copyOf(tools);
+    }
+
+    /**
+     * What one tool measured.
+     *
+     * @param tool tool name
+     * @param cpuNsPerToken client CPU per output token, ns
+     * @param cpuMethod {@code marginal} (two runs) or {@code total} (one run, start-up included), or {@code none}
+     * @param startupCpuS fixed CPU per invocation implied by the marginal fit, s (NaN with one run)
+     * @param closed the closed-loop point of the tool's longest closed run, or null
+     * @param open the open-loop points, by target rate
+     * @param maxSustainedRps highest target rate sustained (NaN when none was, or none was run)
+     * @param firstUnsustainedRps lowest target rate not sustained (NaN when all were)
+     * @param errors errors reading the tool's outputs, by run name
+     */
+    public record ToolSummary(String tool, double cpuNsPerToken, String cpuMethod, double startupCpuS,
+            PeerPoint closed, List<PeerPoint> open, double maxSustainedRps, double firstUnsustainedRps,
+            Map<String, String> errors) {
+        public ToolSummary {
+            open = List.copyOf(open);
+            errors = Map.copyOf(errors);
+        }
+    }
+
+    /** Summarises {@code runs} per tool. */
+    public static PeerComparison of(List<PeerRun> runs) {
+        Map<String, List<PeerRun>> byTool = new LinkedHashMap<>();
+        byTool.put("kneepoint", new ArrayList<>());
+        for (PeerRun r : runs) {
+            byTool.computeIfAbsent(r.tool(), k -> new ArrayList<>()).add(r);
+        }
+        List<ToolSummary> out = new ArrayList<>();
+        byTool.forEach((tool, list) -> {
+            if (!list.isEmpty()) {
+                out.add(summarise(tool, list));
+            }
+        });
+        return new PeerComparison(out);
+    }
+
+    static ToolSummary summarise(String tool, List<PeerRun> runs) {
+        Map<String, String> errors = new LinkedHashMap<>();
+        for (PeerRun r : runs) {
+            if (r.error() != null) {
+                errors.put(r.name(), r.error());
+            } else if (r.exitCode() != 0 && r.points().isEmpty()) {
+                errors.put(r.name(), "exit status " + r.exitCode());
+            }
+        }
+        List<PeerRun> closed = runs.stream()
+                .filter(r -> r.kind().equals("closed") && r.error() == null && r.outputTokens() > 0 && !Double.isNaN(r.cpuS()))
+                .sorted(Comparator.comparingLong(PeerRun::outputTokens)).toList();
+        double cpuNs = Double.NaN;
+        double startup = Double.NaN;
+        String method = "none";
+        if (closed.size() >= 2) {
+            PeerRun small = closed.get(0);
+            PeerRun large = closed.get(closed.size() - 1);
+            long dTokens = large.outputTokens() - small.outputTokens();
+            if (dTokens > 0) {
+                double perToken = (large.cpuS() - small.cpuS()) / dTokens;
+                cpuNs = perToken * 1e9;
+                startup = small.cpuS() - perToken * small.outputTokens();
+                method = "marginal";
+            }
+        } else if (closed.size() == 1) {
+            cpuNs = closed.get(0).cpuS() * 1e9 / closed.get(0).outputTokens();
+            method = "total";
+        }
+        PeerPoint closedPoint = closed.isEmpty() ? null : closed.get(closed.size() - 1).points().stream()
+                .filter(p -> p.mode().equals("closed")).findFirst().orElse(null);
+        List<PeerPoint> open = runs.stream().filter(r -> r.kind().equals("open")).flatMap(r -> r.points().stream())
+                .filter(p -> p.mode().equals("open")).sorted(Comparator.comparingDouble(PeerPoint::load)).toList();
+        double max = Double.NaN;
+        double firstFail = Double.NaN;
+        for (PeerPoint p : open) {
+            if (!p.sustained(MAX_LAG_P99_MS)) {
+                firstFail = p.load();
+                break;
+            }
+            max = p.load();
+        }
+        return new ToolSummary(tool, cpuNs, method, startup, closedPoint, open, max, firstFail, errors);
+    }
+
+    /** The summary of {@code tool}, or null. */
+    public ToolSummary tool(String tool) {
+        return tools.stream().filter(t -> t.tool().equals(tool)).findFirst().orElse(null);
+    }
+
+    /** {@code value / reference}; NaN when either is NaN or the reference is 0. */
+    public static double ratio(double value, double reference) {
+        return Double.isNaN(value) || Double.isNaN(reference) || reference == 0 ? Double.NaN : value / reference;
+    }
+}
