@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Kneepoint side by side with the peer tools a user would pick instead (AIPerf, GuideLLM), against the
+# Kneepoint side by side with the peer tools a user would pick instead (AIPerf, GuideLLM, vLLM's
+# 'vllm bench serve', which runs without a GPU), against the
 # same standalone simulator and the same workload, each tool's CPU time measured with /usr/bin/time.
 #
-#   bin/kneepoint bench --peers [--quick] [--out DIR] [--tools kneepoint,aiperf,guidellm]
+#   bin/kneepoint bench --peers [--quick] [--out DIR] [--tools kneepoint,aiperf,guidellm,vllm]
 #
 # Workload: chat completions, streaming, 128 prompt tokens (words of the simulator's vocabulary, one
 # token each), max_tokens 128 with ignore_eos, so every answer is exactly 128 tokens, one per SSE event.
@@ -13,15 +14,18 @@
 #      versus the target and each tool's own dispatch lag, to find where the client falls behind.
 # --quick runs step 1 once (the long run only; CPU per token then includes start-up) and skips step 2.
 # The peer tools come from PyPI, pinned, into a venv outside the repository
-# (KNEEPOINT_PEERS_VENV, default ~/.cache/kneepoint/peers-venv). Results: DIR/results.md and results.json.
+# (KNEEPOINT_PEERS_VENV, default ~/.cache/kneepoint/peers-venv; vLLM in its own, KNEEPOINT_VLLM_VENV, default
+# ~/.cache/kneepoint/vllm-venv, since it pins its own torch). Results: DIR/results.md and results.json.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${KNEEPOINT_PEERS_VENV:-$HOME/.cache/kneepoint/peers-venv}"
 AIPERF_VERSION=0.13.0
 GUIDELLM_VERSION=0.8.1
+VLLM_VENV="${KNEEPOINT_VLLM_VENV:-$HOME/.cache/kneepoint/vllm-venv}"
+VLLM_VERSION=0.33.0
 QUICK=0
-TOOLS=kneepoint,aiperf,guidellm
+TOOLS=kneepoint,aiperf,guidellm,vllm
 OUT="$ROOT/bench/results/$(date -u +%Y%m%d-%H%M%S)"
 die() { echo "peers: $*" >&2; exit 1; }
 
@@ -55,6 +59,13 @@ if has aiperf || has guidellm; then
     "$VENV/bin/pip" install -q "aiperf==$AIPERF_VERSION" "guidellm==$GUIDELLM_VERSION" || die "pip install failed (see above)."
   fi
 fi
+if has vllm; then
+  [[ -x "$VLLM_VENV/bin/python" ]] || python3 -m venv "$VLLM_VENV" || die "python3 -m venv failed (install python3-venv)."
+  if ! "$VLLM_VENV/bin/python" -c "import importlib.metadata as m; assert m.version('vllm')=='$VLLM_VERSION'" 2>/dev/null; then
+    echo "peers: installing vllm==$VLLM_VERSION into $VLLM_VENV (pulls torch with CUDA libraries: several GB)" >&2
+    "$VLLM_VENV/bin/pip" install -q "vllm==$VLLM_VERSION" || die "pip install vllm failed (see above); leave it out with --tools kneepoint,aiperf,guidellm."
+  fi
+fi
 PY="$VENV/bin/python"; [[ -x "$PY" ]] || PY=python3
 
 mkdir -p "$OUT/runs"
@@ -75,6 +86,7 @@ OUT="$(cd "$OUT" && pwd)"
     echo "aiperf=$("$PY" -c 'import importlib.metadata as m; print(m.version("aiperf"))')"
     echo "guidellm=$("$PY" -c 'import importlib.metadata as m; print(m.version("guidellm"))')"
   fi
+  has vllm && echo "vllm=$("$VLLM_VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("vllm"))')"
   echo "quick=$QUICK"
   echo "workload=chat, stream, ${IN} prompt tokens, max_tokens ${OUTTOK}, ignore_eos; closed c=${CONC} n=${N_SMALL}/${N_LARGE}; rates ${RATES:-none} x ${RATE_SECONDS}s constant"
   echo "loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -114,8 +126,8 @@ timed() {
   [[ $rc == 0 ]] || echo "peers: $tool $kind $load failed (rc=$rc), see $dir/stderr.txt" >&2
 }
 
-kp() { "$ROOT/bin/kneepoint" run --url "$URL" --model sim-fast --input-tokens $IN --output-tokens $OUTTOK \
-         --seed $SEED --warmup 0s --out . --name kp "$@"; }
+KP=("$ROOT/bin/kneepoint" run --url "$URL" --model sim-fast --input-tokens $IN --output-tokens $OUTTOK
+  --seed $SEED --warmup 0s --out . --name kp)
 AIPERF_COMMON=(profile --model sim-fast --url "$URL" --endpoint-type chat --streaming
   --tokenizer "$OUT/tokenizer" --prompt-corpus random --prompt-input-tokens-mean $IN --prompt-input-tokens-stddev 0
   --prompt-output-tokens-mean $OUTTOK --prompt-output-tokens-stddev 0 --extra-inputs ignore_eos:true
@@ -123,23 +135,30 @@ AIPERF_COMMON=(profile --model sim-fast --url "$URL" --endpoint-type chat --stre
 GUIDELLM_COMMON=(run --backend "kind=openai_http,target=$URL,model=sim-fast"
   --data "kind=json_file,path=$OUT/prompts.jsonl" --tokenizer "kind=huggingface_auto,model=$OUT/tokenizer"
   --output "kind=json,path=benchmarks.json" --disable-console-interactive)
+# vLLM's random dataset draws token ids from the tokenizer's vocabulary: exactly 128 simulator words.
+VLLM_COMMON=(bench serve --backend openai-chat --base-url "$URL" --endpoint /v1/chat/completions --model sim-fast
+  --tokenizer "$OUT/tokenizer" --dataset-name random --random-input-len $IN --random-output-len $OUTTOK
+  --random-range-ratio 0 --ignore-eos --seed $SEED --percentile-metrics ttft,tpot,itl,e2el --metric-percentiles 50,99
+  --save-result --save-detailed --result-dir . --result-filename vllm.json --disable-tqdm)
 
 for n in $N_SMALL $N_LARGE; do
   [[ $n -gt 0 ]] || continue
   has kneepoint && timed "kneepoint-c$CONC-n$n" kneepoint closed "$CONC:$n" \
-      kp --concurrency $CONC --max-requests $n --duration 600s
+      "${KP[@]}" --concurrency $CONC --max-requests $n --duration 600s
   has aiperf && timed "aiperf-c$CONC-n$n" aiperf closed "$CONC:$n" \
       "$VENV/bin/aiperf" "${AIPERF_COMMON[@]}" --concurrency $CONC --request-count $n
   has guidellm && timed "guidellm-c$CONC-n$n" guidellm closed "$CONC:$n" \
       "$VENV/bin/guidellm" "${GUIDELLM_COMMON[@]}" --profile "kind=concurrent,streams=$CONC" \
       --constraint "kind=max_requests,count=$n"
+  has vllm && timed "vllm-c$CONC-n$n" vllm closed "$CONC:$n" \
+      "$VLLM_VENV/bin/vllm" "${VLLM_COMMON[@]}" --max-concurrency $CONC --request-rate inf --num-prompts $n
 done
 
 if [[ -n "$RATES" ]]; then
   csv=$(echo $RATES | tr ' ' ',')
   first=${RATES%% *}
   has kneepoint && timed "kneepoint-rates" kneepoint open "$csv" \
-      kp --rate "$csv" --arrival constant --duration ${RATE_SECONDS}s
+      "${KP[@]}" --rate "$csv" --arrival constant --duration ${RATE_SECONDS}s
   has guidellm && timed "guidellm-rates" guidellm open "$csv" \
       "$VENV/bin/guidellm" "${GUIDELLM_COMMON[@]}" --profile "kind=constant,rate=$first" \
       --override profile.rate "$csv" --constraint "kind=max_duration,seconds=$RATE_SECONDS"
@@ -147,6 +166,13 @@ if [[ -n "$RATES" ]]; then
     for r in $RATES; do
       timed "aiperf-r$r" aiperf open "$r" "$VENV/bin/aiperf" "${AIPERF_COMMON[@]}" --request-rate "$r" \
           --arrival-pattern constant --benchmark-duration $RATE_SECONDS --benchmark-grace-period 30
+    done
+  fi
+  if has vllm; then
+    # vLLM has no constant arrivals: gamma with shape 1e6 (coefficient of variation 0.001) is as close.
+    for r in $RATES; do
+      timed "vllm-r$r" vllm open "$r" "$VLLM_VENV/bin/vllm" "${VLLM_COMMON[@]}" --request-rate "$r" \
+          --burstiness 1000000 --num-prompts $((r * RATE_SECONDS))
     done
   fi
 fi

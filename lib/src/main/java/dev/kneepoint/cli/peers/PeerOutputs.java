@@ -20,7 +20,8 @@ import java.util.stream.Stream;
  * loadavg), {@code time.txt} ({@code /usr/bin/time -f "%U %S %e"}) and the tool's own output:
  * Kneepoint's run directory ({@code summary.json}, {@code requests.jsonl}), AIPerf's
  * {@code out/profile_export_aiperf.json} and {@code out/profile_export.jsonl} (checked with AIPerf 0.13.0),
- * GuideLLM's {@code benchmarks.json} (checked with GuideLLM 0.8.1). A missing or unreadable output gives a
+ * GuideLLM's {@code benchmarks.json} (checked with GuideLLM 0.8.1), {@code vllm bench serve}'s
+ * {@code --save-result --save-detailed} file {@code vllm.json} (checked with vLLM 0.33.0). A missing or unreadable output gives a
  * run without points and with {@link PeerRun#error()} set, never an exception.
  */
 public final class PeerOutputs {
@@ -62,6 +63,7 @@ public final class PeerOutputs {
                 case "kneepoint" -> kneepoint(dir);
                 case "aiperf" -> List.of(aiperf(dir.resolve("out"), kind, load));
                 case "guidellm" -> guidellm(dir.resolve("benchmarks.json"));
+                case "vllm" -> List.of(vllm(dir.resolve("vllm.json"), kind, load));
                 default -> throw new IOException("unknown tool '" + tool + "'");
             };
         } catch (IOException | RuntimeException e) {
@@ -190,6 +192,41 @@ public final class PeerOutputs {
                     num(pct(m, "time_to_first_token_ms", "p50")), num(pct(m, "time_to_first_token_ms", "p99")),
                     num(pct(m, "inter_token_latency_ms", "p50")), tokens / duration, ok / duration,
                     percentile(lagsMs, 50), percentile(lagsMs, 99), rate(startTimes)));
+        }
+        return out;
+    }
+
+    // ---- vLLM --------------------------------------------------------------------------------------------
+
+    /** {@code vllm bench serve} result; lag = its {@code queue_times} (client_queue_time: send − arrival). */
+    static PeerPoint vllm(Path file, String kind, String load) throws IOException {
+        if (!Files.exists(file)) {
+            throw new IOException("no " + file);
+        }
+        JsonNode j = JSON.readTree(file.toFile());
+        double[] lagsMs = doubles(j.path("queue_times"), 1000);
+        double[] starts = doubles(j.path("start_times"), 1);
+        JsonNode errors = j.path("errors");
+        for (int i = 0; i < starts.length && i < errors.size(); i++) {
+            if (!errors.get(i).asText("").isEmpty()) {
+                starts[i] = Double.NaN; // a failed request counts neither for the rate nor the lag
+                if (i < lagsMs.length) {
+                    lagsMs[i] = Double.NaN;
+                }
+            }
+        }
+        boolean open = kind.equals("open");
+        return new PeerPoint(open ? "open" : "closed", loadValue(load), j.path("completed").asLong(0),
+                j.path("failed").asLong(0), j.path("total_output_tokens").asLong(0), num(j.path("duration")),
+                num(j.path("p50_ttft_ms")), num(j.path("p99_ttft_ms")), num(j.path("p50_tpot_ms")),
+                num(j.path("output_throughput")), num(j.path("request_throughput")), percentile(lagsMs, 50),
+                percentile(lagsMs, 99), rate(starts));
+    }
+
+    private static double[] doubles(JsonNode array, double scale) {
+        double[] out = new double[array.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = array.get(i).isNumber() ? array.get(i).asDouble() * scale : Double.NaN;
         }
         return out;
     }

@@ -80,6 +80,23 @@ class PeerOutputsTest {
     }
 
     @Test
+    void readsVllm() throws Exception {
+        PeerRun r = PeerOutputs.read(fixtures().resolve("vllm-c8-n100"));
+        assertThat(r.error()).isNull();
+        assertThat(r.cpuS()).isCloseTo(10.35, within(EPS)); // 8.67 + 1.68
+        PeerPoint p = r.points().get(0);
+        assertThat(p.load()).isEqualTo(8);
+        assertThat(p.requestsOk()).isEqualTo(100);
+        assertThat(p.outputTokens()).isEqualTo(12800);
+        assertThat(p.ttftP50Ms()).isCloseTo(12.879098499070096, within(EPS));
+        assertThat(p.tpotP50Ms()).isCloseTo(2.163844673226218, within(EPS));
+        // 5 requests kept, the 5th marked failed in the fixture: 3 intervals over the first 4 start_times
+        assertThat(p.dispatchRps()).isCloseTo(2115.8364, within(1e-3));
+        // queue_times of the 4 successful ones, ms: 0.630, 0.850, 0.901, 1.993 -> p50 = (0.850 + 0.901) / 2
+        assertThat(p.lagP50Ms()).isCloseTo((0.8495950005453778 + 0.9014539991767379) / 2, within(1e-9));
+    }
+
+    @Test
     void readsKneepoint() throws Exception {
         PeerRun r = PeerOutputs.read(fixtures().resolve("kneepoint-c8-n100"));
         assertThat(r.error()).isNull();
