@@ -25,13 +25,15 @@ public final class PeerReport {
                 .append(", GuideLLM ").append(env.getOrDefault("guidellm", "-")).append(". Workload: ")
                 .append(env.getOrDefault("workload", "?")).append(".\n\n");
         ToolSummary kp = c.tool("kneepoint");
-        b.append("| tool | client CPU µs/token | × Kneepoint | method | start-up CPU s | max sustained rate req/s | × Kneepoint | first rate not sustained |\n");
-        b.append("|---|---|---|---|---|---|---|---|\n");
+        b.append("| tool | client CPU µs/token | × Kneepoint | method | start-up CPU s | max sustained rate req/s | × Kneepoint "
+                + "| first higher rate not sustained | max rate dispatched ≥ 95 % (lag ignored) |\n");
+        b.append("|---|---|---|---|---|---|---|---|---|\n");
         for (ToolSummary t : c.tools()) {
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |%n", t.tool(),
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", t.tool(),
                     f(t.cpuNsPerToken() / 1e3, 1), x(t.cpuNsPerToken(), kp == null ? Double.NaN : kp.cpuNsPerToken()),
                     t.cpuMethod(), f(t.startupCpuS(), 1), f(t.maxSustainedRps(), 0),
-                    x(t.maxSustainedRps(), kp == null ? Double.NaN : kp.maxSustainedRps()), f(t.firstUnsustainedRps(), 0)));
+                    x(t.maxSustainedRps(), kp == null ? Double.NaN : kp.maxSustainedRps()), f(t.firstUnsustainedRps(), 0),
+                    f(t.maxDispatchedRps(), 0)));
         }
         b.append("\nAgreement at the closed-loop point (longest run; ratio to Kneepoint in brackets; TPOT = AIPerf/GuideLLM ITL):\n\n");
         b.append("| tool | concurrency | requests | TTFT p50 ms | TTFT p99 ms | TPOT p50 ms | output tok/s | req/s |\n");
@@ -95,6 +97,7 @@ public final class PeerReport {
                 num(g, "max_sustained_rps", t.maxSustainedRps());
                 num(g, "max_sustained_rps_vs_kneepoint", PeerComparison.ratio(t.maxSustainedRps(), kp == null ? Double.NaN : kp.maxSustainedRps()));
                 num(g, "first_unsustained_rps", t.firstUnsustainedRps());
+                num(g, "max_dispatched_rps", t.maxDispatchedRps());
                 g.writeFieldName("closed");
                 if (t.closed() == null) {
                     g.writeNull();

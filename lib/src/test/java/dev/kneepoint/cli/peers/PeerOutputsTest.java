@@ -125,6 +125,7 @@ class PeerOutputsTest {
         ToolSummary g = c.tool("guidellm");
         assertThat(g.maxSustainedRps()).isEqualTo(20);
         assertThat(g.firstUnsustainedRps()).isEqualTo(40);
+        assertThat(g.maxDispatchedRps()).as("40 req/s was dispatched at 50 req/s, lag ignored").isEqualTo(40);
         assertThat(c.tools()).extracting(ToolSummary::tool).startsWith("kneepoint");
 
         String md = PeerReport.markdown(Map.of("cpus", "2"), runs, c);
@@ -144,6 +145,21 @@ class PeerOutputsTest {
         assertThat(t.cpuNsPerToken()).isCloseTo(200_000, within(1e-6));
         assertThat(t.startupCpuS()).isCloseTo(1.8, within(1e-9));
         assertThat(t.closed().outputTokens()).isEqualTo(11000);
+    }
+
+    @Test
+    void aColdFirstRateDoesNotHideTheHigherOnesSustained() {
+        // 25 req/s: lag p99 76 ms (cold JVM); 50 and 100: fine; 200: lag p99 15 ms; all dispatched on time
+        PeerRun r = new PeerRun("k", "k", "open", "25,50,100,200", 0, 1, 0, 1, "", List.of(open(25, 75.7),
+                open(50, 6.2), open(100, 6.0), open(200, 15.5)), null);
+        ToolSummary t = PeerComparison.summarise("k", List.of(r));
+        assertThat(t.maxSustainedRps()).isEqualTo(100);
+        assertThat(t.firstUnsustainedRps()).isEqualTo(200);
+        assertThat(t.maxDispatchedRps()).isEqualTo(200);
+    }
+
+    private static PeerPoint open(double rate, double lagP99Ms) {
+        return new PeerPoint("open", rate, 100, 0, 12800, 1, 1, 1, 1, 1, rate, 0.1, lagP99Ms, rate);
     }
 
     @Test
