@@ -97,11 +97,14 @@ public final class PeerOutputs {
                     .orElseThrow(() -> new IOException("no summary.json under " + dir));
         }
         Map<String, List<Long>> starts = new LinkedHashMap<>();
+        Map<String, Long> tokens = new LinkedHashMap<>();
         Path requests = summary.resolveSibling("requests.jsonl");
         if (Files.exists(requests)) {
             try (BufferedReader r = Files.newBufferedReader(requests, StandardCharsets.UTF_8)) {
                 for (String line = r.readLine(); line != null; line = r.readLine()) {
                     JsonNode n = JSON.readTree(line);
+                    // every token received, warm-up and drain included: what the client's CPU was spent on
+                    tokens.merge(n.path("step").asText(), n.path("output_tokens").asLong(0), Long::sum);
                     if (!n.path("warmup").asBoolean(false) && n.hasNonNull("t_dispatch_ns")) {
                         starts.computeIfAbsent(n.path("step").asText(), k -> new ArrayList<>())
                                 .add(n.get("t_dispatch_ns").asLong());
@@ -117,7 +120,8 @@ public final class PeerOutputs {
             out.add(new PeerPoint(open ? "open" : "closed",
                     open ? s.path("rate_rps").asDouble() : s.path("concurrency").asDouble(),
                     s.path("requests_ok").asLong(), s.path("requests_failed").asLong(),
-                    Math.round(s.path("output_tokens_per_s").asDouble() * window), window,
+                    tokens.getOrDefault(s.path("label").asText(), Math.round(s.path("output_tokens_per_s").asDouble() * window)),
+                    window,
                     num(s.path("ttft_ms").path("p50")), num(s.path("ttft_ms").path("p99")),
                     num(s.path("tpot_ms").path("p50")), num(s.path("output_tokens_per_s")),
                     num(s.path("requests_per_s")), num(s.path("schedule_lag_ms").path("p50")),

@@ -22,7 +22,8 @@ public final class PeerReport {
                 .append(", Linux ").append(env.getOrDefault("kernel", "?")).append("; load average at start ")
                 .append(env.getOrDefault("loadavg_start", "?")).append(", at end ").append(env.getOrDefault("loadavg_end", "?"))
                 .append(". ").append(env.getOrDefault("python", "")).append(", AIPerf ").append(env.getOrDefault("aiperf", "-"))
-                .append(", GuideLLM ").append(env.getOrDefault("guidellm", "-")).append(". Workload: ")
+                .append(", GuideLLM ").append(env.getOrDefault("guidellm", "-")).append(", vLLM ")
+                .append(env.getOrDefault("vllm", "-")).append(". Workload: ")
                 .append(env.getOrDefault("workload", "?")).append(".\n\n");
         ToolSummary kp = c.tool("kneepoint");
         b.append("| tool | client CPU µs/token | × Kneepoint | method | start-up CPU s | max sustained rate req/s | × Kneepoint "
@@ -35,7 +36,7 @@ public final class PeerReport {
                     x(t.maxSustainedRps(), kp == null ? Double.NaN : kp.maxSustainedRps()), f(t.firstUnsustainedRps(), 0),
                     f(t.maxDispatchedRps(), 0)));
         }
-        b.append("\nAgreement at the closed-loop point (longest run; ratio to Kneepoint in brackets; TPOT = AIPerf/GuideLLM ITL):\n\n");
+        b.append("\nAgreement at the closed-loop point (longest run; ratio to Kneepoint in brackets; TPOT = AIPerf's and GuideLLM's ITL, vLLM's TPOT):\n\n");
         b.append("| tool | concurrency | requests | TTFT p50 ms | TTFT p99 ms | TPOT p50 ms | output tok/s | req/s |\n");
         b.append("|---|---|---|---|---|---|---|---|\n");
         PeerPoint ref = kp == null ? null : kp.closed();

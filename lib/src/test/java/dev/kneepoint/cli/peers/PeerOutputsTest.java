@@ -104,10 +104,11 @@ class PeerOutputsTest {
         assertThat(p.mode()).isEqualTo("closed");
         assertThat(p.load()).isEqualTo(8);
         assertThat(p.requestsOk()).isEqualTo(100);
-        assertThat(p.outputTokens()).isEqualTo(12539); // round(2725.12183 tok/s * 4.601262 s)
+        // every record's output_tokens (100 x 128), not the window's 2725.12183 tok/s x 4.601262 s = 12,539
+        assertThat(p.outputTokens()).isEqualTo(12800);
         assertThat(p.ttftP50Ms()).isCloseTo(6.545407, within(EPS));
         assertThat(p.lagP99Ms()).isCloseTo(461.897727, within(EPS));
-        assertThat(p.dispatchRps()).isCloseTo(31.7781789, within(1e-6));
+        assertThat(p.dispatchRps()).isCloseTo(23.6958995, within(1e-6)); // 100 dispatches
     }
 
     @Test
@@ -118,10 +119,10 @@ class PeerOutputsTest {
         ToolSummary kp = c.tool("kneepoint");
         ToolSummary ai = c.tool("aiperf");
         assertThat(kp.cpuMethod()).isEqualTo("total");
-        assertThat(kp.cpuNsPerToken()).isCloseTo(4.61e9 / 12539, within(1e-3));
+        assertThat(kp.cpuNsPerToken()).isCloseTo(4.61e9 / 12800, within(1e-3));
         assertThat(ai.cpuNsPerToken()).isCloseTo(13.35e9 / 12800, within(1e-3));
-        // (13.35 / 12800) / (4.61 / 12539) = 2.8368...
-        assertThat(PeerComparison.ratio(ai.cpuNsPerToken(), kp.cpuNsPerToken())).isCloseTo(2.8368, within(1e-4));
+        // (13.35 / 12800) / (4.61 / 12800) = 2.8959...
+        assertThat(PeerComparison.ratio(ai.cpuNsPerToken(), kp.cpuNsPerToken())).isCloseTo(13.35 / 4.61, within(1e-9));
         ToolSummary g = c.tool("guidellm");
         assertThat(g.maxSustainedRps()).isEqualTo(20);
         assertThat(g.firstUnsustainedRps()).isEqualTo(40);
@@ -129,8 +130,8 @@ class PeerOutputsTest {
         assertThat(c.tools()).extracting(ToolSummary::tool).startsWith("kneepoint");
 
         String md = PeerReport.markdown(Map.of("cpus", "2"), runs, c);
-        assertThat(md).contains("| aiperf | 1,043.0 | 2.84× | total |").contains("| guidellm | 40 | 50.1 | 1.252 |");
-        assertThat(PeerReport.json(Map.of(), runs, c)).contains("\"cpu_per_token_vs_kneepoint\" : 2.836")
+        assertThat(md).contains("| aiperf | 1,043.0 | 2.90× | total |").contains("| guidellm | 40 | 50.1 | 1.252 |");
+        assertThat(PeerReport.json(Map.of(), runs, c)).contains("\"cpu_per_token_vs_kneepoint\" : 2.895879")
                 .doesNotContain("NaN");
     }
 
