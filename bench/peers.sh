@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Kneepoint side by side with the peer tools a user would pick instead (AIPerf, GuideLLM, vLLM's
-# 'vllm bench serve', which runs without a GPU), against the
-# same standalone simulator and the same workload, each tool's CPU time measured with /usr/bin/time.
+# 'vllm bench serve', which runs without a GPU), against the same standalone simulator and the same
+# workload, each tool's CPU time measured with /usr/bin/time.
 #
 #   bin/kneepoint bench --peers [--quick] [--out DIR] [--tools kneepoint,aiperf,guidellm,vllm]
 #
@@ -34,7 +34,7 @@ while [[ $# -gt 0 ]]; do
     --quick) QUICK=1; shift ;;
     --out) OUT="$2"; shift 2 ;;
     --tools) TOOLS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) die "unknown option '$1' (options: --quick, --out DIR, --tools LIST)" ;;
   esac
 done
