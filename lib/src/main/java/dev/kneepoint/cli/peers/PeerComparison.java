@@ -19,6 +19,9 @@ import java.util.Map;
  *       lag test (a cold first step, a burst of load from other processes): the table shows every rate.
  *       <b>Max dispatched rate</b> drops the lag test: the highest rate dispatched at ≥ 95 % of target
  *       without failures.</li>
+ *   <li><b>Open-loop CPU per token</b>: (CPU of the open-loop runs − the start-up CPU above, once per
+ *       invocation) / their tokens; needs the marginal fit. Not comparable between tools that fall behind
+ *       (they read several events per syscall and pay less per token), shown for the record.</li>
  *   <li><b>Agreement</b>: the closed-loop point of the longest run, each figure divided by Kneepoint's.</li>
  * </ul>
  *
@@ -39,6 +42,7 @@ public record PeerComparison(List<ToolSummary> tools) {
      * @param cpuNsPerToken client CPU per output token, ns
      * @param cpuMethod {@code marginal} (two runs) or {@code total} (one run, start-up included), or {@code none}
      * @param startupCpuS fixed CPU per invocation implied by the marginal fit, s (NaN with one run)
+     * @param openCpuNsPerToken open-loop CPU per token after start-up, ns (NaN without a marginal fit or open runs)
      * @param closed the closed-loop point of the tool's longest closed run, or null
      * @param open the open-loop points, by target rate
      * @param maxSustainedRps highest target rate sustained (NaN when none was, or none was run)
@@ -48,7 +52,7 @@ public record PeerComparison(List<ToolSummary> tools) {
      * @param errors errors reading the tool's outputs, by run name
      */
     public record ToolSummary(String tool, double cpuNsPerToken, String cpuMethod, double startupCpuS,
-            PeerPoint closed, List<PeerPoint> open, double maxSustainedRps, double maxDispatchedRps,
+            double openCpuNsPerToken, PeerPoint closed, List<PeerPoint> open, double maxSustainedRps, double maxDispatchedRps,
             double firstUnsustainedRps,
             Map<String, String> errors) {
         public ToolSummary {
@@ -116,10 +120,19 @@ public record PeerComparison(List<ToolSummary> tools) {
                 maxDispatched = p.load();
             }
         }
+        double openCpu = 0;
+        long openTokens = 0;
+        for (PeerRun r : runs) {
+            if (r.kind().equals("open") && r.error() == null && !Double.isNaN(r.cpuS())) {
+                openCpu += r.cpuS() - startup;
+                openTokens += r.outputTokens();
+            }
+        }
+        double openNs = Double.isNaN(startup) || openTokens == 0 ? Double.NaN : openCpu * 1e9 / openTokens;
         double floor = Double.isNaN(max) ? Double.NEGATIVE_INFINITY : max;
         double firstFail = open.stream().filter(p -> p.load() > floor && !p.sustained(MAX_LAG_P99_MS))
                 .mapToDouble(PeerPoint::load).findFirst().orElse(Double.NaN);
-        return new ToolSummary(tool, cpuNs, method, startup, closedPoint, open, max, maxDispatched, firstFail, errors);
+        return new ToolSummary(tool, cpuNs, method, startup, openNs, closedPoint, open, max, maxDispatched, firstFail, errors);
     }
 
     /** The summary of {@code tool}, or null. */

@@ -26,13 +26,13 @@ public final class PeerReport {
                 .append(env.getOrDefault("vllm", "-")).append(". Workload: ")
                 .append(env.getOrDefault("workload", "?")).append(".\n\n");
         ToolSummary kp = c.tool("kneepoint");
-        b.append("| tool | client CPU µs/token | × Kneepoint | method | start-up CPU s | max sustained rate req/s | × Kneepoint "
-                + "| first higher rate not sustained | max rate dispatched ≥ 95 % (lag ignored) |\n");
-        b.append("|---|---|---|---|---|---|---|---|---|\n");
+        b.append("| tool | client CPU µs/token | × Kneepoint | method | start-up CPU s | open-loop µs/token | max sustained rate req/s "
+                + "| × Kneepoint | first higher rate not sustained | max rate dispatched ≥ 95 % (lag ignored) |\n");
+        b.append("|---|---|---|---|---|---|---|---|---|---|\n");
         for (ToolSummary t : c.tools()) {
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", t.tool(),
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", t.tool(),
                     f(t.cpuNsPerToken() / 1e3, 1), x(t.cpuNsPerToken(), kp == null ? Double.NaN : kp.cpuNsPerToken()),
-                    t.cpuMethod(), f(t.startupCpuS(), 1), f(t.maxSustainedRps(), 0),
+                    t.cpuMethod(), f(t.startupCpuS(), 1), f(t.openCpuNsPerToken() / 1e3, 1), f(t.maxSustainedRps(), 0),
                     x(t.maxSustainedRps(), kp == null ? Double.NaN : kp.maxSustainedRps()), f(t.firstUnsustainedRps(), 0),
                     f(t.maxDispatchedRps(), 0)));
         }
@@ -94,6 +94,7 @@ public final class PeerReport {
                 num(g, "cpu_ns_per_token", t.cpuNsPerToken());
                 g.writeStringField("cpu_method", t.cpuMethod());
                 num(g, "startup_cpu_s", t.startupCpuS());
+                num(g, "open_cpu_ns_per_token", t.openCpuNsPerToken());
                 num(g, "cpu_per_token_vs_kneepoint", PeerComparison.ratio(t.cpuNsPerToken(), kp == null ? Double.NaN : kp.cpuNsPerToken()));
                 num(g, "max_sustained_rps", t.maxSustainedRps());
                 num(g, "max_sustained_rps_vs_kneepoint", PeerComparison.ratio(t.maxSustainedRps(), kp == null ? Double.NaN : kp.maxSustainedRps()));

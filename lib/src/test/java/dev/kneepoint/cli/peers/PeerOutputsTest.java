@@ -146,6 +146,13 @@ class PeerOutputsTest {
         assertThat(t.cpuNsPerToken()).isCloseTo(200_000, within(1e-6));
         assertThat(t.startupCpuS()).isCloseTo(1.8, within(1e-9));
         assertThat(t.closed().outputTokens()).isEqualTo(11000);
+        assertThat(t.openCpuNsPerToken()).as("no open-loop runs").isNaN();
+
+        // with an open-loop run of 3.8 s and 20,000 tokens: (3.8 - 1.8) / 20,000 = 100,000 ns per token
+        PeerRun open20k = new PeerRun("t-open", "t", "open", "100", 0, 3.8, 0, 10, "",
+                List.of(new PeerPoint("open", 100, 156, 0, 20000, 6, 1, 1, 1, 1, 100, 0.1, 1, 100)), null);
+        assertThat(PeerComparison.summarise("t", List.of(small, large, open20k)).openCpuNsPerToken())
+                .isCloseTo(100_000, within(1e-6));
     }
 
     @Test
