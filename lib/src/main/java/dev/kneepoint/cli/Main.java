@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** Entry point of {@code bin/kneepoint}: demo, run, sim, analyze. */
 @Command(name = "kneepoint", mixinStandardHelpOptions = true, version = "kneepoint 0.1.0",
         description = "Measures what an LLM server really delivers under load.",
-        subcommands = {DemoCommand.class, RunCommand.class, SimCommand.class, AnalyzeCommand.class, BenchCommand.class, SimBenchCommand.class})
+        subcommands = {DemoCommand.class, RunCommand.class, SimCommand.class, AnalyzeCommand.class, BenchCommand.class, SimBenchCommand.class,
+                PeerReportCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {

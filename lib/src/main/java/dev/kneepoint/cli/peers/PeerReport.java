@@ -1,0 +1,183 @@
+package dev.kneepoint.cli.peers;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kneepoint.cli.peers.PeerComparison.ToolSummary;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Formats a {@link PeerComparison} and its runs as markdown tables and as JSON (NaN written as null). */
+public final class PeerReport {
+    private PeerReport() {}
+
+    /** Markdown: the machine, the summary with ratios to Kneepoint, agreement, the rate ladder, every run. */
+    public static String markdown(Map<String, String> env, List<PeerRun> runs, PeerComparison c) {
+        StringBuilder b = new StringBuilder();
+        b.append("Machine: ").append(env.getOrDefault("cpus", "?")).append(" CPUs (")
+                .append(env.getOrDefault("cpu_model", "?")).append("), ").append(env.getOrDefault("mem_total", "?"))
+                .append(", Linux ").append(env.getOrDefault("kernel", "?")).append("; load average at start ")
+                .append(env.getOrDefault("loadavg_start", "?")).append(", at end ").append(env.getOrDefault("loadavg_end", "?"))
+                .append(". ").append(env.getOrDefault("python", "")).append(", AIPerf ").append(env.getOrDefault("aiperf", "-"))
+                .append(", GuideLLM ").append(env.getOrDefault("guidellm", "-")).append(", vLLM ")
+                .append(env.getOrDefault("vllm", "-")).append(". Workload: ")
+                .append(env.getOrDefault("workload", "?")).append(".\n\n");
+        ToolSummary kp = c.tool("kneepoint");
+        b.append("| tool | client CPU µs/token | × Kneepoint | method | start-up CPU s | open-loop µs/token | max sustained rate req/s "
+                + "| × Kneepoint | first higher rate not sustained | max rate dispatched ≥ 95 % (lag ignored) |\n");
+        b.append("|---|---|---|---|---|---|---|---|---|---|\n");
+        for (ToolSummary t : c.tools()) {
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", t.tool(),
+                    f(t.cpuNsPerToken() / 1e3, 1), x(t.cpuNsPerToken(), kp == null ? Double.NaN : kp.cpuNsPerToken()),
+                    t.cpuMethod(), f(t.startupCpuS(), 1), f(t.openCpuNsPerToken() / 1e3, 1), f(t.maxSustainedRps(), 0),
+                    x(t.maxSustainedRps(), kp == null ? Double.NaN : kp.maxSustainedRps()), f(t.firstUnsustainedRps(), 0),
+                    f(t.maxDispatchedRps(), 0)));
+        }
+        b.append("\nAgreement at the closed-loop point (longest run; ratio to Kneepoint in brackets; TPOT = AIPerf's and GuideLLM's ITL, vLLM's TPOT):\n\n");
+        b.append("| tool | concurrency | requests | TTFT p50 ms | TTFT p99 ms | TPOT p50 ms | output tok/s | req/s |\n");
+        b.append("|---|---|---|---|---|---|---|---|\n");
+        PeerPoint ref = kp == null ? null : kp.closed();
+        for (ToolSummary t : c.tools()) {
+            PeerPoint p = t.closed();
+            if (p == null) {
+                continue;
+            }
+            b.append(String.format(Locale.ROOT, "| %s | %.0f | %d | %s | %s | %s | %s | %s |%n", t.tool(), p.load(), p.requestsOk(),
+                    vr(p.ttftP50Ms(), ref == null ? Double.NaN : ref.ttftP50Ms(), 2),
+                    vr(p.ttftP99Ms(), ref == null ? Double.NaN : ref.ttftP99Ms(), 2),
+                    vr(p.tpotP50Ms(), ref == null ? Double.NaN : ref.tpotP50Ms(), 3),
+                    vr(p.outputTokensPerS(), ref == null ? Double.NaN : ref.outputTokensPerS(), 0),
+                    vr(p.requestsPerS(), ref == null ? Double.NaN : ref.requestsPerS(), 1)));
+        }
+        if (c.tools().stream().anyMatch(t -> !t.open().isEmpty())) {
+            b.append("\nOpen loop, constant arrivals (dispatch rate from per-request start times; lag = the tool's own dispatch lag; ")
+                    .append("sustained = no failure, dispatch ≥ 95 % of target, lag p99 ≤ ")
+                    .append(f(PeerComparison.MAX_LAG_P99_MS, 0)).append(" ms):\n\n");
+            b.append("| tool | target req/s | dispatched req/s | achieved / target | completed req/s | lag p50 ms | lag p99 ms | TTFT p50 ms | failed | sustained |\n");
+            b.append("|---|---|---|---|---|---|---|---|---|---|\n");
+            for (ToolSummary t : c.tools()) {
+                for (PeerPoint p : t.open()) {
+                    b.append(String.format(Locale.ROOT, "| %s | %.0f | %s | %s | %s | %s | %s | %s | %d | %s |%n", t.tool(), p.load(),
+                            f(p.dispatchRps(), 1), f(PeerComparison.ratio(p.dispatchRps(), p.load()), 3), f(p.requestsPerS(), 1),
+                            f(p.lagP50Ms(), 3), f(p.lagP99Ms(), 2), f(p.ttftP50Ms(), 2), p.requestsFailed(),
+                            p.sustained(PeerComparison.MAX_LAG_P99_MS) ? "yes" : "**no**"));
+                }
+            }
+        }
+        b.append("\nRuns (CPU = user + sys of the tool's process tree, /usr/bin/time):\n\n");
+        b.append("| run | tool | asked | exit | CPU s (user + sys) | wall s | output tokens | load avg | error |\n");
+        b.append("|---|---|---|---|---|---|---|---|---|\n");
+        for (PeerRun r : runs) {
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s %s | %d | %s (%s + %s) | %s | %d | %s | %s |%n", r.name(), r.tool(),
+                    r.kind(), r.load(), r.exitCode(), f(r.cpuS(), 2), f(r.userS(), 2), f(r.sysS(), 2), f(r.wallS(), 1),
+                    r.outputTokens(), r.loadAverage(), r.error() == null ? "" : r.error().replace('|', '/')));
+        }
+        return b.toString();
+    }
+
+    /** JSON: {@code env}, {@code tools[]} (the summaries, with ratios to Kneepoint) and {@code runs[]}. */
+    public static String json(Map<String, String> env, List<PeerRun> runs, PeerComparison c) {
+        ObjectMapper m = new ObjectMapper();
+        StringWriter w = new StringWriter();
+        try (JsonGenerator g = m.getFactory().createGenerator(w)) {
+            g.useDefaultPrettyPrinter();
+            g.writeStartObject();
+            g.writeObjectField("env", env);
+            ToolSummary kp = c.tool("kneepoint");
+            g.writeArrayFieldStart("tools");
+            for (ToolSummary t : c.tools()) {
+                g.writeStartObject();
+                g.writeStringField("tool", t.tool());
+                num(g, "cpu_ns_per_token", t.cpuNsPerToken());
+                g.writeStringField("cpu_method", t.cpuMethod());
+                num(g, "startup_cpu_s", t.startupCpuS());
+                num(g, "open_cpu_ns_per_token", t.openCpuNsPerToken());
+                num(g, "cpu_per_token_vs_kneepoint", PeerComparison.ratio(t.cpuNsPerToken(), kp == null ? Double.NaN : kp.cpuNsPerToken()));
+                num(g, "max_sustained_rps", t.maxSustainedRps());
+                num(g, "max_sustained_rps_vs_kneepoint", PeerComparison.ratio(t.maxSustainedRps(), kp == null ? Double.NaN : kp.maxSustainedRps()));
+                num(g, "first_unsustained_rps", t.firstUnsustainedRps());
+                num(g, "max_dispatched_rps", t.maxDispatchedRps());
+                g.writeFieldName("closed");
+                if (t.closed() == null) {
+                    g.writeNull();
+                } else {
+                    point(g, t.closed());
+                }
+                g.writeArrayFieldStart("open");
+                for (PeerPoint p : t.open()) {
+                    point(g, p);
+                }
+                g.writeEndArray();
+                g.writeObjectField("errors", t.errors());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeArrayFieldStart("runs");
+            for (PeerRun r : runs) {
+                g.writeStartObject();
+                g.writeStringField("name", r.name());
+                g.writeStringField("tool", r.tool());
+                g.writeStringField("kind", r.kind());
+                g.writeStringField("load", r.load());
+                g.writeNumberField("exit_code", r.exitCode());
+                num(g, "user_s", r.userS());
+                num(g, "sys_s", r.sysS());
+                num(g, "wall_s", r.wallS());
+                g.writeNumberField("output_tokens", r.outputTokens());
+                g.writeStringField("loadavg", r.loadAverage());
+                g.writeStringField("error", r.error());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return w + "\n";
+    }
+
+    private static void point(JsonGenerator g, PeerPoint p) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("mode", p.mode());
+        num(g, "load", p.load());
+        g.writeNumberField("requests_ok", p.requestsOk());
+        g.writeNumberField("requests_failed", p.requestsFailed());
+        g.writeNumberField("output_tokens", p.outputTokens());
+        num(g, "duration_s", p.durationS());
+        num(g, "ttft_p50_ms", p.ttftP50Ms());
+        num(g, "ttft_p99_ms", p.ttftP99Ms());
+        num(g, "tpot_p50_ms", p.tpotP50Ms());
+        num(g, "output_tokens_per_s", p.outputTokensPerS());
+        num(g, "requests_per_s", p.requestsPerS());
+        num(g, "lag_p50_ms", p.lagP50Ms());
+        num(g, "lag_p99_ms", p.lagP99Ms());
+        num(g, "dispatch_rps", p.dispatchRps());
+        g.writeEndObject();
+    }
+
+    private static void num(JsonGenerator g, String name, double v) throws IOException {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            g.writeNullField(name);
+        } else {
+            g.writeNumberField(name, Math.round(v * 1e6) / 1e6);
+        }
+    }
+
+    static String f(double v, int decimals) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%,." + decimals + "f", v);
+    }
+
+    /** {@code 2.50×}, or {@code -}. */
+    static String x(double v, double ref) {
+        double r = PeerComparison.ratio(v, ref);
+        return Double.isNaN(r) ? "-" : String.format(Locale.ROOT, "%.2f×", r);
+    }
+
+    private static String vr(double v, double ref, int decimals) {
+        String r = x(v, ref);
+        return f(v, decimals) + (r.equals("-") ? "" : " (" + r + ")");
+    }
+}
