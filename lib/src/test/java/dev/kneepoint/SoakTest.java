@@ -101,8 +101,13 @@ class SoakTest {
                     .isLessThan(heapA * 1.05 + 4 + factsMb);
             // Threads and sockets: closed loop, so the in-flight count is constant (USERS streams and their
             // server-side connections); the second half may not hold more than the first ever did.
-            assertThat(max(second, Sample::threads)).as("threads, 2nd half vs 1st half max")
+            // Threads: pools outside the load (OkHttp's dispatcher for telemetry scrapes, its task runner) may
+            // start one for a moment, so a single sample can be one above; a leak grows with every request, so
+            // the second half's median may not exceed the first half's max, nor any sample exceed it by more than 2.
+            assertThat(median(second, Sample::threads)).as("threads, 2nd half median vs 1st half max")
                     .isLessThanOrEqualTo(max(first, Sample::threads));
+            assertThat(max(second, Sample::threads)).as("threads, 2nd half max vs 1st half max")
+                    .isLessThanOrEqualTo(max(first, Sample::threads) + 2);
             assertThat(max(second, Sample::sockets)).as("sockets, 2nd half vs 1st half max")
                     .isLessThanOrEqualTo(max(first, Sample::sockets));
             // Throughput and latency: same load, same engine, so the halves differ only by machine noise
@@ -116,6 +121,11 @@ class SoakTest {
 
     private static int max(List<Sample> samples, java.util.function.ToIntFunction<Sample> f) {
         return samples.stream().mapToInt(f).max().orElseThrow();
+    }
+
+    private static int median(List<Sample> samples, java.util.function.ToIntFunction<Sample> f) {
+        int[] v = samples.stream().mapToInt(f).sorted().toArray();
+        return v[v.length / 2];
     }
 
     private record Half(int n, double perS, double ttftP50Ms, double e2eP50Ms, double e2eP99Ms) {
