@@ -26,9 +26,13 @@ def create_file_cell(path):
 
 
 def execute_request(session, code):
-    return session.msg("execute_request", content={
+    msg = session.msg("execute_request", content={
         "code": code, "silent": False, "store_history": True, "user_expressions": {},
         "allow_stdin": False, "stop_on_error": True})
+    # a fresh id: the manager's session and the client's share the session id and pid, and each numbers its
+    # own messages from 0, so their ids can collide (a reply to one would be taken for the other's)
+    msg["header"]["msg_id"] = msg["msg_id"] = uuid.uuid4().hex
+    return msg
 
 
 def reply_to(kc, msg_id, timeout=60):
