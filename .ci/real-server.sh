@@ -18,7 +18,7 @@ echo "== real-server: build/reuse took $((SECONDS - t0))s"
 
 trap 'bin/kneepoint-llama stop || true' EXIT
 URL="$(bin/kneepoint-llama start --port "$PORT" --parallel 4)"
-export KNEEPOINT_LLAMA_URL="$URL" KNEEPOINT_REQUIRE_REAL_SERVER=1
+export KNEEPOINT_LLAMA_URL="$URL" KNEEPOINT_REQUIRE_REAL_SERVER=1 KNEEPOINT_LLAMA_LOG="$(bin/kneepoint-llama log-path)"
 KIND="$(bin/kneepoint-llama kind)"
 if [[ "$KIND" != llama-server ]]; then
   # Only when llama-server could not be built (CI never forces the fallback): the tests of llama.cpp's
