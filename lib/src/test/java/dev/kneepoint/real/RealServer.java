@@ -16,12 +16,15 @@ import okhttp3.RequestBody;
 import okhttp3.Response;
 
 /**
- * The real llama.cpp {@code llama-server} the integration tests talk to, found through the environment:
+ * The real llama.cpp server the integration tests talk to, found through the environment:
  * {@code KNEEPOINT_LLAMA_URL} (base URL, e.g. {@code http://127.0.0.1:8089}), optionally
  * {@code KNEEPOINT_LLAMA_MODEL} (else the first id of {@code /v1/models}), and
  * {@code KNEEPOINT_REQUIRE_REAL_SERVER=1} to turn "skip" into "fail" (CI must not skip silently).
  *
- * <p>Also holds the llama.cpp-native calls the tests need: {@code /tokenize}, {@code /detokenize}, {@code /metrics}.
+ * <p>Two kinds are recognised ({@link Kind}): upstream {@code llama-server}, and the fallback that
+ * {@code bin/kneepoint-llama} starts when llama-server cannot be built (or {@code --fallback} forces it),
+ * {@code llama_cpp.server} from llama-cpp-python. Also holds the llama.cpp-native calls the tests need:
+ * {@code /tokenize}, {@code /detokenize}, {@code /metrics} (llama-server only).
  */
 final class RealServer {
     static final String URL_VAR = "KNEEPOINT_LLAMA_URL";
@@ -30,6 +33,17 @@ final class RealServer {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final MediaType JSON_TYPE = MediaType.get("application/json");
+
+    /** Which server answers: the tests skip, with this reason, what the fallback cannot offer. */
+    enum Kind {
+        /** Upstream llama.cpp {@code llama-server}: /health, /metrics, /tokenize, streamed usage and timings. */
+        LLAMA_SERVER,
+        /**
+         * {@code llama_cpp.server} (llama-cpp-python): OpenAI streaming only. No /health, no /metrics, no
+         * {@code usage} or {@code timings} in streams, tokenizer under /extras/tokenize, one request at a time.
+         */
+        LLAMA_CPP_PYTHON
+    }
 
     /** What to do about the real-server tests in a given environment. */
     sealed interface Gate {
@@ -51,11 +65,13 @@ final class RealServer {
 
     private final String baseUrl;
     private final String model;
+    private final Kind kind;
     private final OkHttpClient http;
 
-    private RealServer(String baseUrl, String model, OkHttpClient http) {
+    private RealServer(String baseUrl, String model, Kind kind, OkHttpClient http) {
         this.baseUrl = baseUrl;
         this.model = model;
+        this.kind = kind;
         this.http = http;
     }
 
@@ -83,7 +99,8 @@ final class RealServer {
     static RealServer connect(String baseUrl, Map<String, String> env) {
         OkHttpClient http = new OkHttpClient.Builder()
                 .connectTimeout(Duration.ofSeconds(5)).readTimeout(Duration.ofSeconds(60)).build();
-        RealServer s = new RealServer(baseUrl, null, http);
+        RealServer s = new RealServer(baseUrl, null, null, http);
+        Kind kind = s.detectKind();
         String model = env.get(MODEL_VAR);
         if (model == null || model.isBlank()) {
             model = s.getJson("/v1/models").path("data").path(0).path("id").asText("");
@@ -91,21 +108,64 @@ final class RealServer {
         if (model.isEmpty()) {
             throw new IllegalStateException("no model id: set " + MODEL_VAR + " or serve /v1/models");
         }
-        return new RealServer(baseUrl, model, http);
+        return new RealServer(baseUrl, model, kind, http);
     }
 
-    /** The default probe: {@code GET /health} must answer 200 within a few seconds. */
+    /**
+     * The default probe: {@code GET /health} (llama-server) or, failing that, {@code GET /v1/models}
+     * (llama_cpp.server, which has no /health) must answer 200 within a few seconds.
+     */
     static String probeHealth(String baseUrl) {
         OkHttpClient http = new OkHttpClient.Builder()
                 .connectTimeout(Duration.ofSeconds(3)).readTimeout(Duration.ofSeconds(5)).build();
-        try (Response r = http.newCall(new Request.Builder().url(baseUrl + "/health").build()).execute()) {
-            return r.code() == 200 ? null : "GET /health answered HTTP " + r.code();
+        try {
+            int health = status(http, baseUrl + "/health");
+            if (health == 200) {
+                return null;
+            }
+            int models = status(http, baseUrl + "/v1/models");
+            return models == 200 ? null
+                    : "GET /health answered HTTP " + health + " and GET /v1/models HTTP " + models;
         } catch (IOException | IllegalArgumentException e) {
             return "GET /health failed: " + e.getMessage();
         } finally {
             http.dispatcher().executorService().shutdown();
             http.connectionPool().evictAll();
         }
+    }
+
+    private static int status(OkHttpClient http, String url) throws IOException {
+        try (Response r = http.newCall(new Request.Builder().url(url).build()).execute()) {
+            return r.code();
+        }
+    }
+
+    /** llama-server answers /health; llama_cpp.server answers /extras/tokenize/count instead. */
+    private Kind detectKind() {
+        try {
+            if (status(http, baseUrl + "/health") == 200) {
+                return Kind.LLAMA_SERVER;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        JsonNode count = postJson("/extras/tokenize/count", Map.of("input", "kind probe"));
+        if (count.path("count").isInt()) {
+            return Kind.LLAMA_CPP_PYTHON;
+        }
+        throw new IllegalStateException(baseUrl + " is neither llama-server (/health) nor llama_cpp.server"
+                + " (/extras/tokenize/count answered " + count + ")");
+    }
+
+    /** llama_cpp.server {@code POST /extras/tokenize {"input": text}}: tokenized as /v1/completions does. */
+    List<Integer> extrasTokenize(String text) {
+        List<Integer> ids = new ArrayList<>();
+        postJson("/extras/tokenize", Map.of("input", text)).path("tokens").forEach(t -> ids.add(t.asInt()));
+        return ids;
+    }
+
+    Kind kind() {
+        return kind;
     }
 
     String baseUrl() {
