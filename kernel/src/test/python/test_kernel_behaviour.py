@@ -34,6 +34,14 @@ def run(kc, code, timeout=60):
 
 def interrupt_after(kc, km_interrupt, code, wait_s=1.0):
     msg_id = kc.execute(code)
+    # An interrupt that arrives before the kernel took the request up is ignored, as in any Jupyter kernel
+    # (nothing runs yet). On a loaded machine the request can wait in the queue for a while, so wait until
+    # the kernel announced it (execute_input), then wait_s more.
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        msg = kc.get_iopub_msg(timeout=60)
+        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "execute_input":
+            break
     time.sleep(wait_s)
     t0 = time.perf_counter()
     km_interrupt()
