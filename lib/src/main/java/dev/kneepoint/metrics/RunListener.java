@@ -4,8 +4,8 @@ package dev.kneepoint.metrics;
  * Receives a run's raw facts as they happen: the seam between the load layer (which produces them)
  * and the recorders, the run directory and live progress (which consume them).
  *
- * <p>Order and threading: {@code stepStarted} and {@code stepFinished} are called on the thread
- * driving the run, in step order, each step's start before any of its requests finish and its
+ * <p>Order and threading: {@code stepStarted}, {@code stepLoadStopping} and {@code stepFinished} are called
+ * on the thread driving the run, in step order, each step's start before any of its requests finish and its
  * finish after all of them. {@code requestFinished} is called exactly once per request (also for
  * dropped and cancelled ones), from request threads, concurrently: implementations must be
  * thread-safe and quick (no blocking I/O beyond a buffered append).
