@@ -11,6 +11,7 @@ import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.metrics.StepWindow;
+import dev.kneepoint.metrics.WindowPlan;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -130,6 +131,21 @@ public final class RunDirectory implements RunListener, AutoCloseable {
     @Override
     public void stepStarted(StepInfo step, long stepStartNanos) {
         aggregator.stepStarted(step, stepStartNanos);
+        writeStepStarted(step, stepStartNanos);
+    }
+
+    @Override
+    public void stepStarted(StepInfo step, long stepStartNanos, WindowPlan plan) {
+        aggregator.stepStarted(step, stepStartNanos, plan);
+        writeStepStarted(step, stepStartNanos);
+    }
+
+    @Override
+    public void stepLoadStopping(StepInfo step) {
+        aggregator.stepLoadStopping(step);
+    }
+
+    private void writeStepStarted(StepInfo step, long stepStartNanos) {
         writeStepLine(g -> {
             g.writeStringField("event", "step_started");
             g.writeNumberField("step_start_ns", stepStartNanos);

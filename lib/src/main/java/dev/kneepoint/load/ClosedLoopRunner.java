@@ -4,6 +4,7 @@ import dev.kneepoint.client.Cancellation;
 import dev.kneepoint.client.RequestContext;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.StepInfo;
+import dev.kneepoint.metrics.WindowPlan;
 import dev.kneepoint.workload.RequestSpec;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +41,7 @@ final class ClosedLoopRunner {
         warmupEnd = stepStart + step.bounds().warmupNanos();
         long issueLength = step.bounds().issueEndNanos();
         issueEnd = issueLength == Long.MAX_VALUE ? Long.MAX_VALUE : stepStart + issueLength;
-        run.listener.stepStarted(info, stepStart);
+        run.listener.stepStarted(info, stepStart, WindowPlan.startingAt(warmupEnd));
         ClientMonitor monitor = ClientMonitor.start(run.clock, info.label(), warmupEnd);
         boolean completed = true;
         long issueStop = -1;
@@ -51,6 +52,7 @@ final class ClosedLoopRunner {
                 tracker.startWorker("kneepoint-user-" + info.label() + "-" + u, () -> user(user));
             }
             awaitBound();
+            run.listener.stepLoadStopping(info); // before the clock read that ends the window: see WindowPlan
             issueStop = run.clock.now();
             monitor.endWindow(issueStop);
             if (!tracker.awaitIdle(step.drainTimeout().toNanos())) {

@@ -5,6 +5,7 @@ import dev.kneepoint.client.RequestContext;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.StepInfo;
+import dev.kneepoint.metrics.WindowPlan;
 import dev.kneepoint.workload.RequestSpec;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +43,11 @@ final class OpenLoopRunner {
         long[] offsets = step.plannedOffsets();
         stepStart = run.clock.now() + START_LEAD_NANOS;
         warmupEnd = stepStart + step.bounds().warmupNanos();
-        run.listener.stepStarted(info, stepStart);
+        // The load level is held until the planned end of the step (the last arrival may come up to one
+        // inter-arrival gap before it), or, when a request count may end it, until the last firing.
+        boolean heldToPlannedEnd = step.duration().isPresent() && step.maxRequests().isEmpty();
+        long plannedEnd = heldToPlannedEnd ? warmupEnd + step.duration().get().toNanos() : Long.MAX_VALUE;
+        run.listener.stepStarted(info, stepStart, new WindowPlan(warmupEnd, plannedEnd));
         ClientMonitor monitor = ClientMonitor.start(run.clock, info.label(), warmupEnd);
         Thread scheduler = Thread.ofPlatform().name("kneepoint-sched-" + info.label()).daemon(true)
                 .unstarted(() -> schedule(offsets));
@@ -51,10 +56,8 @@ final class OpenLoopRunner {
         long issueStop = -1;
         try {
             scheduler.join();
-            // The load level was held until the planned end of the step (the last arrival may come up to one
-            // inter-arrival gap before it), or, when a request count may have ended it, until the last firing.
-            issueStop = step.duration().isPresent() && step.maxRequests().isEmpty()
-                    ? warmupEnd + step.duration().get().toNanos() : run.clock.now();
+            run.listener.stepLoadStopping(info); // before the clock read that ends the window: see WindowPlan
+            issueStop = heldToPlannedEnd ? plannedEnd : run.clock.now();
             monitor.endWindow(issueStop);
             if (!tracker.awaitIdle(step.drainTimeout().toNanos())) {
                 tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);

@@ -33,6 +33,7 @@ final class StepRunners {
      */
     static ExecutedStep finish(RunContext run, StepInfo info, long stepStart, long warmupEnd, long issueStop,
                              boolean completed, ClientMonitor monitor) {
+        run.listener.stepLoadStopping(info); // again (an interrupted step has not yet): before the clock read
         long now = run.clock.now();
         long end = Math.max(issueStop >= 0 ? Math.min(issueStop, now) : now, stepStart);
         StepWindow window = new StepWindow(stepStart, Math.min(warmupEnd, end), end, completed);

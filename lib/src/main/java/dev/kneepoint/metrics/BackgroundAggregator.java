@@ -48,11 +48,12 @@ final class BackgroundAggregator {
         for (StepResult fg : foreground) {
             StepWindow w = fg.window();
             StepInfo info = info(fg.info().index(), fg.info().label(), w.lengthNanos());
-            StepAggregator a = new StepAggregator(info, slo);
+            StepWindow window = new StepWindow(w.startNanos(), w.startNanos(), w.endNanos(), w.completed());
+            StepAggregator a = new StepAggregator(info, slo, window); // known: counts, keeps no token arrival
             for (RequestRecord r : all) {
                 a.accept(withWarmup(r, !w.contains(r.intendedNanos())));
             }
-            steps.add(a.finish(new StepWindow(w.startNanos(), w.startNanos(), w.endNanos(), w.completed())));
+            steps.add(a.finish(window));
         }
         long start = runStartNanos < 0 ? 0 : runStartNanos;
         long end = start;
@@ -63,9 +64,10 @@ final class BackgroundAggregator {
             start = Math.min(start, Math.max(0, r.intendedNanos()));
             end = Math.max(end, Math.max(r.endNanos(), r.lastTokenNanos()) + 1);
         }
-        StepAggregator total = new StepAggregator(info(-1, "total", end - start), slo);
+        StepWindow window = new StepWindow(start, start, end, complete);
+        StepAggregator total = new StepAggregator(info(-1, "total", end - start), slo, window);
         all.forEach(r -> total.accept(withWarmup(r, false)));
-        return new BackgroundResult(tag, rateRps, arrival, steps, total.finish(new StepWindow(start, start, end, complete)));
+        return new BackgroundResult(tag, rateRps, arrival, steps, total.finish(window));
     }
 
     private StepInfo info(int index, String label, long durationNanos) {

@@ -68,14 +68,32 @@ public final class RunAggregator implements RunListener {
         return clientThresholds;
     }
 
+    /** Starts a step whose window is not known in advance: its aggregator keeps its windowed facts until it ends. */
     @Override
     public void stepStarted(StepInfo step, long stepStartNanos) {
+        start(step, stepStartNanos, new StepAggregator(step, slo, clientThresholds));
+    }
+
+    /** Starts a step with a planned window: its aggregator counts windowed facts as they come (constant memory). */
+    @Override
+    public void stepStarted(StepInfo step, long stepStartNanos, WindowPlan plan) {
+        start(step, stepStartNanos, new StepAggregator(step, slo, clientThresholds, plan));
+    }
+
+    private void start(StepInfo step, long stepStartNanos, StepAggregator a) {
         if (firstStepStart < 0) {
             firstStepStart = stepStartNanos;
         }
-        StepAggregator a = new StepAggregator(step, slo, clientThresholds);
         active.put(step.label(), a);
         current = a;
+    }
+
+    @Override
+    public void stepLoadStopping(StepInfo step) {
+        StepAggregator a = active.get(step.label());
+        if (a != null) {
+            a.loadStopping();
+        }
     }
 
     @Override

@@ -4,14 +4,33 @@ package dev.kneepoint.metrics;
  * Receives a run's raw facts as they happen: the seam between the load layer (which produces them)
  * and the recorders, the run directory and live progress (which consume them).
  *
- * <p>Order and threading: {@code stepStarted} and {@code stepFinished} are called on the thread
- * driving the run, in step order, each step's start before any of its requests finish and its
+ * <p>Order and threading: {@code stepStarted}, {@code stepLoadStopping} and {@code stepFinished} are called
+ * on the thread driving the run, in step order, each step's start before any of its requests finish and its
  * finish after all of them. {@code requestFinished} is called exactly once per request (also for
  * dropped and cancelled ones), from request threads, concurrently: implementations must be
  * thread-safe and quick (no blocking I/O beyond a buffered append).
  */
 public interface RunListener {
     default void stepStarted(StepInfo step, long stepStartNanos) {}
+
+    /**
+     * The step started, with what is known of its window ({@link WindowPlan}: where it starts, the planned end it
+     * may be set back to). The load layer calls this one, and later {@link #stepLoadStopping} before it reads the
+     * clock for the window's end; the default forwards to {@link #stepStarted(StepInfo, long)}. A listener that
+     * aggregates as records arrive uses the plan to keep constant memory ({@link RunAggregator}).
+     */
+    default void stepStarted(StepInfo step, long stepStartNanos, WindowPlan plan) {
+        stepStarted(step, stepStartNanos);
+    }
+
+    /**
+     * The step is about to stop issuing load (called once or more on the driving thread, after
+     * {@code stepStarted} and before {@code stepFinished}): every clock reading the load layer takes from now on
+     * may become the window's end, so records handed over after this call (the drain) may carry times after that
+     * end, while those handed over before it carry only times the window's end will not be below (see
+     * {@link WindowPlan}). The default does nothing.
+     */
+    default void stepLoadStopping(StepInfo step) {}
 
     void requestFinished(RequestRecord record);
 

@@ -15,10 +15,20 @@ import org.HdrHistogram.Histogram;
  * outside a short lock and holds the lock only to record (O(token-carrying events) work).
  * {@link #progress} may be called from any thread; {@link #finish} once, after the step's last record.
  *
- * <p>Memory: 8 bytes per token-carrying event and 24 bytes per request are kept until {@link #finish},
- * so that tokens straddling the window edges are counted exactly. When the window is known before the
- * first record (a run read back from disk: {@link #StepAggregator(StepInfo, Slo, StepWindow)}), the token
- * events are counted as they come and only the 24 bytes per request are kept.
+ * <p>Memory: the latency histograms and counters are of fixed size. The windowed facts (tokens arriving in the
+ * window, requests in flight in it) depend on the window, and how much of them is kept depends on what is known
+ * of it while records arrive (see {@code WindowFacts}):
+ * <ul>
+ *   <li>with a {@link WindowPlan} (a live step run by the load layer:
+ *       {@link #StepAggregator(StepInfo, Slo, ClientThresholds, WindowPlan)} and {@link #loadStopping()}), they
+ *       are counted as they come, and only the records at the frontier of time and, after the step stops
+ *       issuing load, the drained ones wait for the window's end: constant memory however long the step;</li>
+ *   <li>with the window itself (a run read back from disk: {@link #StepAggregator(StepInfo, Slo, StepWindow)}),
+ *       they are counted as they come;</li>
+ *   <li>without either ({@link #StepAggregator(StepInfo, Slo)}), 8 bytes per token-carrying event and 40 per
+ *       request are kept until {@link #finish}, which may then take any window.</li>
+ * </ul>
+ * All three give the same result, every double bit for bit.
  */
 public final class StepAggregator {
 
@@ -83,6 +93,18 @@ public final class StepAggregator {
         this(info, slo, clientThresholds, Objects.requireNonNull(window, "window"), true);
     }
 
+    /**
+     * A live aggregator for a step whose window the load layer has planned: windowed facts are counted as records
+     * arrive, so memory stays constant however long the step runs; the result is the same as
+     * {@link #StepAggregator(StepInfo, Slo, ClientThresholds)}'s, every double bit for bit. The caller keeps the
+     * promise of {@link WindowPlan}: it calls {@link #loadStopping()} before it reads the clock for the window's
+     * end, and {@link #finish} gets a window that starts at {@code plan.startNanos()} (or is empty).
+     */
+    public StepAggregator(StepInfo info, Slo slo, ClientThresholds clientThresholds, WindowPlan plan) {
+        this(info, slo, clientThresholds, null, false);
+        facts.plan(Objects.requireNonNull(plan, "plan"));
+    }
+
     private StepAggregator(StepInfo info, Slo slo, ClientThresholds clientThresholds, StepWindow window,
                            boolean known) {
         this.info = Objects.requireNonNull(info, "info");
@@ -99,6 +121,24 @@ public final class StepAggregator {
 
     public Slo slo() {
         return slo;
+    }
+
+    /**
+     * The step is about to stop issuing load: records accepted from now on (the drain) may carry times after the
+     * window's end, so they wait for it. Call before reading the clock for the window's end; later calls do
+     * nothing. Only a step aggregated with a {@link WindowPlan} needs it. Thread-safe.
+     */
+    public void loadStopping() {
+        synchronized (lock) {
+            facts.loadStopping();
+        }
+    }
+
+    /** Windowed facts still waiting for the window's end: {entries, token arrivals} (for tests). */
+    long[] queuedFacts() {
+        synchronized (lock) {
+            return new long[] {facts.queued(), facts.queuedArrivals()};
+        }
     }
 
     /** Records one finished request of this step (any outcome, warm-up included). Thread-safe. */
@@ -210,7 +250,8 @@ public final class StepAggregator {
      * The step's result over {@code window}, without client health. The aggregator may keep accepting, but
      * should not.
      *
-     * @throws IllegalArgumentException when the window was given in advance and {@code window} differs
+     * @throws IllegalArgumentException when the window was given in advance and {@code window} differs, or
+     *                                  when a {@link WindowPlan} was given and {@code window} breaks it
      */
     public StepResult finish(StepWindow window) {
         return finish(window, ClientHealth.NOT_MEASURED);

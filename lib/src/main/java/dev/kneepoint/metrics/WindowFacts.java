@@ -3,10 +3,32 @@ package dev.kneepoint.metrics;
 import java.util.Arrays;
 
 /**
- * The time facts of a step's requests that windowed rates need once the window is known: every token
- * arrival (packed as {@code t << 14 | tokens}, 8 bytes per token-carrying event) and one span per request.
- * When the window is known in advance (a run read back from disk), the arrivals are counted as they come
- * instead of kept. Not thread-safe: {@link StepAggregator} guards it.
+ * The time facts of a step's requests that the windowed rates need (METRICS.md): output tokens arriving in the
+ * window, prompt tokens of requests dispatched in it, outcomes ending in it, and the time requests spent in
+ * flight inside it. Not thread-safe: {@link StepAggregator} guards it.
+ *
+ * <p>Each record's facts become an entry (its dispatch, end, prompt tokens and flags, the latest time it carries,
+ * and its token arrivals packed as {@code t << 14 | tokens}). An entry is <em>settled</em> (added to running
+ * sums, then forgotten) once its contribution no longer depends on what is still unknown of the window; until
+ * then it waits in a first-in-first-out queue. Three modes:
+ * <ul>
+ *   <li><b>kept</b> (no window known): every entry waits until {@link #rates}: 8 bytes per token-carrying event
+ *       and 40 per request.</li>
+ *   <li><b>known</b> (a run read back: the window is given first): every entry is settled as it comes.</li>
+ *   <li><b>planned</b> (a live step with a {@link WindowPlan}): the window's start {@code W} is known, its end
+ *       {@code E} is not, but {@code E >= min(cap, M)}, where {@code M} is the latest time carried by any record
+ *       added before {@link #loadStopping()} (each such time is a clock reading taken before that call, and the
+ *       end is read after it: {@link WindowPlan}). So an entry whose latest time {@code L} is below
+ *       {@code min(cap, M)} has {@code L < E}: every one of its times {@code x} is inside the window exactly
+ *       when {@code x >= W}, and its in-flight time inside the window is {@code end - max(dispatch, W)}, the
+ *       same numbers the full window gives it. Such entries are settled at once; while the step issues load
+ *       the queue holds only the few records at the frontier of {@code M}, and after it stops only the drained
+ *       ones. If the window turns out empty (the step ended before {@code W}), every rate is NaN whatever was
+ *       summed, as with the window itself.</li>
+ * </ul>
+ * Exactness: the integer sums do not depend on the order of additions; the in-flight time is a sum of doubles,
+ * and the queue settles entries strictly in arrival order, so it is added term by term in the same order, with
+ * the same terms, as when every entry is kept until the end: the result is the same bit for bit.
  */
 final class WindowFacts {
     private static final int TOKEN_BITS = 14;
@@ -14,115 +36,242 @@ final class WindowFacts {
     private static final byte OK = 1;
     private static final byte GOOD = 2;
     private static final byte CANCELLED = 4;
+    /** dispatch, end, prompt tokens << 8 | flags, latest time carried, end index of its arrivals. */
+    private static final int SPAN = 5;
 
     private final StepWindow known;
-    private long knownOutTokens;
-    private long[] arrivals = new long[1024];
-    private int arrivalCount;
-    private long[] spans = new long[3 * 256]; // dispatch, end, prompt tokens << 8 | flags
-    private int spanCount;
+    private boolean planned;
+    private long planStart;
+    private long planCap;
+    private boolean stopped;
+    /** Latest time carried by any record added before {@link #loadStopping()}. */
+    private long seen = Long.MIN_VALUE;
+    /** Latest time carried by an entry settled before the window was known. */
+    private long settledLatest = Long.MIN_VALUE;
+    private long lastEnd = -1;
 
-    /** Keeps every token arrival until the window is known. */
+    private long[] spans = new long[SPAN * 16];
+    private int head;
+    private int count;
+    private long[] arrivals = new long[256];
+    private int arrivalHead;
+    private int arrivalCount;
+
+    private final Sums sums = new Sums();
+
+    /** Keeps every entry until the window is known. */
     WindowFacts() {
         this(null);
     }
 
-    /** Counts only the tokens arriving in {@code known} (null: keeps every arrival); {@link #rates} must get it. */
+    /** Settles every entry as it comes for the window {@code known} (null: keeps them); {@link #rates} must get it. */
     WindowFacts(StepWindow known) {
         this.known = known;
+    }
+
+    /**
+     * From now on the window starts at {@code plan.startNanos()} (or is empty) and ends at least at
+     * {@code min(plan.endCapNanos(), M)}: see the class comment. Call before {@link #loadStopping()}.
+     */
+    void plan(WindowPlan plan) {
         if (known != null) {
-            arrivals = null;
+            throw new IllegalStateException("the window is already known");
         }
+        planned = true;
+        planStart = plan.startNanos();
+        planCap = plan.endCapNanos();
+        settle();
+    }
+
+    /** The step stops issuing load: records added from now on no longer bound the window's end. */
+    void loadStopping() {
+        stopped = true;
     }
 
     void add(RequestRecord r, boolean good) {
         long[] t = r.chunkNanos();
         int[] k = r.chunkTokens();
-        if (known != null) {
-            for (int i = 0; i < t.length; i++) {
-                if (k[i] > 0 && t[i] >= 0 && known.contains(t[i])) {
-                    knownOutTokens += k[i];
-                }
-            }
-        }
-        for (int i = 0; known == null && i < t.length; i++) {
+        long dispatch = r.dispatchNanos();
+        long end = r.endNanos() >= 0 ? r.endNanos() : Math.max(r.lastTokenNanos(), dispatch);
+        long latest = Math.max(dispatch, end);
+        long from = known != null ? known.startNanos() : planned ? planStart : Long.MIN_VALUE;
+        ensureSpan();
+        for (int i = 0; i < t.length; i++) {
             int tokens = k[i];
-            while (tokens > 0 && t[i] >= 0) {
+            if (tokens <= 0 || t[i] < 0) {
+                continue;
+            }
+            latest = Math.max(latest, t[i]);
+            while (tokens > 0 && t[i] >= from) { // before the window's start: never counted
                 int part = Math.min(tokens, MAX_TOKENS);
                 addArrival(t[i] << TOKEN_BITS | part);
                 tokens -= part;
             }
         }
-        if (3 * spanCount + 3 > spans.length) {
+        int flags = (r.isOk() ? OK : 0) | (good ? GOOD : 0) | (r.outcome() instanceof Outcome.Cancelled ? CANCELLED : 0);
+        int s = SPAN * count;
+        spans[s] = dispatch;
+        spans[s + 1] = end;
+        spans[s + 2] = (long) Math.max(0, r.promptTokens()) << 8 | flags;
+        spans[s + 3] = latest;
+        spans[s + 4] = arrivalCount;
+        count++;
+        lastEnd = Math.max(lastEnd, end);
+        if (!stopped) {
+            seen = Math.max(seen, latest);
+        }
+        settle();
+    }
+
+    /** Settles queued entries from the head for as long as their facts no longer depend on the unknown end. */
+    private void settle() {
+        while (head < count) {
+            int s = SPAN * head;
+            if (known != null) {
+                sums.add(spans, s, arrivals, arrivalHead, known.startNanos(), known.endNanos());
+            } else if (planned && spans[s + 3] < Math.min(planCap, seen)) {
+                sums.add(spans, s, arrivals, arrivalHead, planStart, Long.MAX_VALUE); // end > latest: see class comment
+                settledLatest = Math.max(settledLatest, spans[s + 3]);
+            } else {
+                return;
+            }
+            arrivalHead = (int) spans[s + 4];
+            head++;
+        }
+        head = 0;
+        count = 0;
+        arrivalHead = 0;
+        arrivalCount = 0;
+    }
+
+    private void ensureSpan() {
+        if (SPAN * count + SPAN <= spans.length) {
+            return;
+        }
+        compact();
+        if (SPAN * count + SPAN > spans.length) {
             spans = Arrays.copyOf(spans, spans.length * 2);
         }
-        int flags = (r.isOk() ? OK : 0) | (good ? GOOD : 0) | (r.outcome() instanceof Outcome.Cancelled ? CANCELLED : 0);
-        long end = r.endNanos() >= 0 ? r.endNanos() : Math.max(r.lastTokenNanos(), r.dispatchNanos());
-        spans[3 * spanCount] = r.dispatchNanos();
-        spans[3 * spanCount + 1] = end;
-        spans[3 * spanCount + 2] = (long) Math.max(0, r.promptTokens()) << 8 | flags;
-        spanCount++;
     }
 
     private void addArrival(long packed) {
         if (arrivalCount == arrivals.length) {
-            arrivals = Arrays.copyOf(arrivals, arrivals.length * 2);
+            compact();
+            if (arrivalCount == arrivals.length) {
+                arrivals = Arrays.copyOf(arrivals, arrivals.length * 2);
+            }
         }
         arrivals[arrivalCount++] = packed;
     }
 
-    /** Rates over {@code w}; NaN for all when the window has zero length. */
+    /** Moves the queue (and the entry being added, whose span is not written yet) to the arrays' beginnings. */
+    private void compact() {
+        if (head == 0) {
+            return;
+        }
+        System.arraycopy(spans, SPAN * head, spans, 0, SPAN * (count - head));
+        for (int i = 0; i < count - head; i++) {
+            spans[SPAN * i + 4] -= arrivalHead;
+        }
+        System.arraycopy(arrivals, arrivalHead, arrivals, 0, arrivalCount - arrivalHead);
+        count -= head;
+        arrivalCount -= arrivalHead;
+        head = 0;
+        arrivalHead = 0;
+    }
+
+    /** Entries waiting to be settled (for tests: what the aggregation holds on to). */
+    int queued() {
+        return count - head;
+    }
+
+    /** Token arrivals waiting to be settled (for tests). */
+    int queuedArrivals() {
+        return arrivalCount - arrivalHead;
+    }
+
+    /**
+     * Rates over {@code w}; NaN for all when the window has zero length. Does not change the facts.
+     *
+     * @throws IllegalArgumentException when {@code w} is not a window these facts can be read over: not the
+     *                                  window given in advance, or not one the plan allowed
+     */
     Rates rates(StepWindow w) {
         if (known != null && !known.equals(w)) {
             throw new IllegalArgumentException("this step's token arrivals were counted for the window " + known
                     + " given in advance, not kept: finish it with that window, not " + w);
         }
-        double seconds = w.lengthNanos() / 1e9;
-        long outTokens = knownOutTokens;
-        for (int i = 0; i < arrivalCount; i++) {
-            if (w.contains(arrivals[i] >>> TOKEN_BITS)) {
-                outTokens += arrivals[i] & MAX_TOKENS;
-            }
+        if (w.lengthNanos() == 0) {
+            return new Rates(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
         }
-        long inTokens = 0;
-        long ok = 0;
-        long good = 0;
-        long outcomes = 0;
-        double busyNanos = 0;
-        for (int i = 0; i < spanCount; i++) {
-            long dispatch = spans[3 * i];
-            long end = spans[3 * i + 1];
-            long promptAndFlags = spans[3 * i + 2];
+        if (planned && (w.startNanos() != planStart || w.endNanos() <= settledLatest)) {
+            throw new IllegalArgumentException("this step's facts were counted as they came for a window starting at "
+                    + planStart + " and ending after " + settledLatest + " (the latest time a record handed over before"
+                    + " the step stopped issuing load carried): finish it with such a window, not " + w
+                    + "; a RequestSender must stamp its times on the run clock as they happen");
+        }
+        Sums all = sums.copy();
+        int a = arrivalHead;
+        for (int i = head; i < count; i++) {
+            all.add(spans, SPAN * i, arrivals, a, w.startNanos(), w.endNanos());
+            a = (int) spans[SPAN * i + 4];
+        }
+        double seconds = w.lengthNanos() / 1e9;
+        return new Rates(all.outTokens / seconds, all.inTokens / seconds, all.ok / seconds, all.good / seconds,
+                all.outcomes == 0 ? Double.NaN : (double) all.good / all.outcomes, all.busyNanos / w.lengthNanos());
+    }
+
+    /** Largest request end seen, or -1: the end of a window that never got closed. */
+    long lastNanos() {
+        return lastEnd;
+    }
+
+    record Rates(double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
+                 double goodFraction, double concurrencyMean) {}
+
+    /** The running sums of settled entries. */
+    private static final class Sums {
+        long outTokens;
+        long inTokens;
+        long ok;
+        long good;
+        long outcomes;
+        double busyNanos;
+
+        /** Adds the entry at {@code s}, whose arrivals start at {@code a}, over the window [start, end). */
+        void add(long[] spans, int s, long[] arrivals, int a, long start, long end) {
+            for (int i = a; i < (int) spans[s + 4]; i++) {
+                long t = arrivals[i] >>> TOKEN_BITS;
+                if (t >= start && t < end) {
+                    outTokens += arrivals[i] & MAX_TOKENS;
+                }
+            }
+            long dispatch = spans[s];
+            long stop = spans[s + 1];
+            long promptAndFlags = spans[s + 2];
             int flags = (int) (promptAndFlags & 0xff);
-            if (dispatch >= 0 && w.contains(dispatch)) {
+            if (dispatch >= 0 && dispatch >= start && dispatch < end) {
                 inTokens += promptAndFlags >>> 8;
             }
-            if (w.contains(end) && (flags & CANCELLED) == 0) {
+            if (stop >= start && stop < end && (flags & CANCELLED) == 0) {
                 outcomes++;
                 ok += (flags & OK) != 0 ? 1 : 0;
                 good += (flags & GOOD) != 0 ? 1 : 0;
             }
             if (dispatch >= 0) {
-                busyNanos += Math.max(0, Math.min(end, w.endNanos()) - Math.max(dispatch, w.startNanos()));
+                busyNanos += Math.max(0, Math.min(stop, end) - Math.max(dispatch, start));
             }
         }
-        if (w.lengthNanos() == 0) {
-            return new Rates(Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                    outcomes == 0 ? Double.NaN : (double) good / outcomes, Double.NaN);
-        }
-        return new Rates(outTokens / seconds, inTokens / seconds, ok / seconds, good / seconds,
-                outcomes == 0 ? Double.NaN : (double) good / outcomes, busyNanos / w.lengthNanos());
-    }
 
-    /** Largest end (or token arrival) seen, or -1: the end of a window that never got closed. */
-    long lastNanos() {
-        long last = -1;
-        for (int i = 0; i < spanCount; i++) {
-            last = Math.max(last, spans[3 * i + 1]);
+        Sums copy() {
+            Sums c = new Sums();
+            c.outTokens = outTokens;
+            c.inTokens = inTokens;
+            c.ok = ok;
+            c.good = good;
+            c.outcomes = outcomes;
+            c.busyNanos = busyNanos;
+            return c;
         }
-        return last;
     }
-
-    record Rates(double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
-                 double goodFraction, double concurrencyMean) {}
 }

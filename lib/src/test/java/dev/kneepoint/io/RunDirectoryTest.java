@@ -14,6 +14,7 @@ import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.metrics.TestRecords;
 import dev.kneepoint.metrics.TokenSource;
+import dev.kneepoint.metrics.WindowPlan;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -133,6 +134,36 @@ class RunDirectoryTest {
             assertThat(a.path()).isNotEqualTo(b.path());
             assertThat(b.runId()).isEqualTo("20260304-050607-same-2");
             assertThat(a.path().getParent()).isEqualTo(tmp);
+        }
+    }
+
+    @Test
+    void aPlannedStepIsCountedLiveAndReadsBackToTheSameNumbers() throws Exception {
+        StepInfo info = TestRecords.closedStep("c=4", 4);
+        List<RequestRecord> records = sampleRecords("c=4");
+        StepResult live;
+        Path dir;
+        try (RunDirectory run = RunDirectory.builder(tmp).slug("planned").clock(FIXED).targetUrl("http://x/v1")
+                .slo(Slo.builder().ttftMs(50).build()).open()) {
+            dir = run.path();
+            run.stepStarted(info, 0, WindowPlan.startingAt(0));
+            records.forEach(run::requestFinished);
+            run.stepLoadStopping(info);
+            run.stepFinished(info, TestRecords.window(0, 100));
+            live = run.aggregator().results().get(0);
+        }
+        StepResult again = RunLoader.load(dir).result().step("c=4");
+        assertThat(again.outputTokensPerS()).isEqualTo(live.outputTokensPerS()).isCloseTo(70.0, within(1e-6));
+        assertThat(again.requestsPerS()).isEqualTo(live.requestsPerS());
+        assertThat(again.concurrencyMean()).isEqualTo(live.concurrencyMean());
+        assertThat(again.goodputRps()).isEqualTo(live.goodputRps());
+        // The plan reached the aggregator (it was counted live): a window the plan did not allow is refused.
+        try (RunDirectory run = RunDirectory.builder(tmp).slug("refused").clock(FIXED).targetUrl("http://x/v1").open()) {
+            run.stepStarted(info, 0, WindowPlan.startingAt(TestRecords.nanos(50)));
+            records.forEach(run::requestFinished);
+            run.stepLoadStopping(info);
+            assertThatThrownBy(() -> run.stepFinished(info, TestRecords.window(0, 100)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("starting at 50000000");
         }
     }
 
