@@ -125,6 +125,7 @@ final class EmitStream implements TokenSink {
             backlog.append(b); // send buffer full: the outputs stay in the backlog until the controller wrote them
             direct = false;
             needFlush = true;
+            metrics.slowWrites.increment();
             changed.signal();
             return;
         }
