@@ -255,7 +255,10 @@ final class EmitStream implements TokenSink {
         while (true) {
             lock.lock();
             try {
-                if (failure != null) {
+                if (failure != null || stallRequested) {
+                    // a stall fired while this thread owned the socket: nothing more goes out before the stall
+                    // (the events formatted before the fault then wait with the rest; an edge case: the stalled
+                    // output was the first one, or it came while a slow reader's backlog was being written)
                     return;
                 }
                 if (!backlog.hasBytes() && backlog.outs() == 0) {
