@@ -9,9 +9,9 @@ import java.util.Map;
 /**
  * CPU time of this process, in total and per group of platform threads, for the benchmarks' CPU-per-token
  * figures (wall-clock figures are unreliable on a shared machine; CPU time is not). Groups: the NIO
- * transport's selector ({@code kneepoint-nio}), the simulator's engine and acceptor ({@code kneepoint-sim-*}),
- * the virtual-thread carriers ({@code ForkJoinPool-*}: the simulator's per-connection writers and the
- * client's request threads share them), GC and JIT, and the rest.
+ * transport's selector ({@code kneepoint-nio}), the simulator's engine (which also writes every stream's
+ * chunks) and acceptor ({@code kneepoint-sim-*}), the virtual-thread carriers ({@code ForkJoinPool-*}: the
+ * simulator's per-connection threads and the client's request threads share them), GC and JIT, and the rest.
  */
 record CpuSample(long processNanos, Map<Long, Long> threadNanos, Map<Long, String> threadGroup) {
     static final String[] GROUPS = {"client-nio", "sim-engine", "vthread-carriers", "gc+jit", "other"};

@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code /v1/chat/completions} and {@code /v1/completions}: validates, decides the request's fault,
- * submits the sequence to the engine, then writes its outputs at their scheduled times.
+ * submits the sequence to the engine, then writes its outputs at their scheduled times (streaming: the
+ * engine thread writes them, see {@link EmitStream}; otherwise this thread waits for the last one).
  *
  * <p>Streaming, in OpenAI's shape: headers at once; with the first token the role chunk (chat),
  * then one content event per engine step of this request, then a finish chunk with an empty delta
@@ -82,17 +83,20 @@ final class CompletionHandler {
                 engine.stall(fault.durationNanos());
             }
         }
-        StreamSink sink = new StreamSink();
+        TokenSink sink = cr.stream() ? new EmitStream(ex, metrics) : new StreamSink();
         Sequence seq = new Sequence(index, prompt, Sequence.blockHashes(cr.promptIds(), config.blockSize()), target, sink);
         Response r = new Response(cr, seq, sink, fault, finishReason, random.nextLong(),
                 new Sse(chat, (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(Sequence.mix(config.seed() + index + 1)),
                         System.currentTimeMillis() / 1000, config.modelName()));
+        if (sink instanceof EmitStream es) {
+            es.bind(r);
+        }
         engine.submit(seq);
         try {
-            if (cr.stream()) {
-                new StreamWriter(r, ex, engine, metrics).run();
+            if (sink instanceof EmitStream es) {
+                es.run(engine);
             } else {
-                complete(r, ex);
+                complete(r, (StreamSink) sink, ex);
             }
         } catch (IOException e) {
             engine.abort(seq);
@@ -105,19 +109,19 @@ final class CompletionHandler {
     }
 
     /** Everything a writer needs about one accepted request. */
-    record Response(CompletionRequest request, Sequence seq, StreamSink sink, FaultPlanner.Decision fault,
+    record Response(CompletionRequest request, Sequence seq, TokenSink sink, FaultPlanner.Decision fault,
                     String finishReason, long textSeed, Sse sse) {
         int promptTokens() {
             return seq.promptTokens;
         }
     }
 
-    private void complete(Response r, SimExchange ex) throws IOException, InterruptedException {
+    private void complete(Response r, StreamSink sink, SimExchange ex) throws IOException, InterruptedException {
         List<StreamSink.Out> batch = new ArrayList<>();
         int generated = 0;
         boolean finished = false;
         while (!finished) {
-            r.sink().takeAll(batch);
+            sink.takeAll(batch);
             for (StreamSink.Out o : batch) {
                 generated = o.generated();
                 finished |= o.finished();

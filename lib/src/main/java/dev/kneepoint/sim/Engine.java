@@ -13,11 +13,11 @@ import java.util.concurrent.locks.LockSupport;
  * from its batch, the thread parks until the step's absolute deadline ({@code stepStart +
  * duration}, never "now + sleep", so there is no drift) and then hands that step's tokens to each
  * sequence's {@link TokenSink} with the deadline as their scheduled time. The next step starts at
- * the previous deadline; an engine that is behind catches up and the writers' emission lag shows it.
+ * the previous deadline; an engine that is behind catches up and the emission lag shows it. Streaming
+ * sinks ({@link EmitStream}) write their chunk to the socket inside {@code onTokens}, without blocking,
+ * so each output leaves at (never before) its due time with no per-token thread wake-up.
  */
 final class Engine implements AutoCloseable {
-    /** Outputs due within this much are handed out at once (a timed park oversleeps by ~50 us anyway). */
-    private static final long EARLY_SLACK_NANOS = 100_000;
     private final EngineModel model;
     private final SimMetrics metrics;
     private final Thread thread;
@@ -146,7 +146,9 @@ final class Engine implements AutoCloseable {
         for (int i = 0; i < emissions.size(); i++) {
             StepResult.Emission e = emissions.get(i);
             long at = deadline + i * emitNanosPerSeq;
-            if (emitNanosPerSeq > 0 && at - System.nanoTime() > EARLY_SLACK_NANOS && !parkUntil(at)) {
+            // never early: a streaming sink writes to its socket right here (EmitStream); a timed park oversleeps
+            // by ~50-100 us, so the outputs that fall due meanwhile go out together after one wake-up
+            if (emitNanosPerSeq > 0 && at - System.nanoTime() > 0 && !parkUntil(at)) {
                 return false;
             }
             Sequence s = e.seq();

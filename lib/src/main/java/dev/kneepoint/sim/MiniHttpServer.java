@@ -5,8 +5,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
+import java.net.StandardSocketOptions;
+import java.nio.channels.Channels;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -15,8 +17,10 @@ import java.util.concurrent.Executors;
 /**
  * A minimal HTTP/1.1 server: keep-alive, Content-Length or chunked request bodies, fixed or
  * chunked responses, and TCP resets on demand. One virtual thread per connection (blocking
- * sockets park the virtual thread), one platform thread accepting. Everything it starts is
- * stopped by {@link #close()}.
+ * socket channels park the virtual thread), one platform thread accepting. While a response streams,
+ * its chunks are written by the engine thread in non-blocking mode ({@link EmitStream}); the
+ * connection's thread puts the channel back in blocking mode before it reads the next request.
+ * Everything it starts is stopped by {@link #close()}.
  */
 final class MiniHttpServer implements AutoCloseable {
 
@@ -25,17 +29,17 @@ final class MiniHttpServer implements AutoCloseable {
         void handle(HttpRequestData request, SimExchange exchange) throws IOException;
     }
 
-    private final ServerSocket server;
+    private final ServerSocketChannel server;
     private final Handler handler;
     private final ExecutorService connections;
-    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
     private final Thread acceptor;
     private volatile boolean closed;
 
     MiniHttpServer(String host, int port, Handler handler) throws IOException {
         this.handler = handler;
-        this.server = new ServerSocket();
-        server.setReuseAddress(true);
+        this.server = ServerSocketChannel.open();
+        server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
         server.bind(new InetSocketAddress(InetAddress.getByName(host), port), 8192);
         this.connections = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("kneepoint-sim-conn-", 0).factory());
         this.acceptor = Thread.ofPlatform().daemon(true).name("kneepoint-sim-accept").unstarted(this::acceptLoop);
@@ -43,14 +47,14 @@ final class MiniHttpServer implements AutoCloseable {
     }
 
     int port() {
-        return server.getLocalPort();
+        return ((InetSocketAddress) server.socket().getLocalSocketAddress()).getPort();
     }
 
     private void acceptLoop() {
         while (!closed) {
             try {
-                Socket s = server.accept();
-                s.setTcpNoDelay(true);
+                SocketChannel s = server.accept();
+                s.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 open.add(s);
                 connections.execute(() -> serve(s));
             } catch (IOException e) {
@@ -63,19 +67,20 @@ final class MiniHttpServer implements AutoCloseable {
         }
     }
 
-    private void serve(Socket s) {
+    private void serve(SocketChannel s) {
         try (s) {
-            InputStream in = new BufferedInputStream(s.getInputStream(), 2048);
+            InputStream in = new BufferedInputStream(Channels.newInputStream(s), 2048);
             while (!closed) {
                 HttpRequestData req = HttpRequestData.read(in);
                 if (req == null) {
                     return;
                 }
-                SimExchange ex = new SimExchange(s, s.getOutputStream(), req.wantsClose());
+                SimExchange ex = new SimExchange(s, req.wantsClose());
                 handler.handle(req, ex);
                 if (!ex.reusable()) {
                     return;
                 }
+                ex.readyToRead();
             }
         } catch (IOException | RuntimeException e) {
             // the connection is gone or the request was unreadable: close it (try-with-resources)
@@ -92,7 +97,7 @@ final class MiniHttpServer implements AutoCloseable {
         } catch (IOException ignored) {
             // closing anyway
         }
-        for (Socket s : open) {
+        for (SocketChannel s : open) {
             try {
                 s.close();
             } catch (IOException ignored) {

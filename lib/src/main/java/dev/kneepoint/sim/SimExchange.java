@@ -1,20 +1,23 @@
 package dev.kneepoint.sim;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.Socket;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
  * The response side of one request on the minimal server: either one fixed-length response or a
- * chunked stream. Every call writes straight to the socket in one {@code write} (no buffer is kept
- * per connection, which keeps thousands of idle streams cheap). Used by one thread.
+ * chunked stream. Fixed responses and stream heads are written in blocking mode by the connection's
+ * thread; a stream's chunks are encoded into a buffer reused across the exchange's chunks
+ * ({@link #encodeChunk}) and written by whichever thread owns the stream at that moment, without
+ * blocking ({@link #writeNow}, the engine thread) or blocking ({@link #writeAll}, the connection's
+ * thread). One thread at a time: the stream's lock ({@link EmitStream}) decides which.
  */
 final class SimExchange {
-    private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
-    private final Socket socket;
-    private final OutputStream out;
+    static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private final SocketChannel channel;
     /** Room before a chunk's data for its size (at most 8 hex digits) and CRLF. */
     private static final int CHUNK_HEAD = 10;
     private byte[] chunkBuf = new byte[1024];
@@ -23,9 +26,8 @@ final class SimExchange {
     private boolean broken;
     private NativeStream translator;
 
-    SimExchange(Socket socket, OutputStream rawOut, boolean close) {
-        this.socket = socket;
-        this.out = rawOut;
+    SimExchange(SocketChannel channel, boolean close) {
+        this.channel = channel;
         this.close = close;
     }
 
@@ -43,92 +45,142 @@ final class SimExchange {
         byte[] all = new byte[head.length + body.length];
         System.arraycopy(head, 0, all, 0, head.length);
         System.arraycopy(body, 0, all, head.length, body.length);
-        out.write(all);
+        writeAll(ByteBuffer.wrap(all));
         done = true;
     }
 
-    /** Sends a chunked response's headers (flushed) so streaming can begin. */
+    /** Sends a chunked response's headers (blocking) so streaming can begin. */
     void startStream(int status, String contentType) throws IOException {
         StringBuilder sb = statusLine(status);
         sb.append("Content-Type: ").append(translator != null ? translator.contentType() : contentType)
                 .append("\r\nCache-Control: no-cache\r\n")
                 .append("Transfer-Encoding: chunked\r\n\r\n");
-        out.write(sb.toString().getBytes(StandardCharsets.US_ASCII));
+        writeAll(ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.US_ASCII)));
     }
 
-    /** Writes one chunk of ASCII/UTF-8 text (one {@code write}). */
     /**
-     * Writes {@code text} as one chunk in one write, encoding ASCII text straight into a buffer reused
-     * across this exchange's chunks (no String, byte array or framing copy per chunk); other text takes
-     * the general path, and so does every chunk of a translated (native API) stream.
+     * Encodes {@code text[from, to)} as one HTTP chunk (followed by the terminal chunk when {@code last}),
+     * ASCII text straight into a buffer reused across this exchange's chunks (no String, byte array or
+     * framing copy); other text, and every chunk of a translated (native API) stream, takes the general
+     * path. The result is a view valid until the next call; empty text gives no chunk (only the terminal
+     * one, if asked for).
      */
-    void writeChunk(CharSequence text) throws IOException {
-        int n = text.length();
-        if (n == 0) {
-            return;
-        }
+    ByteBuffer encodeChunk(CharSequence text, int from, int to, boolean last) {
+        int n = to - from;
         if (translator != null) {
-            writeChunk(text.toString()); // a native API's stream is translated from the OpenAI chunk first
-            return;
+            return general(translator.translate(text.subSequence(from, to).toString()), last);
         }
-        if (chunkBuf.length < n + CHUNK_HEAD + 2) {
-            chunkBuf = new byte[Math.max(n + CHUNK_HEAD + 2, chunkBuf.length * 2)];
+        int need = n + CHUNK_HEAD + 2 + LAST_CHUNK.length;
+        if (chunkBuf.length < need) {
+            chunkBuf = new byte[Math.max(need, chunkBuf.length * 2)];
         }
         byte[] b = chunkBuf;
         int k = CHUNK_HEAD;
-        for (int i = 0; i < n; i++) {
+        for (int i = from; i < to; i++) {
             char c = text.charAt(i);
             if (c >= 0x80) {
-                writeChunk(text.toString());
-                return;
+                return general(text.subSequence(from, to).toString(), last);
             }
             b[k++] = (byte) c;
         }
-        b[k++] = '\r';
-        b[k++] = '\n';
-        int start = CHUNK_HEAD - 2;
-        b[start] = '\r';
-        b[start + 1] = '\n';
-        for (int v = n; ; v >>>= 4) {
-            b[--start] = (byte) Character.forDigit(v & 0xf, 16);
-            if (v < 16) {
-                break;
+        int start = CHUNK_HEAD;
+        if (n > 0) {
+            b[k++] = '\r';
+            b[k++] = '\n';
+            start = CHUNK_HEAD - 2;
+            b[start] = '\r';
+            b[start + 1] = '\n';
+            for (int v = n; ; v >>>= 4) {
+                b[--start] = (byte) Character.forDigit(v & 0xf, 16);
+                if (v < 16) {
+                    break;
+                }
             }
         }
-        out.write(b, start, k - start);
+        if (last) {
+            System.arraycopy(LAST_CHUNK, 0, b, k, LAST_CHUNK.length);
+            k += LAST_CHUNK.length;
+        }
+        return ByteBuffer.wrap(b, start, k - start);
     }
 
-    void writeChunk(String text) throws IOException {
-        byte[] data = (translator == null ? text : translator.translate(text)).getBytes(StandardCharsets.UTF_8);
-        if (data.length == 0) {
-            return;
-        }
+    private ByteBuffer general(String text, boolean last) {
+        byte[] data = text.getBytes(StandardCharsets.UTF_8);
         String hex = Integer.toHexString(data.length);
-        byte[] all = new byte[hex.length() + 4 + data.length];
+        byte[] all = new byte[(data.length == 0 ? 0 : hex.length() + 4 + data.length) + (last ? LAST_CHUNK.length : 0)];
         int k = 0;
-        for (int i = 0; i < hex.length(); i++) {
-            all[k++] = (byte) hex.charAt(i);
+        if (data.length > 0) {
+            for (int i = 0; i < hex.length(); i++) {
+                all[k++] = (byte) hex.charAt(i);
+            }
+            all[k++] = '\r';
+            all[k++] = '\n';
+            System.arraycopy(data, 0, all, k, data.length);
+            k += data.length;
+            all[k++] = '\r';
+            all[k++] = '\n';
         }
-        all[k++] = '\r';
-        all[k++] = '\n';
-        System.arraycopy(data, 0, all, k, data.length);
-        k += data.length;
-        all[k++] = '\r';
-        all[k] = '\n';
-        out.write(all);
+        if (last) {
+            System.arraycopy(LAST_CHUNK, 0, all, k, LAST_CHUNK.length);
+        }
+        return ByteBuffer.wrap(all);
+    }
+
+    /** Writes what the socket's send buffer takes now, without blocking; returns the bytes written. */
+    int writeNow(ByteBuffer b) throws IOException {
+        if (channel.isBlocking()) {
+            channel.configureBlocking(false);
+        }
+        return channel.write(b);
+    }
+
+    /** Writes all of {@code b}, blocking (parks a virtual thread) while the send buffer is full. */
+    void writeAll(ByteBuffer b) throws IOException {
+        if (!channel.isBlocking()) {
+            channel.configureBlocking(true);
+        }
+        while (b.hasRemaining()) {
+            channel.write(b);
+        }
+    }
+
+    /** Puts the connection back in blocking mode for reading the next request. */
+    void readyToRead() throws IOException {
+        if (!channel.isBlocking()) {
+            channel.configureBlocking(true);
+        }
     }
 
     /** Ends a chunked stream cleanly (terminal chunk). */
     void endStream() throws IOException {
-        out.write(LAST_CHUNK);
+        writeAll(ByteBuffer.wrap(LAST_CHUNK));
+        done = true;
+    }
+
+    /** Marks the stream as ended: its terminal chunk was written with its last chunk. */
+    void streamEnded() {
         done = true;
     }
 
     /** Aborts the connection with a TCP reset (SO_LINGER 0), dropping anything buffered. */
     void reset() throws IOException {
         broken = true;
-        socket.setSoLinger(true, 0);
-        socket.close();
+        if (channel.isOpen()) {
+            channel.setOption(StandardSocketOptions.SO_LINGER, 0);
+            channel.close();
+        }
+    }
+
+    /** Closes the connection now (with a reset when asked), from any thread; errors are ignored. */
+    void closeNow(boolean reset) {
+        try {
+            if (reset) {
+                channel.setOption(StandardSocketOptions.SO_LINGER, 0);
+            }
+            channel.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
     }
 
     /** Whether the connection can carry another request. */

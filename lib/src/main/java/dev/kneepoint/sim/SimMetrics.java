@@ -28,6 +28,8 @@ final class SimMetrics {
     final LongAdder requestsFinishedLength = new LongAdder();
     final LongAdder requestsReceived = new LongAdder();
     final LongAdder tokensWritten = new LongAdder();
+    /** Streams handed to their connection's thread because the socket's send buffer was full (slow readers). */
+    final LongAdder slowWrites = new LongAdder();
     final Map<FaultKind, LongAdder> faults = new EnumMap<>(FaultKind.class);
     private final ConcurrentHistogram emissionLag = new ConcurrentHistogram(3_600_000_000_000L, 3);
     private final String modelLabel;

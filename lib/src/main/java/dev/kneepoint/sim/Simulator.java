@@ -94,6 +94,11 @@ public final class Simulator implements AutoCloseable {
                 Duration.ofNanos(lag.getMaxValue()), lag.getTotalCount(), faults);
     }
 
+    /** Times a stream's socket send buffer was full and its connection's thread took over writing (tests). */
+    long slowWrites() {
+        return metrics.slowWrites.sum();
+    }
+
     /** Clears the emission-lag histogram (e.g. after a warm-up). */
     public void resetEmissionLag() {
         metrics.resetLag();

@@ -14,10 +14,12 @@ class EngineRealTimeTest {
     /** Records scheduled times; counts down when finished. */
     static final class Recorder implements TokenSink {
         final List<Long> scheduled = new ArrayList<>();
+        final List<Long> calledAt = new ArrayList<>();
         final CountDownLatch done = new CountDownLatch(1);
 
         @Override
         public synchronized void onTokens(int tokens, int generated, boolean finished, long scheduledNanos) {
+            calledAt.add(System.nanoTime());
             scheduled.add(scheduledNanos);
             if (finished) {
                 done.countDown();
@@ -60,6 +62,12 @@ class EngineRealTimeTest {
             }
             for (Recorder r : rs) {
                 assertThat(r.done.await(5, TimeUnit.SECONDS)).isTrue();
+            }
+            // streaming sinks write inside onTokens: no output may be handed out before its due time
+            for (Recorder r : rs) {
+                for (int i = 0; i < r.scheduled.size(); i++) {
+                    assertThat(r.calledAt.get(i)).isGreaterThanOrEqualTo(r.scheduled.get(i));
+                }
             }
             List<Long> firsts = rs.stream().map(r -> r.scheduled.get(0)).sorted().toList();
             assertThat(firsts.get(1) - firsts.get(0)).isEqualTo(300_000);
