@@ -43,8 +43,8 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--rate", defaultValue = "1000", description = "Dispatch-accuracy scenario rate, req/s (default: ${DEFAULT-VALUE})")
     double rate;
 
-    @Option(names = "--transport", defaultValue = "AUTO",
-            description = "Client transport: AUTO (NIO for the simulator's http://), OKHTTP or NIO (default: ${DEFAULT-VALUE})")
+    @Option(names = "--transport", defaultValue = "NIO",
+            description = "Client transport: NIO (selector-based, for the simulator's http://), OKHTTP or AUTO (= OkHttp) (default: ${DEFAULT-VALUE})")
     dev.kneepoint.client.Transport transport;
 
     @Option(names = "--only", description = "Run one scenario: ingest, dispatch or streams")

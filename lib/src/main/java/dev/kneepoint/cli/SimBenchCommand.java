@@ -27,8 +27,8 @@ final class SimBenchCommand implements Callable<Integer> {
     @Option(names = "--seconds", defaultValue = "10", description = "Measured seconds per case (default: ${DEFAULT-VALUE})")
     int seconds;
 
-    @Option(names = "--transport", defaultValue = "AUTO",
-            description = "Client transport: AUTO (NIO for the simulator's http://), OKHTTP or NIO (default: ${DEFAULT-VALUE})")
+    @Option(names = "--transport", defaultValue = "NIO",
+            description = "Client transport: NIO (selector-based, for the simulator's http://), OKHTTP or AUTO (= OkHttp) (default: ${DEFAULT-VALUE})")
     Transport transport;
 
     @Option(names = "--case", description = "Only this case, as STREAMS:TOKENS_PER_S:OUTPUT:SPREAD (e.g. 2000:50000:3000:0.8);"

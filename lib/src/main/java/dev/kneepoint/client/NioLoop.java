@@ -32,7 +32,13 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class NioLoop implements Runnable {
     /** Idle connections kept over all hosts. */
     static final int MAX_IDLE_CONNECTIONS = 4096;
-    static final long IDLE_KEEP_NANOS = 300_000_000_000L;
+    /**
+     * A pooled connection idle longer than this is closed rather than reused: 2 s, below the 5 s keep-alive
+     * timeout of common servers (uvicorn for vLLM/SGLang, cpp-httplib for llama-server, Node), so a server
+     * closing an idle connection at the moment it is reused cannot reset a request (this transport never
+     * retries silently, since a retry would land inside TTFT).
+     */
+    static final long IDLE_KEEP_NANOS = 2_000_000_000L;
     static final long DRAIN_NANOS = 1_000_000_000L;
     static final long DRAIN_BYTES = 64 * 1024;
     /** How long the loop thread outlives its last request (so no thread of ours survives a run for long). */

@@ -5,7 +5,10 @@ package dev.kneepoint.client;
  * state, so they produce the same records (outcomes, token counts, finish reasons, server timings).
  */
 public enum Transport {
-    /** {@link #NIO} for plain {@code http://} targets, {@link #OKHTTP} for {@code https://}. */
+    /**
+     * The default: {@link #OKHTTP} for now. {@link #NIO} is opt-in until a connection error seen once against
+     * llama-server in CI is understood (docs/PERFORMANCE.md, "NIO transport").
+     */
     AUTO,
     /**
      * OkHttp, one blocking call per request on the request's (virtual) thread: HTTPS, HTTP/2, proxies,

@@ -18,7 +18,7 @@ abstract class ClientFixture {
 
     MockWebServer server;
     /** The transport under test; subclasses named {@code ...OkHttpTest} rerun every scenario on OKHTTP. */
-    Transport transport = Transport.AUTO;
+    Transport transport = Transport.NIO;
     final RunClock clock = RunClock.system();
     final List<ScriptedBody> bodies = new ArrayList<>();
 
