@@ -274,25 +274,7 @@ final class NioExchange {
     }
 
     private Outcome wholeOutcome(long now) {
-        byte[] bytes = body.toByteArray();
-        StringBuilder text = new StringBuilder(bytes.length);
-        int bad = Utf8.decode(bytes, 0, bytes.length, text);
-        if (bad >= 0) {
-            return new Outcome.StreamError("response is not valid UTF-8 (byte " + bad + ")");
-        }
-        StreamPayload p = state.decoder.decode(text.toString().strip());
-        return switch (p) {
-            case StreamPayload.Chunk c -> {
-                state.finishReason = c.finishReason();
-                state.timings.putAll(c.timings());
-                state.tally.onWholeResponse(now, c);
-                state.keepText(c);
-                yield state.tally.tokenEvents() == 0 ? Outcome.EMPTY : Outcome.OK;
-            }
-            case StreamPayload.ServerError e -> new Outcome.StreamError("server error: " + e.message());
-            case StreamPayload.Malformed m -> new Outcome.StreamError("malformed response: " + m.message());
-            case StreamPayload.Done d -> Outcome.EMPTY;
-        };
+        return state.onWholeResponse(body.toByteArray(), now);
     }
 
     private void finishError(String unreadable) {

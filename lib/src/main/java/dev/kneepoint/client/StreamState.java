@@ -48,6 +48,30 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
         framer.feed(buf, off, len);
     }
 
+    /**
+     * The outcome of a whole (non-streamed) response body read at {@code now}: decoded by this kind's
+     * decoder, its tokens tallied as one event. Shared by both transports.
+     */
+    Outcome onWholeResponse(byte[] bytes, long now) {
+        StringBuilder body = new StringBuilder(bytes.length);
+        int bad = Utf8.decode(bytes, 0, bytes.length, body);
+        if (bad >= 0) {
+            return new Outcome.StreamError("response is not valid UTF-8 (byte " + bad + ")");
+        }
+        return switch (decoder.decode(body.toString().strip())) {
+            case StreamPayload.Chunk c -> {
+                finishReason = c.finishReason();
+                timings.putAll(c.timings());
+                tally.onWholeResponse(now, c);
+                keepText(c);
+                yield tally.tokenEvents() == 0 ? Outcome.EMPTY : Outcome.OK;
+            }
+            case StreamPayload.ServerError e -> new Outcome.StreamError("server error: " + e.message());
+            case StreamPayload.Malformed m -> new Outcome.StreamError("malformed response: " + m.message());
+            case StreamPayload.Done d -> Outcome.EMPTY;
+        };
+    }
+
     /** True once reading should stop: {@code [DONE]} seen or the stream is broken. */
     boolean finished() {
         return doneNanos >= 0 || streamError != null;
