@@ -120,7 +120,13 @@ timed() {
   printf 'tool=%s\nkind=%s\nload=%s\n' "$tool" "$kind" "$load" > "$dir/run.properties"
   echo "peers: $tool $kind $load" >&2
   local rc=0
-  (cd "$dir" && /usr/bin/time -o time.txt -f "%U %S %e" "$@" > stdout.txt 2> stderr.txt) || rc=$?
+  (cd "$dir" && exec /usr/bin/time -o time.txt -f "%U %S %e" "$@" > stdout.txt 2> stderr.txt) &
+  local tpid=$!
+  # the tool's CPU while tokens flow, beside the simulator's token counter (see bench/cpu_sampler.py)
+  python3 "$ROOT/bench/cpu_sampler.py" --pid $tpid --metrics "$URL/metrics" --out "$dir/cpu_samples.tsv" &
+  local spid=$!
+  wait $tpid || rc=$?
+  wait $spid || echo "peers: the CPU sampler of $1 failed" >&2
   echo "rc=$rc" >> "$dir/run.properties"
   echo "loadavg=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$dir/run.properties"
   [[ $rc == 0 ]] || echo "peers: $tool $kind $load failed (rc=$rc), see $dir/stderr.txt" >&2

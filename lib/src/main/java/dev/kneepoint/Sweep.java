@@ -79,6 +79,7 @@ public final class Sweep {
     private String name = "sweep";
     private LoadProgress progress;
     private boolean allowConcurrent;
+    private boolean clientWarmup = true;
     private BackgroundStream background;
     private double backgroundRate = Double.NaN;
     private Workload backgroundWorkload;
@@ -270,6 +271,21 @@ public final class Sweep {
     public Sweep allowConcurrentRuns(boolean allow) {
         this.allowConcurrent = allow;
         return this;
+    }
+
+    /**
+     * Warm Kneepoint's own request path before this JVM's first sweep (default on): a few thousand tokens
+     * streamed from an embedded simulator on 127.0.0.1, never from the target, so class loading and the first
+     * JIT compilations of the client do not inflate the first measured requests' dispatch lag and TTFT.
+     * Once per JVM and transport/API combination; the manifest's {@code client_warmup_ms} says what it took.
+     */
+    public Sweep clientWarmup(boolean on) {
+        this.clientWarmup = on;
+        return this;
+    }
+
+    boolean clientWarmup() {
+        return clientWarmup;
     }
 
     /**

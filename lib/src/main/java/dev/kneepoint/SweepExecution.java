@@ -9,6 +9,7 @@ import dev.kneepoint.load.LoadProgress;
 import dev.kneepoint.load.LoadResult;
 import dev.kneepoint.load.LoadRun;
 import dev.kneepoint.load.RunHandle;
+import dev.kneepoint.load.Workload;
 import dev.kneepoint.metrics.RunAggregator;
 import dev.kneepoint.metrics.RunClock;
 import dev.kneepoint.metrics.RunListener;
@@ -18,7 +19,9 @@ import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.metrics.StepWindow;
 import dev.kneepoint.telemetry.TelemetryRecorder;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -75,11 +78,18 @@ final class SweepExecution {
     }
 
     private void init(Ladder ladder) {
+        double warmupMs = sweep.clientWarmup() ? ClientWarmup.ensure(sweep.target()) : Double.NaN;
+        Workload workload = sweep.workloadOrSynthetic();
+        if (sweep.clientWarmup()) {
+            workload.next(0); // deterministic by index: builds lazy prompt and tokenizer state before the clock runs
+        }
+        Map<String, Object> config = new LinkedHashMap<>(sweep.describe());
+        config.put("client_warmup_ms", Double.isNaN(warmupMs) ? "off" : warmupMs < 0 ? "failed" : warmupMs);
         RunClock clock = RunClock.system();
         this.directory = sweep.outputDir() == null ? null
                 : RunDirectory.builder(sweep.outputDir()).slug(sweep.name())
                         .targetUrl(sweep.target().baseUrl().toString()).model(sweep.target().model())
-                        .config(sweep.describe()).slo(sweep.slo()).clientThresholds(sweep.clientThresholds()).open();
+                        .config(config).slo(sweep.slo()).clientThresholds(sweep.clientThresholds()).open();
         this.aggregator = directory == null ? new RunAggregator(sweep.slo()).clientThresholds(sweep.clientThresholds())
                 : directory.aggregator();
         if (sweep.backgroundStream() != null) {
@@ -91,7 +101,7 @@ final class SweepExecution {
         RunListener listeners = directory == null ? aggregator : directory;
         this.loadRun = LoadRun.builder()
                 .sender(client)
-                .workload(sweep.workloadOrSynthetic())
+                .workload(workload)
                 .listener(listeners)
                 .clock(clock)
                 .ladder(ladder.withGate(this::gate))

@@ -123,6 +123,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--no-telemetry", description = "Sample no server /metrics, host or GPU telemetry")
     boolean noTelemetry;
 
+    @Option(names = "--no-client-warmup", description = "Skip warming Kneepoint's own request path on an embedded simulator "
+            + "before the first step (the first requests then carry the JVM's class loading and JIT)")
+    boolean noClientWarmup;
+
     @Option(names = "--metrics-url", description = "Server Prometheus endpoint (default: <url>/metrics)")
     String metricsUrl;
 
@@ -197,6 +201,7 @@ final class RunCommand implements Callable<Integer> {
         if (stopP99Ttft != null) {
             sweep.stopWhenP99TtftAbove(stopP99Ttft);
         }
+        sweep.clientWarmup(!noClientWarmup);
         if (noTelemetry) {
             sweep.telemetry(Telemetry.off());
         } else {

@@ -101,6 +101,7 @@ public final class LoadRun {
 
     /** The ladder loop; {@code stopRequested} tells a stop() apart from a plain interrupt. */
     LoadResult drive(BooleanSupplier stopRequested) {
+        ClientMonitor.prepare(); // its one-off start-up cost must not land in the first step's dispatch lag
         RunContext context = new RunContext(sender, workload, listener, clock);
         BackgroundRunner bg = background == null ? null
                 : new BackgroundRunner(background, context.withWorkload(background.workload()));

@@ -79,11 +79,18 @@ public final class TelemetryRecorder implements AutoCloseable {
             case Gpu.Auto a -> startNvidiaSmi(env, config, false);
             case Gpu.NvidiaSmi n -> startNvidiaSmi(env, config, true);
         }
+        // The first sample of each source is taken here, on the caller's thread, before the load starts: its
+        // one-off costs (HTTP client and parser class loading, the first scrape) would otherwise compete for
+        // the CPU with the run's first requests and inflate their dispatch lag and TTFT.
         for (HttpScraper s : scrapers) {
-            scheduler.scheduleAtFixedRate(guard(s.url().toString(), s::tick), 0, period, TimeUnit.NANOSECONDS);
+            Runnable tick = guard(s.url().toString(), s::tick);
+            tick.run();
+            scheduler.scheduleAtFixedRate(tick, period, period, TimeUnit.NANOSECONDS);
         }
         if (host != null) {
-            scheduler.scheduleAtFixedRate(guard("host", this::sampleHost), 0, period, TimeUnit.NANOSECONDS);
+            Runnable tick = guard("host", this::sampleHost);
+            tick.run();
+            scheduler.scheduleAtFixedRate(tick, period, period, TimeUnit.NANOSECONDS);
         }
         long flush = Math.min(period, TimeUnit.MILLISECONDS.toNanos(200));
         scheduler.scheduleAtFixedRate(() -> {

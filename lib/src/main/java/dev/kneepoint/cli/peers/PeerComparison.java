@@ -10,7 +10,9 @@ import java.util.Map;
  * The figures of each tool, derived from its runs, and their ratios to Kneepoint's.
  *
  * <ul>
- *   <li><b>Client CPU per token</b>: with two closed-loop runs of different lengths, the <em>marginal</em> cost
+ *   <li><b>Client CPU per token</b>: preferably the <em>load-phase</em> cost of the longest closed-loop run
+ *       ({@link LoadPhase}: the tool's CPU while the server generated tokens for it, sampled beside the
+ *       simulator's token counter). Without samples, with two closed-loop runs of different lengths, the <em>marginal</em> cost
  *       (CPU of the long run − CPU of the short run) / (tokens of the long run − tokens of the short run), so
  *       interpreter or JVM start-up, dataset preparation and report writing cancel out; the fixed cost
  *       left is reported as start-up CPU. With one run, CPU / tokens (start-up included).</li>
@@ -19,8 +21,8 @@ import java.util.Map;
  *       lag test (a cold first step, a burst of load from other processes): the table shows every rate.
  *       <b>Max dispatched rate</b> drops the lag test: the highest rate dispatched at ≥ 95 % of target
  *       without failures.</li>
- *   <li><b>Open-loop CPU per token</b>: (CPU of the open-loop runs − the start-up CPU above, once per
- *       invocation) / their tokens; needs the marginal fit. Not comparable between tools that fall behind
+ *   <li><b>Open-loop CPU per token</b>: the load-phase CPU of the open-loop runs / their tokens, or without
+ *       samples (CPU of the open-loop runs − the start-up CPU above, once per invocation) / their tokens. Not comparable between tools that fall behind
  *       (they read several events per syscall and pay less per token), shown for the record.</li>
  *   <li><b>Agreement</b>: the closed-loop point of the longest run, each figure divided by Kneepoint's.</li>
  * </ul>
@@ -40,9 +42,11 @@ public record PeerComparison(List<ToolSummary> tools) {
      *
      * @param tool tool name
      * @param cpuNsPerToken client CPU per output token, ns
-     * @param cpuMethod {@code marginal} (two runs) or {@code total} (one run, start-up included), or {@code none}
+     * @param cpuMethod {@code load phase} (samples), {@code marginal} (two runs) or {@code total} (one run, start-up
+     *        included), or {@code none}
      * @param startupCpuS fixed CPU per invocation implied by the marginal fit, s (NaN with one run)
-     * @param openCpuNsPerToken open-loop CPU per token after start-up, ns (NaN without a marginal fit or open runs)
+     * @param openCpuNsPerToken open-loop CPU per token after start-up, ns (NaN without samples or a marginal fit, or
+     *        without open runs)
      * @param closed the closed-loop point of the tool's longest closed run, or null
      * @param open the open-loop points, by target rate
      * @param maxSustainedRps highest target rate sustained (NaN when none was, or none was run)
@@ -50,11 +54,13 @@ public record PeerComparison(List<ToolSummary> tools) {
      * @param firstUnsustainedRps lowest target rate above {@code maxSustainedRps} (or of all, when none was
      *        sustained) that was not sustained (NaN when there is none)
      * @param errors errors reading the tool's outputs, by run name
+     * @param marginalCpuNsPerToken the marginal closed-loop cost, ns (NaN with fewer than two closed runs), kept
+     *        beside the load-phase figure as a cross-check
      */
     public record ToolSummary(String tool, double cpuNsPerToken, String cpuMethod, double startupCpuS,
             double openCpuNsPerToken, PeerPoint closed, List<PeerPoint> open, double maxSustainedRps, double maxDispatchedRps,
             double firstUnsustainedRps,
-            Map<String, String> errors) {
+            Map<String, String> errors, double marginalCpuNsPerToken) {
         public ToolSummary {
             open = List.copyOf(open);
             errors = Map.copyOf(errors);
@@ -90,6 +96,7 @@ public record PeerComparison(List<ToolSummary> tools) {
                 .filter(r -> r.kind().equals("closed") && r.error() == null && r.outputTokens() > 0 && !Double.isNaN(r.cpuS()))
                 .sorted(Comparator.comparingLong(PeerRun::outputTokens)).toList();
         double cpuNs = Double.NaN;
+        double marginalNs = Double.NaN;
         double startup = Double.NaN;
         String method = "none";
         if (closed.size() >= 2) {
@@ -99,12 +106,18 @@ public record PeerComparison(List<ToolSummary> tools) {
             if (dTokens > 0) {
                 double perToken = (large.cpuS() - small.cpuS()) / dTokens;
                 cpuNs = perToken * 1e9;
+                marginalNs = cpuNs;
                 startup = small.cpuS() - perToken * small.outputTokens();
                 method = "marginal";
             }
         } else if (closed.size() == 1) {
             cpuNs = closed.get(0).cpuS() * 1e9 / closed.get(0).outputTokens();
             method = "total";
+        }
+        LoadPhase phase = closed.isEmpty() ? null : closed.get(closed.size() - 1).loadPhase();
+        if (phase != null && !Double.isNaN(phase.cpuNsPerToken())) {
+            cpuNs = phase.cpuNsPerToken();
+            method = "load phase";
         }
         PeerPoint closedPoint = closed.isEmpty() ? null : closed.get(closed.size() - 1).points().stream()
                 .filter(p -> p.mode().equals("closed")).findFirst().orElse(null);
@@ -120,19 +133,39 @@ public record PeerComparison(List<ToolSummary> tools) {
                 maxDispatched = p.load();
             }
         }
-        double openCpu = 0;
-        long openTokens = 0;
-        for (PeerRun r : runs) {
-            if (r.kind().equals("open") && r.error() == null && !Double.isNaN(r.cpuS())) {
-                openCpu += r.cpuS() - startup;
-                openTokens += r.outputTokens();
+        double openNs = openLoadPhaseNs(runs);
+        if (Double.isNaN(openNs)) {
+            double openCpu = 0;
+            long openTokens = 0;
+            for (PeerRun r : runs) {
+                if (r.kind().equals("open") && r.error() == null && !Double.isNaN(r.cpuS())) {
+                    openCpu += r.cpuS() - startup;
+                    openTokens += r.outputTokens();
+                }
             }
+            openNs = Double.isNaN(startup) || openTokens == 0 ? Double.NaN : openCpu * 1e9 / openTokens;
         }
-        double openNs = Double.isNaN(startup) || openTokens == 0 ? Double.NaN : openCpu * 1e9 / openTokens;
         double floor = Double.isNaN(max) ? Double.NEGATIVE_INFINITY : max;
         double firstFail = open.stream().filter(p -> p.load() > floor && !p.sustained(MAX_LAG_P99_MS))
                 .mapToDouble(PeerPoint::load).findFirst().orElse(Double.NaN);
-        return new ToolSummary(tool, cpuNs, method, startup, openNs, closedPoint, open, max, maxDispatched, firstFail, errors);
+        return new ToolSummary(tool, cpuNs, method, startup, openNs, closedPoint, open, max, maxDispatched, firstFail, errors,
+                marginalNs);
+    }
+
+    /** Load-phase CPU of every open-loop run / their tokens, ns; NaN unless every open run has samples. */
+    private static double openLoadPhaseNs(List<PeerRun> runs) {
+        double cpu = 0;
+        long tokens = 0;
+        for (PeerRun r : runs) {
+            if (r.kind().equals("open") && r.error() == null) {
+                if (r.loadPhase() == null) {
+                    return Double.NaN;
+                }
+                cpu += r.loadPhase().cpuS();
+                tokens += r.loadPhase().tokens();
+            }
+        }
+        return tokens < LoadPhase.MIN_TOKENS ? Double.NaN : cpu * 1e9 / tokens;
     }
 
     /** The summary of {@code tool}, or null. */

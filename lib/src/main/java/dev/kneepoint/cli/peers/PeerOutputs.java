@@ -70,7 +70,7 @@ public final class PeerOutputs {
             error = e.getClass().getSimpleName() + ": " + e.getMessage();
         }
         return new PeerRun(dir.getFileName().toString(), tool, kind, load, rc, time[0], time[1], time[2],
-                p.getProperty("loadavg", ""), points, error);
+                p.getProperty("loadavg", ""), points, error, LoadPhase.read(dir.resolve("cpu_samples.tsv")));
     }
 
     /** user, sys, wall seconds from the last line of {@code /usr/bin/time -f "%U %S %e"} output; NaN if absent. */

@@ -26,13 +26,14 @@ public final class PeerReport {
                 .append(env.getOrDefault("vllm", "-")).append(". Workload: ")
                 .append(env.getOrDefault("workload", "?")).append(".\n\n");
         ToolSummary kp = c.tool("kneepoint");
-        b.append("| tool | client CPU µs/token | × Kneepoint | method | start-up CPU s | open-loop µs/token | max sustained rate req/s "
+        b.append("| tool | client CPU µs/token | × Kneepoint | method | marginal µs/token (cross-check) | start-up CPU s "
+                + "| open-loop µs/token | max sustained rate req/s "
                 + "| × Kneepoint | first higher rate not sustained | max rate dispatched ≥ 95 % (lag ignored) |\n");
-        b.append("|---|---|---|---|---|---|---|---|---|---|\n");
+        b.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (ToolSummary t : c.tools()) {
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", t.tool(),
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", t.tool(),
                     f(t.cpuNsPerToken() / 1e3, 1), x(t.cpuNsPerToken(), kp == null ? Double.NaN : kp.cpuNsPerToken()),
-                    t.cpuMethod(), f(t.startupCpuS(), 1), f(t.openCpuNsPerToken() / 1e3, 1), f(t.maxSustainedRps(), 0),
+                    t.cpuMethod(), f(t.marginalCpuNsPerToken() / 1e3, 1), f(t.startupCpuS(), 1), f(t.openCpuNsPerToken() / 1e3, 1), f(t.maxSustainedRps(), 0),
                     x(t.maxSustainedRps(), kp == null ? Double.NaN : kp.maxSustainedRps()), f(t.firstUnsustainedRps(), 0),
                     f(t.maxDispatchedRps(), 0)));
         }
@@ -67,13 +68,17 @@ public final class PeerReport {
                 }
             }
         }
-        b.append("\nRuns (CPU = user + sys of the tool's process tree, /usr/bin/time):\n\n");
-        b.append("| run | tool | asked | exit | CPU s (user + sys) | wall s | output tokens | load avg | error |\n");
-        b.append("|---|---|---|---|---|---|---|---|---|\n");
+        b.append("\nRuns (CPU = user + sys of the tool's process tree, /usr/bin/time; load phase = the tree's CPU while the "
+                + "simulator generated tokens for it, bench/cpu_sampler.py):\n\n");
+        b.append("| run | tool | asked | exit | CPU s (user + sys) | wall s | output tokens | load phase: CPU s / tokens / s "
+                + "| load avg | error |\n");
+        b.append("|---|---|---|---|---|---|---|---|---|---|\n");
         for (PeerRun r : runs) {
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s %s | %d | %s (%s + %s) | %s | %d | %s | %s |%n", r.name(), r.tool(),
+            LoadPhase lp = r.loadPhase();
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s %s | %d | %s (%s + %s) | %s | %d | %s | %s | %s |%n", r.name(), r.tool(),
                     r.kind(), r.load(), r.exitCode(), f(r.cpuS(), 2), f(r.userS(), 2), f(r.sysS(), 2), f(r.wallS(), 1),
-                    r.outputTokens(), r.loadAverage(), r.error() == null ? "" : r.error().replace('|', '/')));
+                    r.outputTokens(), lp == null ? "-" : f(lp.cpuS(), 2) + " / " + lp.tokens() + " / " + f(lp.seconds(), 1),
+                    r.loadAverage(), r.error() == null ? "" : r.error().replace('|', '/')));
         }
         return b.toString();
     }
@@ -93,6 +98,7 @@ public final class PeerReport {
                 g.writeStringField("tool", t.tool());
                 num(g, "cpu_ns_per_token", t.cpuNsPerToken());
                 g.writeStringField("cpu_method", t.cpuMethod());
+                num(g, "marginal_cpu_ns_per_token", t.marginalCpuNsPerToken());
                 num(g, "startup_cpu_s", t.startupCpuS());
                 num(g, "open_cpu_ns_per_token", t.openCpuNsPerToken());
                 num(g, "cpu_per_token_vs_kneepoint", PeerComparison.ratio(t.cpuNsPerToken(), kp == null ? Double.NaN : kp.cpuNsPerToken()));
@@ -128,6 +134,14 @@ public final class PeerReport {
                 num(g, "wall_s", r.wallS());
                 g.writeNumberField("output_tokens", r.outputTokens());
                 g.writeStringField("loadavg", r.loadAverage());
+                if (r.loadPhase() != null) {
+                    g.writeObjectFieldStart("load_phase");
+                    num(g, "cpu_s", r.loadPhase().cpuS());
+                    g.writeNumberField("tokens", r.loadPhase().tokens());
+                    num(g, "seconds", r.loadPhase().seconds());
+                    g.writeNumberField("samples", r.loadPhase().samples());
+                    g.writeEndObject();
+                }
                 g.writeStringField("error", r.error());
                 g.writeEndObject();
             }

@@ -18,12 +18,19 @@ import java.util.List;
  * @param loadAverage the machine's load average when the run ended
  * @param points the load levels the tool reported (empty when it failed)
  * @param error why the output could not be read, or null
+ * @param loadPhase the tool's CPU while the server generated tokens for it ({@code cpu_samples.tsv}), or null
  */
 public record PeerRun(String name, String tool, String kind, String load, int exitCode, double userS, double sysS,
-        double wallS, String loadAverage, List<PeerPoint> points, String error) {
+        double wallS, String loadAverage, List<PeerPoint> points, String error, LoadPhase loadPhase) {
 
     public PeerRun {
         points = List.copyOf(points);
+    }
+
+    /** A run without load-phase samples. */
+    public PeerRun(String name, String tool, String kind, String load, int exitCode, double userS, double sysS,
+            double wallS, String loadAverage, List<PeerPoint> points, String error) {
+        this(name, tool, kind, load, exitCode, userS, sysS, wallS, loadAverage, points, error, null);
     }
 
     /** User plus system CPU, s. */
