@@ -70,7 +70,7 @@ final class BenchCommand implements Callable<Integer> {
             + "results.md and results.json with each figure, its target and the machine")
     boolean all;
 
-    @Option(names = "--quick", description = "With --all: smoke sizes (2 s scenarios, one kernel launch, 50,000-request analysis directory)")
+    @Option(names = "--quick", description = "With --all: smoke sizes (5 s client scenarios, 2 s simulator case, one kernel launch, 50,000-request analysis directory)")
     boolean quick;
 
     @Option(names = "--parts", description = "With --all: the parts to run, comma-separated (default: client,sim,kernel,analysis)")

@@ -31,7 +31,8 @@ public final class BenchAll {
     /**
      * What to run and where.
      *
-     * @param quick smoke sizes: 2 s scenarios, one kernel launch of 10 cells, a 50,000-request analysis directory
+     * @param quick smoke sizes: 5 s client scenarios, a 2 s simulator case, one kernel launch of 10 cells, a
+     *              50,000-request analysis directory
      * @param parts the parts to run (run order is always client, sim, kernel, analysis)
      * @param out   folder for results.md, results.json and the parts' output
      * @param work  folder for the analysis run directory; null = a fresh temporary folder
@@ -103,7 +104,8 @@ public final class BenchAll {
     }
 
     private PartResult client() throws IOException, InterruptedException {
-        int seconds = options.quick() ? 2 : 10;
+        // quick: 5 s, not 2 s, so that some 4 s answers of the streams scenario (40 tokens at 100 ms) end in the window
+        int seconds = options.quick() ? 5 : 10;
         int warmup = options.quick() ? 1 : 3;
         Attempt a = new Attempt(Part.CLIENT, String.format(Locale.ROOT,
                 "ingest c=16 and c=64, dispatch 1,000 req/s, %,d streams; %d s each after %d s warm-up", STREAMS, seconds, warmup));

@@ -63,7 +63,7 @@ public record BenchReport(boolean quick, Machine machine, List<PartResult> parts
         for (PartResult p : parts) {
             for (Figure f : p.figures()) {
                 s.append("| ").append(p.part().id()).append(" | ").append(esc(f.label())).append(" | ")
-                        .append(value(f.value())).append(' ').append(f.unit()).append(" | ")
+                        .append(Double.isNaN(f.value()) ? "n/a" : value(f.value()) + " " + f.unit()).append(" | ")
                         .append(f.target() == null ? "–" : esc(f.target().text())).append(" | ")
                         .append(Double.isNaN(f.ratio()) ? "–" : String.format(Locale.ROOT, "%.2f", f.ratio())).append(" | ")
                         .append(f.verdict() == Verdict.MISSED ? "**missed**" : f.verdict().word()).append(" | ")
