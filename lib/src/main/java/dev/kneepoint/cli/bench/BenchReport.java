@@ -53,7 +53,7 @@ public record BenchReport(boolean quick, Machine machine, List<PartResult> parts
         row(s, "cores", Integer.toString(machine.cores()));
         row(s, "memory", String.format(Locale.ROOT, "%.1f GiB", machine.memoryBytes() / (double) (1L << 30)));
         row(s, "OS", machine.os());
-        row(s, "kernel", machine.kernel());
+        row(s, "OS kernel", machine.kernel());
         row(s, "JDK", machine.jdk());
         row(s, "default GC", machine.gc());
         row(s, "git commit", machine.gitCommit() + (machine.gitDirty() == null ? " (dirty: unknown)"

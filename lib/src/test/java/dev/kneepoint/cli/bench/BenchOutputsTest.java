@@ -108,8 +108,11 @@ class BenchOutputsTest {
         assertThat(quiet.get("kernel.lsmagic_ms").value()).isCloseTo(3.0, within(EPS));
 
         Map<String, Figure> loaded = byKey(BenchOutputs.kernel(fixture("kernel-loaded.out")));
-        assertThat(loaded.get("kernel.cold_start_s").verdict()).isEqualTo(Verdict.MISSED); // 3.41 > 3
-        assertThat(loaded.get("kernel.trivial_cell_ms").verdict()).isEqualTo(Verdict.MISSED); // 65.2 > 50
+        assertThat(loaded.get("kernel.cold_start_s").value()).isCloseTo(4.27, within(EPS));
+        assertThat(loaded.get("kernel.cold_start_s").verdict()).isEqualTo(Verdict.MISSED); // 4.27 > 3
+        assertThat(loaded.get("kernel.cold_start_s").ratio()).isCloseTo(4.27 / 3, within(EPS));
+        assertThat(loaded.get("kernel.trivial_cell_ms").value()).isCloseTo(181.6, within(EPS));
+        assertThat(loaded.get("kernel.trivial_cell_ms").verdict()).isEqualTo(Verdict.MISSED); // 181.6 > 50
         assertThatThrownBy(() -> BenchOutputs.kernel("cold start to first result: median 1.00 s (runs: 1.00)\n"))
                 .hasMessageContaining("kernel trivial cell");
     }
