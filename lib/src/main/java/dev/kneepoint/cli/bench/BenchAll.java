@@ -97,7 +97,7 @@ public final class BenchAll {
                     r.wallS(), r.reason().isEmpty() ? "" : ": " + r.reason());
             results.add(r);
         }
-        BenchReport report = new BenchReport(options.quick(), machine, results, start, LoadAverage.now());
+        BenchReport report = new BenchReport(options.quick(), machine, classPath, results, start, LoadAverage.now());
         Files.writeString(options.out().resolve("results.md"), report.markdown(), StandardCharsets.UTF_8);
         Files.writeString(options.out().resolve("results.json"), report.json(), StandardCharsets.UTF_8);
         return report;

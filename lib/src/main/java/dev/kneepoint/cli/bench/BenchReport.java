@@ -13,11 +13,12 @@ import java.util.Locale;
  *
  * @param quick     whether this was a {@code --quick} smoke run (small sizes, short windows)
  * @param machine   where it ran
+ * @param classPath the class path the Java parts ran with ({@code $CP} in their commands)
  * @param parts     each part's result, in run order
  * @param loadAtStart load average before the first part
  * @param loadAtEnd load average when the last part had ended
  */
-public record BenchReport(boolean quick, Machine machine, List<PartResult> parts,
+public record BenchReport(boolean quick, Machine machine, String classPath, List<PartResult> parts,
         LoadAverage loadAtStart, LoadAverage loadAtEnd) {
     /** Version of the results.json layout. */
     public static final String FORMAT = "kneepoint-bench-all/1";
@@ -25,6 +26,7 @@ public record BenchReport(boolean quick, Machine machine, List<PartResult> parts
 
     public BenchReport {
         parts = List.copyOf(parts);
+        classPath = classPath == null ? "" : classPath;
     }
 
     /** Figures over all parts with the given verdict. */
@@ -80,7 +82,10 @@ public record BenchReport(boolean quick, Machine machine, List<PartResult> parts
                     .append(esc(p.settings())).append(" | ")
                     .append(String.join(", ", p.logs())).append(" |\n");
         }
-        s.append("\nCommands:\n\n```\n");
+        s.append("\nCommands (run from the checkout):\n\n```\n");
+        if (!classPath.isEmpty()) {
+            s.append("CP=\"").append(classPath).append("\"\n");
+        }
         for (PartResult p : parts) {
             for (String c : p.commands()) {
                 s.append(c).append('\n');
@@ -104,6 +109,7 @@ public record BenchReport(boolean quick, Machine machine, List<PartResult> parts
         m.put("jdk", machine.jdk());
         m.put("gc", machine.gc());
         m.put("git_commit", machine.gitCommit());
+        root.put("class_path", classPath);
         if (machine.gitDirty() == null) {
             m.putNull("git_dirty");
         } else {

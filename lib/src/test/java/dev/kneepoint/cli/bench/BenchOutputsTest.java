@@ -45,6 +45,7 @@ class BenchOutputsTest {
         assertThat(f.get("client.streams.concurrency_mean").ratio()).isCloseTo(1999 / 2000.0, within(EPS));
         assertThat(f.get("client.streams.itl_p50_over_step").value()).isCloseTo(1.0, within(EPS)); // 100.0 / 100 ms
         assertThat(f.get("client.streams.itl_p50_over_step").verdict()).isEqualTo(Verdict.MET);
+        assertThat(f.get("client.streams.itl_p50_over_step").ratio()).isCloseTo(1.0, within(EPS)); // nominal 1.0, bound 1.1
         // the better of the two ingest rows (c=64: 100,196 over c=16: 81,028)
         assertThat(f.get("client.ingest.tokens_per_s_per_core").value()).isCloseTo(100196, within(EPS));
         assertThat(f.get("client.ingest.tokens_per_s_per_core").note()).contains("closed c=64");
@@ -93,7 +94,7 @@ class BenchOutputsTest {
         assertThat(loaded.get("sim.emitted_tokens_per_s").verdict()).isEqualTo(Verdict.MISSED);
         assertThat(loaded.get("sim.emission_lag_p99_ms").value()).isCloseTo(2772.43, within(EPS));
         assertThat(loaded.get("sim.emission_lag_p99_ms").verdict()).isEqualTo(Verdict.MISSED);
-        assertThat(loaded.get("sim.emitted_tokens_per_s").note()).contains("received 2825 tok/s (0.980 of emitted)");
+        assertThat(loaded.get("sim.emitted_tokens_per_s").note()).contains("received 2,825 tok/s (0.980 of emitted)");
         assertThatThrownBy(() -> BenchOutputs.sim("transport NIO\n")).hasMessageContaining("no case row");
     }
 

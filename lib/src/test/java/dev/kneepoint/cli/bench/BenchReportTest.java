@@ -23,7 +23,7 @@ class BenchReportTest {
         PartResult kernel = PartResult.skipped(Part.KERNEL, "no project virtual env; run 'bin/kneepoint kernel install'", "1 launch", l2);
         PartResult analysis = new PartResult(Part.ANALYSIS, PartResult.Status.OK, "", "1,000,000 requests",
                 BenchOutputs.analysis(BenchOutputsTest.fixture("analysis-1m-quiet.out"), 25.3), l2, l2, 31.0, List.of(), List.of());
-        return new BenchReport(false, MACHINE, List.of(client, kernel, analysis), l1, l2);
+        return new BenchReport(false, MACHINE, "lib/target/kneepoint-lib.jar:lib/target/lib/*", List.of(client, kernel, analysis), l1, l2);
     }
 
     @Test
@@ -63,8 +63,9 @@ class BenchReportTest {
         assertThat(md).contains("| analysis | heap held per request after GC | 143 B | ≤ 200 B | 0.72 | met |");
         assertThat(md).contains("| client not the bottleneck: ITL p50 / engine step (100 ms) | n/a |");
         assertThat(md).contains("| kernel | skipped: no project virtual env; run 'bin/kneepoint kernel install' |");
+        assertThat(md).contains("```\nCP=\"lib/target/kneepoint-lib.jar:lib/target/lib/*\"\njava -cp \"$CP\" dev.kneepoint.cli.Main bench");
         assertThat(r.noPartFailed()).isTrue();
-        BenchReport quick = new BenchReport(true, MACHINE, List.of(new PartResult(Part.SIM, PartResult.Status.FAILED,
+        BenchReport quick = new BenchReport(true, MACHINE, "", List.of(new PartResult(Part.SIM, PartResult.Status.FAILED,
                 "sim exited with 1; see sim.err", "", List.of(), r.loadAtStart(), r.loadAtEnd(), 1, List.of(), List.of())),
                 r.loadAtStart(), r.loadAtEnd());
         assertThat(quick.markdown()).contains("(--quick smoke run)").contains("| sim | failed: sim exited with 1; see sim.err |");
