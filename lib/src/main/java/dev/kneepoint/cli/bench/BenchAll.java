@@ -38,23 +38,28 @@ public final class BenchAll {
      * @param work  folder for the analysis run directory; null = a fresh temporary folder
      * @param keep  keep the analysis run directory instead of deleting it
      * @param root  the Kneepoint checkout (bin/kneepoint-kernel, .venv, git)
+     * @param analysisRequests size of the analysis run directory (1,000,000 full, 50,000 quick; the targets
+     *              are judged only at 1,000,000)
      */
-    public record Options(boolean quick, List<Part> parts, Path out, Path work, boolean keep, Path root) {
+    public record Options(boolean quick, List<Part> parts, Path out, Path work, boolean keep, Path root, int analysisRequests) {
         public Options {
             parts = List.copyOf(parts);
-            if (parts.isEmpty() || out == null || root == null) {
-                throw new IllegalArgumentException("bench --all needs at least one part, an output folder and the checkout root");
+            if (parts.isEmpty() || out == null || root == null || analysisRequests < 1) {
+                throw new IllegalArgumentException("bench --all needs at least one part, an output folder, the checkout root"
+                        + " and a positive analysis size; got parts " + parts + ", out " + out + ", root " + root
+                        + ", analysis requests " + analysisRequests);
             }
+        }
+
+        /** The sizes of {@code --quick} or of the full run. */
+        public Options(boolean quick, List<Part> parts, Path out, Path work, boolean keep, Path root) {
+            this(quick, parts, out, work, keep, root, quick ? 50_000 : BenchOutputs.ANALYSIS_TARGET_REQUESTS);
         }
 
         /** {@code ROOT/bench/results/<UTC yyyyMMdd-HHmmss>}. */
         public static Path defaultOut(Path root) {
             return root.resolve("bench/results").resolve(
                     DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT).format(ZonedDateTime.now(ZoneOffset.UTC)));
-        }
-
-        int analysisRequests() {
-            return quick ? 50_000 : BenchOutputs.ANALYSIS_TARGET_REQUESTS;
         }
 
         Duration childTimeout() {
