@@ -3,6 +3,9 @@ package dev.kneepoint.cli;
 import com.sun.management.OperatingSystemMXBean;
 import dev.kneepoint.Kneepoint;
 import dev.kneepoint.Sweep;
+import dev.kneepoint.cli.bench.BenchAll;
+import dev.kneepoint.cli.bench.BenchReport;
+import dev.kneepoint.cli.bench.Part;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.load.LoadProgress;
 import dev.kneepoint.metrics.StepInfo;
@@ -14,6 +17,7 @@ import java.io.InputStreamReader;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +26,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code kneepoint bench}: the client-side performance figures of docs/PERFORMANCE.md. Each scenario
@@ -30,6 +36,9 @@ import picocli.CommandLine.Option;
  * and reports the client's process CPU per streamed token, sustained ingest, open-loop dispatch
  * accuracy and concurrent streams held. Figures cover the window after warm-up; the JIT column is
  * compilation time inside it, and a per-thread-group CPU breakdown goes to stderr.
+ *
+ * <p>{@code kneepoint bench --all} instead runs every part's bench (client, simulator, kernel, analysis) one
+ * after the other, each in its own process, and writes results.md and results.json ({@link BenchAll}).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Measure the client: CPU per token, ingest rate, dispatch accuracy, concurrent streams.")
@@ -57,10 +66,50 @@ final class BenchCommand implements Callable<Integer> {
             + "from every figure; JIT compilation mostly ends within it (default: ${DEFAULT-VALUE})")
     int warmupS;
 
+    @Option(names = "--all", description = "Run every part (client, sim, kernel, analysis), each in its own process, and write "
+            + "results.md and results.json with each figure, its target and the machine")
+    boolean all;
+
+    @Option(names = "--quick", description = "With --all: smoke sizes (5 s client scenarios, 2 s simulator case, one kernel launch, 50,000-request analysis directory)")
+    boolean quick;
+
+    @Option(names = "--parts", description = "With --all: the parts to run, comma-separated (default: client,sim,kernel,analysis)")
+    String parts;
+
+    @Option(names = "--out", description = "With --all: results folder (default: bench/results/<UTC date-time>)")
+    Path out;
+
+    @Option(names = "--work", description = "With --all: folder for the analysis part's run directory (default: a temporary folder)")
+    Path work;
+
+    @Option(names = "--keep", description = "With --all: keep the analysis run directory (default: deleted afterwards)")
+    boolean keep;
+
+    @Spec
+    CommandSpec spec;
+
     private final OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     @Override
     public Integer call() throws Exception {
+        List<String> misplaced = new ArrayList<>();
+        var parsed = spec.commandLine().getParseResult();
+        for (String o : all ? List.of("--only", "--runs", "--seconds", "--warmup", "--streams", "--rate", "--transport")
+                : List.of("--quick", "--parts", "--out", "--work", "--keep")) {
+            if (parsed.hasMatchedOption(o)) {
+                misplaced.add(o);
+            }
+        }
+        if (!misplaced.isEmpty()) {
+            throw new IllegalArgumentException(all ? "bench --all sets each part's sizes itself (full or --quick); drop "
+                    + String.join(", ", misplaced) + ", or run the client bench alone without --all"
+                    : String.join(", ", misplaced) + " only go with --all; add --all to run every part");
+        }
+        if (all) {
+            return runAll();
+        }
+        System.err.println("bench: client figures only; 'bench --all' runs every part (client, sim, kernel, analysis) and"
+                + " writes results.md and results.json (docs/PERFORMANCE.md)");
         List<String> rows = new ArrayList<>();
         rows.add("| scenario | load | out tok/s | client CPU ns/token | tokens/s per client core | conc mean | ttft p99 ms | itl p50 / p99 ms | schedule_lag p50 / p99 / p99.9 / max ms | client CPU % | GC ms | JIT ms | failures |");
         rows.add("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
@@ -69,6 +118,18 @@ final class BenchCommand implements Callable<Integer> {
         }
         rows.forEach(System.out::println);
         return 0;
+    }
+
+    private int runAll() throws IOException, InterruptedException {
+        String home = System.getenv("KNEEPOINT_HOME");
+        Path root = Path.of(home != null && !home.isBlank() ? home : System.getProperty("user.dir")).toAbsolutePath();
+        List<Part> selected = parts == null ? List.of(Part.values()) : Part.parseList(parts);
+        BenchAll.Options options = new BenchAll.Options(quick, selected, out != null ? out : BenchAll.Options.defaultOut(root),
+                work, keep, root);
+        BenchReport report = BenchAll.run(options, System.err);
+        System.out.print(report.markdown());
+        System.err.println("bench --all: wrote " + options.out().resolve("results.md") + " and results.json");
+        return report.noPartFailed() ? 0 : 1;
     }
 
     private void scenarios(List<String> rows) throws IOException, InterruptedException {

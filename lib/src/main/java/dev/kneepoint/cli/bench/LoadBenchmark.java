@@ -1,5 +1,11 @@
-package dev.kneepoint.analysis;
+package dev.kneepoint.cli.bench;
 
+import dev.kneepoint.analysis.Knee;
+import dev.kneepoint.analysis.KneeOptions;
+import dev.kneepoint.analysis.KneeReport;
+import dev.kneepoint.analysis.LatencyMetric;
+import dev.kneepoint.analysis.RunTables;
+import dev.kneepoint.analysis.SummaryText;
 import dev.kneepoint.io.RunDirectory;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
@@ -18,7 +24,8 @@ import org.knowm.xchart.XYChart;
 import tech.tablesaw.api.Table;
 
 /**
- * The end-to-end analysis benchmark of docs/PERFORMANCE.md ("Analysis"), in two separate JVMs:
+ * The end-to-end analysis benchmark of docs/PERFORMANCE.md ("Analysis"), in two separate JVMs (the analysis part
+ * of {@code kneepoint bench --all} runs both):
  *
  * <pre>
  * LoadBenchmark write PARENT [requests]   writes a real run directory (default 1,000,000 requests) with
@@ -67,7 +74,7 @@ public final class LoadBenchmark {
     }
 
     /** Writes the run directory under {@code parent}; returns its path. */
-    static Path write(Path parent, int n) throws Exception {
+    public static Path write(Path parent, int n) throws Exception {
         Files.createDirectories(parent);
         double rpsSum = 0;
         for (int s = 0; s < STEPS; s++) {
@@ -164,7 +171,7 @@ public final class LoadBenchmark {
     }
 
     /** Load + summary table + four plots, timed; then the heap held per request with the results reachable. */
-    static void measure(Path dir) {
+    public static void measure(Path dir) {
         long baseline = usedAfterGc();
         var threads = ManagementFactory.getThreadMXBean();
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
