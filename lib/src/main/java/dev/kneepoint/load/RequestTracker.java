@@ -297,11 +297,27 @@ final class RequestTracker {
 
     /**
      * The record the driving thread writes for a request whose worker did not end in time (METRICS.md
-     * "Outcomes": {@code CANCELLED}, reported apart from failures): its identity and spec, {@code t_dispatch} =
-     * the instant the request was handed to the sender (absent if it never was: then it was never dispatched),
-     * {@code t_end} = now, no tokens. What the sender measured meanwhile is not available to this thread.
+     * "Outcomes": {@code CANCELLED}, reported apart from failures), {@code t_end} = now. When the sender published
+     * its measurements ({@link Cancellation#onProgress}: Kneepoint's client does) the record keeps them: dispatch,
+     * first byte, every token event so far with the client's counts. Otherwise: identity and spec, {@code t_dispatch}
+     * = the instant the request was handed to the sender (absent if it never was: then it was never dispatched), no
+     * tokens.
      */
     private RequestRecord cancelledRecord(Flight f) {
+        RequestRecord p = f.handedNanos >= 0 ? f.cancellation.progress() : null;
+        if (p != null && p.id() == f.id() && p.step().equals(f.context.step())) {
+            long dispatch = p.dispatchNanos() >= 0 ? p.dispatchNanos() : f.handedNanos;
+            long end = Math.max(run.clock.now(), Math.max(dispatch, p.lastTokenNanos()));
+            return new RequestRecord(p.id(), p.step(), p.tag(), p.warmup(), p.intendedNanos(), dispatch,
+                    p.firstByteNanos(), p.firstTokenNanos(), p.lastTokenNanos(), end, p.chunkNanos(), p.chunkTokens(),
+                    p.promptTokens(), p.outputTokens(), p.reasoningTokens(), p.requestedPromptTokens(),
+                    p.requestedOutputTokens(), p.clientCountedTokens(), p.tokenSource(), Outcome.CANCELLED,
+                    p.finishReason(), p.streamed(), p.serverTimings());
+        }
+        return bareCancelledRecord(f);
+    }
+
+    private RequestRecord bareCancelledRecord(Flight f) {
         RequestSpec spec = f.spec;
         if (spec == null) {
             spec = run.spec(f.id());

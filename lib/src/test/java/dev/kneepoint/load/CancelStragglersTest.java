@@ -102,8 +102,9 @@ class CancelStragglersTest {
     @Timeout(60)
     void stoppingAThousandUsersWhoseThreadsIgnoreTheCancellationLeavesOneCancelledRecordEach() throws Exception {
         int users = 1000;
-        // Even ids straggle (ignore cancel and interrupts), odd ids honour the cancellation at once.
-        StragglingSender sender = new StragglingSender((spec, ctx) -> ctx.id() % 2 == 0);
+        // Even ids straggle (ignore cancel and interrupts), odd ids honour the cancellation at once; stragglers with
+        // ids divisible by 4 publish their progress (one token at dispatch), as Kneepoint's client does.
+        StragglingSender sender = new StragglingSender((spec, ctx) -> ctx.id() % 2 == 0, (spec, ctx) -> ctx.id() % 4 == 0);
         RunDirectory dir = RunDirectory.builder(tmp).slug("stragglers").open();
         Tee tee = new Tee(dir);
         ClosedLoopStep step = ClosedLoopStep.builder().concurrency(users).duration(Duration.ofSeconds(60)).build();
@@ -130,14 +131,20 @@ class CancelStragglersTest {
         assertThat(records.keySet()).isEqualTo(sender.dispatchById.keySet());
         assertThat(records).hasSize(users);
         assertThat(records.values()).allMatch(r -> r.outcome().equals(Outcome.CANCELLED) && r.dispatched());
-        // The stragglers' records were written by the stop: no first byte, t_dispatch = the hand-over to the
-        // sender, which is at or before the sender's own dispatch reading.
+        // The stragglers' records were written by the stop. With published progress: the sender's own dispatch and
+        // its token; without: no first byte, t_dispatch = the hand-over to the sender (at or before the sender's
+        // own dispatch reading), no tokens.
         for (RequestRecord r : records.values()) {
-            if (r.id() % 2 == 0) {
+            if (r.id() % 4 == 0) {
+                assertThat(r.dispatchNanos()).isEqualTo(sender.dispatchById.get(r.id()));
+                assertThat(r.chunkNanos()).containsExactly(r.dispatchNanos());
+                assertThat(r.outputTokens()).isEqualTo(1);
+            } else if (r.id() % 2 == 0) {
                 assertThat(r.firstByteNanos()).isEqualTo(RequestRecord.ABSENT);
+                assertThat(r.chunkNanos()).isEmpty();
                 assertThat(r.dispatchNanos()).isLessThanOrEqualTo(sender.dispatchById.get(r.id()));
-                assertThat(r.endNanos()).isGreaterThanOrEqualTo(r.dispatchNanos());
             }
+            assertThat(r.endNanos()).isGreaterThanOrEqualTo(r.dispatchNanos());
         }
         StepResult result = dir.aggregator().results().get(0);
         // Cancelled requests are reported apart: not failures of the server.

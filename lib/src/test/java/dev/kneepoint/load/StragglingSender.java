@@ -30,8 +30,16 @@ final class StragglingSender implements RequestSender {
     final Map<Long, Long> dispatchById = new ConcurrentHashMap<>();
     final List<Thread> threads = new CopyOnWriteArrayList<>();
 
+    /** Stragglers for which this holds publish their progress: one token at dispatch ({@link Cancellation#onProgress}). */
+    private final BiPredicate<RequestSpec, RequestContext> publishes;
+
     StragglingSender(BiPredicate<RequestSpec, RequestContext> straggles) {
+        this(straggles, (spec, ctx) -> false);
+    }
+
+    StragglingSender(BiPredicate<RequestSpec, RequestContext> straggles, BiPredicate<RequestSpec, RequestContext> publishes) {
         this.straggles = straggles;
+        this.publishes = publishes;
     }
 
     void release() {
@@ -47,6 +55,19 @@ final class StragglingSender implements RequestSender {
         entered.incrementAndGet();
         try {
             if (straggles.test(spec, context)) {
+                if (publishes.test(spec, context)) {
+                    RequestRecord.Builder p = context.recordBuilder(spec);
+                    p.dispatchNanos = b.dispatchNanos;
+                    p.firstByteNanos = b.dispatchNanos;
+                    p.firstTokenNanos = b.dispatchNanos;
+                    p.lastTokenNanos = b.dispatchNanos;
+                    p.chunkNanos = new long[] {b.dispatchNanos};
+                    p.chunkTokens = new int[] {1};
+                    p.outputTokens = 1;
+                    p.outcome = Outcome.CANCELLED;
+                    RequestRecord snapshot = p.build();
+                    cancellation.onProgress(() -> snapshot);
+                }
                 awaitIgnoringInterrupts(release);
                 long t = context.clock().now();
                 b.firstByteNanos = t;
