@@ -65,7 +65,7 @@ class RequestTrackerTest {
             List<Thread> threads = new ArrayList<>();
             for (RequestTracker.Flight f : flights) {
                 // Spread the workers' completions over the close: some before, some during, some after.
-                long spin = (f.id() * 7919) % 300_000;
+                long spin = (f.id() * 7919) % 2_000_000; // 0-2 ms
                 threads.add(Thread.ofVirtual().start(() -> {
                     try {
                         go.await();
@@ -102,6 +102,24 @@ class RequestTrackerTest {
         // workers completed; the others race it).
         assertThat(racedByStop).isPositive();
         assertThat(workersWon).isPositive();
+    }
+
+    @Test
+    void aFlightIsDeliveredOnceHoweverOftenItIsCompleted() {
+        RunClock clock = RunClock.system();
+        Counting listener = new Counting();
+        RequestTracker tracker = new RequestTracker(new RunContext((s, c, x) -> null, i -> SPEC, listener, clock), null);
+        RequestTracker.Flight f = tracker.register(new RequestContext(3, "s", false, clock.now(), clock));
+        RequestRecord.Builder b = f.context.recordBuilder(SPEC);
+        b.dispatchNanos = clock.now();
+        b.endNanos = clock.now();
+
+        assertThat(tracker.complete(f, b.build())).isTrue();
+        assertThat(tracker.complete(f, b.build())).as("the claim is taken").isFalse();
+        tracker.close(); // nothing left open: the stop writes nothing for it
+
+        assertThat(listener.perId.get(3L).get()).isEqualTo(1);
+        assertThat(listener.cancelled.get()).isZero();
     }
 
     @Test
