@@ -158,6 +158,46 @@ class CancelStragglersTest {
         releaseAndCheckNothingLate(sender, tee, users, users);
     }
 
+    /** Chat sessions of 3 turns; every turn tagged {@code chat}. */
+    private static final SessionWorkload SESSIONS = new SessionWorkload() {
+        @Override public int turns() { return 3; }
+
+        @Override public RequestSpec turn(long session, int turn, List<Answer> answers) {
+            return RequestSpec.of("session " + session + " turn " + turn, 4).withTag("chat");
+        }
+
+        @Override public RequestSpec next(long index) {
+            return turn(index, 0, List.of());
+        }
+    };
+
+    @Test
+    @Timeout(60)
+    void aSessionRunsStragglersKeepTheirTurnsSpecInTheStopsRecord() throws Exception {
+        int users = 200;
+        StragglingSender sender = new StragglingSender((spec, ctx) -> ctx.id() % 2 == 0);
+        RunDirectory dir = RunDirectory.builder(tmp).slug("sessions").open();
+        Tee tee = new Tee(dir);
+        ClosedLoopStep step = ClosedLoopStep.builder().concurrency(users).duration(Duration.ofSeconds(60)).build();
+        RunHandle handle = LoadRun.builder().sender(sender).workload(SESSIONS).listener(tee).ladder(Ladder.single(step))
+                .build().start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (sender.entered.get() < users && System.nanoTime() < deadline) {
+            Thread.sleep(5); // every user's first turn is in flight
+        }
+        handle.close();
+        dir.close(false, "stopped");
+
+        Map<Long, RequestRecord> records = byIdOnce(List.copyOf(tee.records));
+        assertThat(records.keySet()).isEqualTo(sender.dispatchById.keySet());
+        assertThat(records).hasSize(users);
+        // The stop's records carry the turn's spec (tag, requested lengths) like the workers' own.
+        assertThat(records.values()).allMatch(r -> r.outcome().equals(Outcome.CANCELLED) && r.tag().equals("chat")
+                && r.requestedOutputTokens() == 4 && r.responseText() == null);
+        assertThat(tee.violation).isNull();
+        releaseAndCheckNothingLate(sender, tee, users, users);
+    }
+
     @Test
     @Timeout(60)
     void theDrainTimeoutOfAQueueingOpenLoopStepRecordsStragglersAndQueuedRequestsOnce() throws Exception {
