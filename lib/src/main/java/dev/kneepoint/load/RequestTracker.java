@@ -27,7 +27,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *       whoever removes it (the worker when its request ends, {@link #complete}; or the driving thread when it
  *       gives up waiting, {@link #close}) writes the record; the other writes nothing.</li>
  *   <li>Every delivery runs inside a gate counted by {@code delivering}. {@link #close} first claims every flight
- *       still open and records it {@code CANCELLED} itself, then shuts the gate and waits for the deliveries in
+ *       still open and records it {@code CANCELLED} itself (keeping what the sender published through
+ *       {@link Cancellation#onProgress}), then shuts the gate and waits for the deliveries in
  *       progress. A worker enters the gate before it claims, so it either finishes its delivery before
  *       {@code close} returns or finds the gate shut and writes nothing: no record reaches the listener after
  *       the step (or the run) has ended.</li>
