@@ -1,5 +1,8 @@
 package dev.kneepoint.client;
 
+import dev.kneepoint.metrics.RequestRecord;
+import java.util.function.Supplier;
+
 /**
  * A cancel signal shared between the load step (which cancels) and a request in flight
  * (which registers how to abort its transport). Thread-safe; cancelling is idempotent and a
@@ -8,6 +11,7 @@ package dev.kneepoint.client;
 public final class Cancellation {
     private boolean cancelled;
     private Runnable hook;
+    private Supplier<RequestRecord> progress;
 
     /** Registers the action that aborts the in-flight transport (replacing any earlier one). */
     public void onCancel(Runnable action) {
@@ -38,5 +42,34 @@ public final class Cancellation {
 
     public synchronized boolean isCancelled() {
         return cancelled;
+    }
+
+    /**
+     * Registers (optional, replacing any earlier one) how another thread can read what the request has measured
+     * so far: a load step that stops waiting for a cancelled request whose thread has not ended (a starved
+     * machine) records it {@code CANCELLED} itself, with these measurements (docs/RELIABILITY.md). The supplier
+     * is called on that other thread, at most once per stop, while the request may still run: it must be
+     * thread-safe and quick, and may return null.
+     */
+    public void onProgress(Supplier<RequestRecord> snapshot) {
+        synchronized (this) {
+            progress = snapshot;
+        }
+    }
+
+    /** What the request measured so far (see {@link #onProgress}); null when no sender registered it or it failed. */
+    public RequestRecord progress() {
+        Supplier<RequestRecord> p;
+        synchronized (this) {
+            p = progress;
+        }
+        if (p == null) {
+            return null;
+        }
+        try {
+            return p.get();
+        } catch (RuntimeException e) {
+            return null; // a snapshot is an extra: the record is written without it
+        }
     }
 }

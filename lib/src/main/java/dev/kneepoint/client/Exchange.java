@@ -48,6 +48,11 @@ final class Exchange {
         return this;
     }
 
+    /** Thread-safe: what the request measured so far (see {@link Cancellation#onProgress}). */
+    RequestRecord inFlight() {
+        return state.tally.inFlight(b);
+    }
+
     /** Runs the request; every failure ends as an outcome in the builder, never as an exception. */
     void run(Cancellation cancellation, int requestedPromptTokens) {
         b.dispatchNanos = clock.now();

@@ -104,8 +104,9 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
             if (closed) {
                 call.cancel();
             }
-            new Exchange(target, call, probe, context.clock(), b).keepResponseText(spec.keepResponseText())
-                    .run(cancellation, spec.requestedPromptTokens());
+            Exchange x = new Exchange(target, call, probe, context.clock(), b).keepResponseText(spec.keepResponseText());
+            cancellation.onProgress(x::inFlight);
+            x.run(cancellation, spec.requestedPromptTokens());
             if (closed && !b.outcome.isOk() && call.isCanceled()) {
                 b.outcome = Outcome.CANCELLED;
             }
@@ -121,6 +122,7 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
                 context.clock(), b, spec.requestedPromptTokens()).keepResponseText(spec.keepResponseText());
         nioInFlight.add(x);
         try {
+            cancellation.onProgress(() -> x.state.tally.inFlight(b));
             cancellation.onCancel(x::cancel);
             if (closed) {
                 x.cancel();

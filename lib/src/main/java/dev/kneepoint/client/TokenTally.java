@@ -1,5 +1,6 @@
 package dev.kneepoint.client;
 
+import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.TokenSource;
 import java.util.Arrays;
@@ -21,13 +22,15 @@ import java.util.Arrays;
  * {@code reasoning_tokens} when it reports them, else the client counts of the reasoning chunks when
  * those were exact or the server total exceeds the client count by one end-of-sequence token, else
  * the reasoning chunks' share of the scaled counts.
- * Not thread-safe: owned by the request's thread.
+ * Not thread-safe: owned by the request's thread, except {@link #inFlight}, which another thread may call: the
+ * arrays are replaced (never shrunk) only by copies and each event is published by a volatile write of its count.
  */
 final class TokenTally {
-    private long[] times = new long[64];
-    private int[] counts = new int[64];
-    private boolean[] reasoningOnly = new boolean[64];
+    private volatile long[] times = new long[64];
+    private volatile int[] counts = new int[64];
+    private volatile boolean[] reasoningOnly = new boolean[64];
     private int n;
+    private volatile int published;
     private boolean allContinuous = true;
     private int lastCumulative;
     private int finalTotal = -1;
@@ -124,5 +127,44 @@ final class TokenTally {
         counts[n] = count;
         reasoningOnly[n] = reasoning;
         n++;
+        published = n;
+    }
+
+    /**
+     * Thread-safe: the record of the request as it stands, for a load step that stops waiting for it
+     * ({@link Cancellation#onProgress}): identity and request timings copied from {@code b}, the token events
+     * published so far with the client's counts (no server total has come), outcome {@code CANCELLED}, no end.
+     */
+    RequestRecord inFlight(RequestRecord.Builder b) {
+        int k = published; // read first: the arrays read after it hold at least k published events
+        long[] t = times;
+        int[] c = counts;
+        boolean[] r = reasoningOnly;
+        RequestRecord.Builder s = new RequestRecord.Builder();
+        s.id = b.id;
+        s.step = b.step;
+        s.tag = b.tag;
+        s.warmup = b.warmup;
+        s.intendedNanos = b.intendedNanos;
+        s.dispatchNanos = b.dispatchNanos;
+        s.firstByteNanos = b.firstByteNanos;
+        s.promptTokens = b.promptTokens;
+        s.requestedPromptTokens = b.requestedPromptTokens;
+        s.requestedOutputTokens = b.requestedOutputTokens;
+        s.streamed = b.streamed;
+        s.chunkNanos = Arrays.copyOf(t, k);
+        s.chunkTokens = Arrays.copyOf(c, k);
+        s.outputTokens = TokenAccounting.sum(s.chunkTokens);
+        s.clientCountedTokens = k > 0 ? s.outputTokens : -1;
+        s.tokenSource = k > 0 && allContinuous ? TokenSource.SERVER_CONTINUOUS : TokenSource.EVENTS;
+        for (int i = 0; i < k; i++) {
+            s.reasoningTokens += r[i] ? s.chunkTokens[i] : 0;
+        }
+        if (k > 0) {
+            s.firstTokenNanos = t[0];
+            s.lastTokenNanos = t[k - 1];
+        }
+        s.outcome = Outcome.CANCELLED;
+        return s.build();
     }
 }

@@ -24,6 +24,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The on-disk record of one run, {@code <parent>/<yyyyMMdd-HHmmss>-<slug>[-n]/} (parent is e.g. {@code runs}) (UTC time; {@code -2},
@@ -62,6 +63,8 @@ public final class RunDirectory implements RunListener, AutoCloseable {
     private final Writer steps;
     private final HlogFiles hlogs;
     private boolean closed;
+    private volatile boolean refusing;
+    private final AtomicLong recordsAfterClose = new AtomicLong();
     private String ending;
 
     private RunDirectory(Builder b) throws IOException {
@@ -156,6 +159,10 @@ public final class RunDirectory implements RunListener, AutoCloseable {
 
     @Override
     public void requestFinished(RequestRecord record) {
+        if (refusing) { // the writer has stopped: counted, never written (the load layer sends none; see recordsAfterClose)
+            recordsAfterClose.incrementAndGet();
+            return;
+        }
         requests.append(record);
         aggregator.requestFinished(record);
     }
@@ -182,6 +189,16 @@ public final class RunDirectory implements RunListener, AutoCloseable {
         done.stream().filter(r -> r.info().label().equals(step.label())).reduce((a, b) -> b).ifPresent(hlogs::append);
         SummaryJson.write(path.resolve("summary.json"), result(false));
         flush();
+    }
+
+    /**
+     * Records handed in after {@link #close()} began: not written to {@code requests.jsonl} nor aggregated. Zero
+     * when the run was driven by a {@link dev.kneepoint.load.LoadRun}, which hands over no record after it
+     * returned (docs/RELIABILITY.md "Every dispatched request has exactly one record"); a custom driver's late
+     * records show here instead of vanishing.
+     */
+    public long recordsAfterClose() {
+        return recordsAfterClose.get();
     }
 
     /** Waits (interruptibly, bounded) until every record handed in so far is written and flushed. */
@@ -248,6 +265,7 @@ public final class RunDirectory implements RunListener, AutoCloseable {
             return;
         }
         closed = true;
+        refusing = true;
         this.ending = ending;
         try {
             requests.close();

@@ -1,8 +1,6 @@
 package dev.kneepoint.load;
 
-import dev.kneepoint.client.Cancellation;
 import dev.kneepoint.client.RequestContext;
-import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.workload.RequestSpec;
 import java.util.concurrent.TimeUnit;
 
@@ -19,12 +17,13 @@ final class BackgroundRunner {
 
     private final BackgroundStream stream;
     private final RunContext run;
-    private final RequestTracker tracker = new RequestTracker();
+    private final RequestTracker tracker;
     private Thread scheduler;
 
     BackgroundRunner(BackgroundStream stream, RunContext run) {
         this.stream = stream;
         this.run = run;
+        this.tracker = new RequestTracker(run, stream.tag());
     }
 
     /**
@@ -101,23 +100,22 @@ final class BackgroundRunner {
 
     private void fire(long intended) {
         long id = run.nextId();
-        RequestContext context = new RequestContext(id, stream.tag(), false, intended, run.clock);
-        tracker.startWorker("kneepoint-bg-" + id, () -> send(context));
+        RequestTracker.Flight flight = tracker.register(new RequestContext(id, stream.tag(), false, intended, run.clock));
+        if (flight != null) { // else the run is being stopped: nothing more is sent
+            tracker.startWorker("kneepoint-bg-" + id, () -> send(flight));
+        }
     }
 
-    private void send(RequestContext context) {
-        RequestSpec spec = run.spec(context.id());
+    private void send(RequestTracker.Flight flight) {
+        if (!tracker.open(flight)) {
+            return; // recorded by the stop already
+        }
+        RequestSpec spec = run.spec(flight.id());
         if (spec == null) {
+            tracker.abandon(flight);
             return;
         }
-        spec = spec.withTag(stream.tag());
-        Cancellation cancellation = tracker.begin(context.id());
-        try {
-            RequestRecord record = run.execute(spec, context, cancellation);
-            run.deliver(record);
-        } finally {
-            tracker.end(context.id());
-        }
+        tracker.complete(flight, tracker.send(flight, spec.withTag(stream.tag())));
     }
 
     /**
@@ -129,7 +127,9 @@ final class BackgroundRunner {
         stopScheduler();
         boolean interrupted = Thread.interrupted();
         try {
-            if (!drain || !tracker.awaitIdle(stream.drainTimeout().toNanos())) {
+            if (drain && tracker.awaitIdle(stream.drainTimeout().toNanos())) {
+                tracker.close(); // a scheduler that outlived its join sends nothing more
+            } else {
                 tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             }
         } catch (InterruptedException e) {

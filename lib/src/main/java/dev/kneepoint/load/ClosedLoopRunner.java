@@ -1,6 +1,5 @@
 package dev.kneepoint.load;
 
-import dev.kneepoint.client.Cancellation;
 import dev.kneepoint.client.RequestContext;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.StepInfo;
@@ -19,7 +18,7 @@ final class ClosedLoopRunner {
     private final ClosedLoopStep step;
     private final StepInfo info;
     private final RunContext run;
-    private final RequestTracker tracker = new RequestTracker();
+    private final RequestTracker tracker;
     private final CountDownLatch issuingStopped = new CountDownLatch(1);
     private final AtomicLong measuredIssued = new AtomicLong();
     private final AtomicInteger liveUsers = new AtomicInteger();
@@ -33,6 +32,7 @@ final class ClosedLoopRunner {
         this.info = info;
         this.run = run;
         this.sessions = Sessions.of(run);
+        this.tracker = new RequestTracker(run, null);
     }
 
     /** Runs the step on the calling thread; an interrupt ends it early with {@code completed = false}. */
@@ -55,7 +55,9 @@ final class ClosedLoopRunner {
             run.listener.stepLoadStopping(info); // before the clock read that ends the window: see WindowPlan
             issueStop = run.clock.now();
             monitor.endWindow(issueStop);
-            if (!tracker.awaitIdle(step.drainTimeout().toNanos())) {
+            if (tracker.awaitIdle(step.drainTimeout().toNanos())) {
+                tracker.close();
+            } else {
                 tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             }
         } catch (InterruptedException e) {
@@ -64,6 +66,8 @@ final class ClosedLoopRunner {
             tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             Thread.currentThread().interrupt();
         } catch (RuntimeException | Error e) {
+            stopIssuing();
+            tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS); // no request outlives its step either
             monitor.stop(); // no probe outlives its step
             throw e;
         }
@@ -119,26 +123,29 @@ final class ClosedLoopRunner {
             if (!warmup && !claimMeasured()) {
                 return;
             }
+            if (tracker.isCancelled()) {
+                return;
+            }
             long id = run.nextId();
             RequestContext context = new RequestContext(id, info.label(), warmup, intended, run.clock);
+            RequestTracker.Flight flight = tracker.register(context);
+            if (flight == null) {
+                return; // the step was stopped meanwhile: nothing is sent
+            }
             RequestSpec spec = session == null ? run.spec(id) : sessions.spec(session);
             if (spec == null) {
+                tracker.abandon(flight);
                 stopIssuing();
                 return;
             }
-            Cancellation cancellation = tracker.begin(id);
-            try {
-                RequestRecord record = run.execute(spec, context, cancellation);
-                if (session != null) {
-                    boolean goesOn = sessions.advance(session, record);
-                    session = goesOn ? session : sessions.fresh();
-                    sessionThink = goesOn ? sessions.thinkNanos() : 0;
-                    record = record.withResponseText(null);
-                }
-                run.deliver(record);
-            } finally {
-                tracker.end(id);
+            RequestRecord record = tracker.send(flight, spec);
+            if (session != null) {
+                boolean goesOn = sessions.advance(session, record);
+                session = goesOn ? session : sessions.fresh();
+                sessionThink = goesOn ? sessions.thinkNanos() : 0;
+                record = record.withResponseText(null);
             }
+            tracker.complete(flight, record);
             intended = run.clock.now() + step.thinkTime().toNanos() + sessionThink;
         }
     }

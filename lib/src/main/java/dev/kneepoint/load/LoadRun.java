@@ -23,9 +23,17 @@ import java.util.function.BooleanSupplier;
  * are not recorded; the step still gets {@code stepFinished} with {@code completed = false}; everything
  * already measured is kept.
  *
+ * <p>Records: every request a step dispatched has exactly one record, handed to the listener before the step's
+ * {@code stepFinished} (a background stream's: before the run returns), and none arrives later. A request whose
+ * thread does not end within the stop's grace (0.4 s, then an interrupt and 0.4 s more) is recorded
+ * {@code CANCELLED} by the thread running the run, with what the sender published so far
+ * ({@link dev.kneepoint.client.Cancellation#onProgress}); its thread, when it ends, records nothing
+ * (docs/RELIABILITY.md "Every dispatched request has exactly one record").
+ *
  * <p>Threads: each closed-loop user and each open-loop request runs on its own virtual thread; each
- * open-loop step owns one platform scheduler thread. All of them end before the step's
- * {@code stepFinished}. There is no shared pool.
+ * open-loop step owns one platform scheduler thread. Normally all of them end before the step's
+ * {@code stepFinished}; a request thread that ignores its cancellation (a starved machine, a transport stuck
+ * in I/O) may outlive it, sending and recording nothing more. There is no shared pool.
  *
  * <p>Background: with {@link Builder#background}, a {@link BackgroundStream} runs underneath the whole ladder on
  * its own scheduler thread (started before the first step, stopped after the last, then drained), or, with

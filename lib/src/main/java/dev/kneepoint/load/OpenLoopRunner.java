@@ -22,7 +22,7 @@ final class OpenLoopRunner {
     private final OpenLoopStep step;
     private final StepInfo info;
     private final RunContext run;
-    private final RequestTracker tracker = new RequestTracker();
+    private final RequestTracker tracker;
     private final Semaphore permits;
     private final boolean dropAtCap;
     private final Sessions sessions;
@@ -36,6 +36,7 @@ final class OpenLoopRunner {
         this.permits = step.maxInFlight().isPresent() ? new Semaphore(step.maxInFlight().getAsInt(), true) : null;
         this.dropAtCap = step.capPolicy().orElse(null) == CapPolicy.DROP;
         this.sessions = Sessions.of(run);
+        this.tracker = new RequestTracker(run, null);
     }
 
     /** Runs the step on the calling thread; an interrupt ends it early with {@code completed = false}. */
@@ -59,7 +60,9 @@ final class OpenLoopRunner {
             run.listener.stepLoadStopping(info); // before the clock read that ends the window: see WindowPlan
             issueStop = heldToPlannedEnd ? plannedEnd : run.clock.now();
             monitor.endWindow(issueStop);
-            if (!tracker.awaitIdle(step.drainTimeout().toNanos())) {
+            if (tracker.awaitIdle(step.drainTimeout().toNanos())) {
+                tracker.close();
+            } else {
                 tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             }
         } catch (InterruptedException e) {
@@ -69,6 +72,8 @@ final class OpenLoopRunner {
             tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             Thread.currentThread().interrupt();
         } catch (RuntimeException | Error e) {
+            scheduler.interrupt();
+            tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS); // no request outlives its step either
             monitor.stop(); // no probe outlives its step
             throw e;
         }
@@ -92,40 +97,55 @@ final class OpenLoopRunner {
         if (dropAtCap) {
             holdsPermit = permits.tryAcquire();
             if (!holdsPermit) {
-                RequestSpec spec = run.spec(id);
-                if (spec != null) {
-                    run.deliver(run.unsent(spec, context, Outcome.DROPPED));
-                }
+                deliverUnsent(context, Outcome.DROPPED);
                 return;
             }
         }
+        RequestTracker.Flight flight = tracker.register(context);
+        if (flight == null) { // the step was stopped as it fired: due but never sent
+            permits(holdsPermit);
+            deliverUnsent(context, Outcome.CANCELLED);
+            return;
+        }
         boolean permitTaken = holdsPermit;
-        tracker.startWorker("kneepoint-req-" + id, () -> send(context, permitTaken));
+        tracker.startWorker("kneepoint-req-" + id, () -> send(flight, permitTaken));
+    }
+
+    /** The record of a request never registered (dropped, or due but not fired before the stop). */
+    private void deliverUnsent(RequestContext context, Outcome outcome) {
+        RequestSpec spec = run.spec(context.id());
+        if (spec != null) {
+            tracker.deliverUnregistered(run.unsent(spec, context, outcome));
+        }
     }
 
     /**
      * On a request's own virtual thread: wait for a slot if queueing, send, hand the record over. With a
      * {@link SessionWorkload} the request carries the next turn of a session that is ready by its planned time
-     * (see {@link Sessions#take}), and a session that goes on waits for a later planned arrival.
+     * (see {@link Sessions#take}), and a session that goes on waits for a later planned arrival. A request the
+     * step's stop already recorded (its thread started too late) is not prepared at all.
      */
-    private void send(RequestContext context, boolean holdsPermit) {
-        Sessions.Session session = sessions == null ? null : sessions.take(context.intendedNanos());
-        RequestSpec spec = session == null ? run.spec(context.id()) : sessions.spec(session);
-        if (spec == null) {
-            permits(holdsPermit);
-            return;
-        }
-        Cancellation cancellation = tracker.begin(context.id());
+    private void send(RequestTracker.Flight flight, boolean holdsPermit) {
         boolean permit = holdsPermit;
         try {
+            if (!tracker.open(flight)) {
+                return;
+            }
+            RequestContext context = flight.context;
+            Sessions.Session session = sessions == null ? null : sessions.take(context.intendedNanos());
+            RequestSpec spec = session == null ? run.spec(context.id()) : sessions.spec(session);
+            if (spec == null) {
+                tracker.abandon(flight);
+                return;
+            }
             if (permits != null && !permit) {
-                permit = awaitPermit(cancellation);
+                permit = awaitPermit(flight.cancellation);
                 if (!permit) {
-                    run.deliver(run.unsent(spec, context, Outcome.CANCELLED));
+                    tracker.complete(flight, run.unsent(spec, context, Outcome.CANCELLED));
                     return;
                 }
             }
-            RequestRecord record = run.execute(spec, context, cancellation);
+            RequestRecord record = tracker.send(flight, spec);
             permits(permit);
             permit = false;
             if (session != null) {
@@ -134,10 +154,9 @@ final class OpenLoopRunner {
                 }
                 record = record.withResponseText(null);
             }
-            run.deliver(record);
+            tracker.complete(flight, record);
         } finally {
             permits(permit);
-            tracker.end(context.id());
         }
     }
 
@@ -179,11 +198,7 @@ final class OpenLoopRunner {
         for (int j = from; j < offsets.length && stepStart + offsets[j] <= now; j++) {
             long id = run.nextId();
             long intended = stepStart + offsets[j];
-            RequestContext context = new RequestContext(id, info.label(), intended < warmupEnd, intended, run.clock);
-            RequestSpec spec = run.spec(id);
-            if (spec != null) {
-                run.deliver(run.unsent(spec, context, Outcome.CANCELLED));
-            }
+            deliverUnsent(new RequestContext(id, info.label(), intended < warmupEnd, intended, run.clock), Outcome.CANCELLED);
         }
     }
 

@@ -1,23 +1,81 @@
 package dev.kneepoint.load;
 
 import dev.kneepoint.client.Cancellation;
+import dev.kneepoint.client.RequestContext;
+import dev.kneepoint.metrics.Outcome;
+import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.workload.RequestSpec;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The threads and in-flight requests of one step: starts virtual worker threads, knows every live one
- * (to wait for them and, as a last resort, interrupt them), and cancels every request in flight.
+ * The threads and in-flight requests of one step (or of a background stream) and the one place their records
+ * pass through: starts virtual worker threads, knows every live one (to wait for them and, as a last resort,
+ * interrupt them), cancels every request in flight, and guarantees that every request registered here is
+ * handed to the listener exactly once, before {@link #close()} (or {@link #cancelAndAwait}) returns.
+ *
+ * <p>How (docs/RELIABILITY.md "Every dispatched request has exactly one record"):
+ * <ul>
+ *   <li>A request is registered as a {@link Flight} ({@link #register}) before it can be sent; registration is
+ *       refused once the tracker is cancelled, so nothing is sent after a stop.</li>
+ *   <li>A flight's record is claimed by removing the flight from the map ({@link ConcurrentHashMap#remove}):
+ *       whoever removes it (the worker when its request ends, {@link #complete}; or the driving thread when it
+ *       gives up waiting, {@link #close}) writes the record; the other writes nothing.</li>
+ *   <li>Every delivery runs inside a gate counted by {@code delivering}. {@link #close} first claims every flight
+ *       still open and records it {@code CANCELLED} itself (keeping what the sender published through
+ *       {@link Cancellation#onProgress}), then shuts the gate and waits for the deliveries in
+ *       progress. A worker enters the gate before it claims, so it either finishes its delivery before
+ *       {@code close} returns or finds the gate shut and writes nothing: no record reaches the listener after
+ *       the step (or the run) has ended.</li>
+ * </ul>
  */
 final class RequestTracker {
+    /** The longest {@link #close()} waits for deliveries already in progress (listener calls take microseconds). */
+    static final long DELIVERY_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    private final RunContext run;
+    private final String tag;
     private final Set<Thread> workers = ConcurrentHashMap.newKeySet();
-    private final Map<Long, Cancellation> inFlight = new ConcurrentHashMap<>();
+    private final Map<Long, Flight> flights = new ConcurrentHashMap<>();
+    private final AtomicInteger delivering = new AtomicInteger();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition idle = lock.newCondition();
+    private final Condition delivered = lock.newCondition();
     private volatile boolean cancelled;
+    private volatile boolean sealed;
+
+    /**
+     * One request from registration to its one record: what the driving thread needs to record it
+     * {@code CANCELLED} itself when its worker does not end in time.
+     */
+    static final class Flight {
+        final RequestContext context;
+        final Cancellation cancellation = new Cancellation();
+        private volatile RequestSpec spec;
+        private volatile long handedNanos = RequestRecord.ABSENT;
+
+        private Flight(RequestContext context) {
+            this.context = context;
+        }
+
+        long id() {
+            return context.id();
+        }
+    }
+
+    /**
+     * A tracker delivering through {@code run}; {@code tag} (null: the spec's own) is the tag of every request, for
+     * the records the tracker writes itself.
+     */
+    RequestTracker(RunContext run, String tag) {
+        this.run = run;
+        this.tag = tag;
+    }
 
     /** Starts {@code body} on a new virtual thread named {@code name}, tracked until it ends. */
     void startWorker(String name, Runnable body) {
@@ -35,31 +93,115 @@ final class RequestTracker {
     private void workerEnded(Thread t) {
         workers.remove(t);
         if (workers.isEmpty()) {
-            lock.lock();
-            try {
-                idle.signalAll();
-            } finally {
-                lock.unlock();
-            }
+            signal(idle);
         }
     }
 
-    /** Registers a request in flight; if the step is already cancelled, the cancellation fires at once. */
-    Cancellation begin(long id) {
-        Cancellation c = new Cancellation();
-        inFlight.put(id, c);
+    private void signal(Condition condition) {
+        lock.lock();
+        try {
+            condition.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Registers a request about to be prepared and sent; null when the tracker was cancelled: the request must
+     * not be sent (and gets no record from here).
+     */
+    Flight register(RequestContext context) {
         if (cancelled) {
-            c.cancel();
+            return null;
         }
-        return c;
+        Flight f = new Flight(context);
+        flights.put(context.id(), f);
+        if (cancelled && flights.remove(context.id(), f)) {
+            return null; // cancelled meanwhile, and the sweep has not claimed it: as if never registered
+        }
+        if (cancelled) {
+            f.cancellation.cancel(); // claimed by the sweep, which records it; the caller will not send it
+        }
+        return f;
     }
 
-    void end(long id) {
-        inFlight.remove(id);
+    /** True while the flight has no record yet (neither its worker nor the sweep claimed it). */
+    boolean open(Flight f) {
+        return flights.get(f.id()) == f;
+    }
+
+    /** Forgets a flight that will not be sent and gets no record (its workload failed; the run fails). */
+    void abandon(Flight f) {
+        flights.remove(f.id(), f);
+    }
+
+    /**
+     * Sends {@code spec} for {@code f} through the run's sender, or, if the flight was cancelled before it could be
+     * handed over, returns its never-dispatched {@code CANCELLED} record.
+     */
+    RequestRecord send(Flight f, RequestSpec spec) {
+        f.spec = spec;
+        if (f.cancellation.isCancelled() || cancelled) {
+            return run.unsent(spec, f.context, Outcome.CANCELLED);
+        }
+        f.handedNanos = run.clock.now();
+        return run.execute(spec, f.context, f.cancellation);
+    }
+
+    /**
+     * Hands the flight's record to the listener unless the flight was already recorded (by the sweep of
+     * {@link #close}); true if this record was delivered.
+     */
+    boolean complete(Flight f, RequestRecord record) {
+        if (!enterGate()) {
+            return false;
+        }
+        try {
+            if (!flights.remove(f.id(), f)) {
+                return false;
+            }
+            run.deliver(record);
+            return true;
+        } finally {
+            exitGate();
+        }
+    }
+
+    /** Delivers the record of a request that was never registered (dropped, overdue) unless the tracker is closed. */
+    boolean deliverUnregistered(RequestRecord record) {
+        if (!enterGate()) {
+            return false;
+        }
+        try {
+            run.deliver(record);
+            return true;
+        } finally {
+            exitGate();
+        }
+    }
+
+    private boolean enterGate() {
+        delivering.incrementAndGet();
+        if (sealed) {
+            exitGate();
+            return false;
+        }
+        return true;
+    }
+
+    private void exitGate() {
+        if (delivering.decrementAndGet() == 0 && sealed) {
+            signal(delivered);
+        }
     }
 
     int workerCount() {
         return workers.size();
+    }
+
+    /** Requests registered whose record has not been written yet. */
+    int openFlights() {
+        return flights.size();
     }
 
     /** True once {@link #cancelAll()} began: no request may be dispatched any more. */
@@ -67,10 +209,10 @@ final class RequestTracker {
         return cancelled;
     }
 
-    /** Cancels every request in flight now and every one registered later. */
+    /** Cancels every request in flight now; later registrations are refused. */
     void cancelAll() {
         cancelled = true;
-        inFlight.values().forEach(Cancellation::cancel);
+        flights.values().forEach(f -> f.cancellation.cancel());
     }
 
     void interruptWorkers() {
@@ -96,26 +238,109 @@ final class RequestTracker {
 
     /**
      * Stops what is left: cancels all requests, waits {@code graceNanos} for the workers, interrupts the
-     * stragglers and waits as long again. Not interruptible itself beyond returning early (it is the
-     * clean-up after an interrupt); true if every worker ended.
+     * stragglers and waits as long again, then {@link #close()}s: the requests still open are recorded
+     * {@code CANCELLED} on this thread. Not interruptible itself beyond cutting the waits short (it is the
+     * clean-up after an interrupt); keeps the interrupt status. True if every worker ended in time.
      */
     boolean cancelAndAwait(long graceNanos) {
         cancelAll();
         boolean interrupted = Thread.interrupted();
+        boolean ended;
         try {
-            if (awaitIdle(graceNanos)) {
-                return true;
+            ended = awaitIdle(graceNanos);
+            if (!ended) {
+                interruptWorkers();
+                ended = awaitIdle(graceNanos);
             }
-            interruptWorkers();
-            return awaitIdle(graceNanos);
         } catch (InterruptedException e) {
             interrupted = true;
-            return workers.isEmpty();
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+            ended = workers.isEmpty();
+        }
+        close();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return ended;
+    }
+
+    /**
+     * Ends the tracker: refuses new requests, records every request still open as {@code CANCELLED} (see
+     * {@link #cancelledRecord}), then shuts the delivery gate and waits (up to {@link #DELIVERY_WAIT_NANOS}, not
+     * interruptibly) for the deliveries in progress. After it returns no record of this tracker reaches the
+     * listener; a worker still running finds its request recorded and writes nothing. Idempotent.
+     */
+    void close() {
+        cancelAll();
+        for (Flight f : flights.values()) {
+            if (flights.remove(f.id(), f)) {
+                run.deliver(cancelledRecord(f));
             }
         }
+        sealed = true;
+        boolean interrupted = false;
+        long remaining = DELIVERY_WAIT_NANOS;
+        lock.lock();
+        try {
+            while (delivering.get() > 0 && remaining > 0) {
+                try {
+                    remaining = delivered.awaitNanos(remaining);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The record the driving thread writes for a request whose worker did not end in time (METRICS.md
+     * "Outcomes": {@code CANCELLED}, reported apart from failures), {@code t_end} = now. When the sender published
+     * its measurements ({@link Cancellation#onProgress}: Kneepoint's client does) the record keeps them: dispatch,
+     * first byte, every token event so far with the client's counts. Otherwise: identity and spec, {@code t_dispatch}
+     * = the instant the request was handed to the sender (absent if it never was: then it was never dispatched), no
+     * tokens.
+     */
+    private RequestRecord cancelledRecord(Flight f) {
+        RequestRecord p = f.handedNanos >= 0 ? f.cancellation.progress() : null;
+        if (p != null && p.id() == f.id() && p.step().equals(f.context.step())) {
+            long dispatch = p.dispatchNanos() >= 0 ? p.dispatchNanos() : f.handedNanos;
+            long end = Math.max(run.clock.now(), Math.max(dispatch, p.lastTokenNanos()));
+            return new RequestRecord(p.id(), p.step(), p.tag(), p.warmup(), p.intendedNanos(), dispatch,
+                    p.firstByteNanos(), p.firstTokenNanos(), p.lastTokenNanos(), end, p.chunkNanos(), p.chunkTokens(),
+                    p.promptTokens(), p.outputTokens(), p.reasoningTokens(), p.requestedPromptTokens(),
+                    p.requestedOutputTokens(), p.clientCountedTokens(), p.tokenSource(), Outcome.CANCELLED,
+                    p.finishReason(), p.streamed(), p.serverTimings());
+        }
+        return bareCancelledRecord(f);
+    }
+
+    private RequestRecord bareCancelledRecord(Flight f) {
+        RequestSpec spec = f.spec;
+        if (spec == null) {
+            spec = run.spec(f.id());
+            if (spec != null && tag != null) {
+                spec = spec.withTag(tag);
+            }
+        }
+        RequestRecord.Builder b;
+        if (spec != null) {
+            b = f.context.recordBuilder(spec);
+        } else { // the workload failed (the run fails with it): identity and timing only
+            b = new RequestRecord.Builder();
+            b.id = f.id();
+            b.step = f.context.step();
+            b.tag = tag != null ? tag : b.tag;
+            b.warmup = f.context.warmup();
+            b.intendedNanos = f.context.intendedNanos();
+        }
+        b.dispatchNanos = f.handedNanos;
+        b.endNanos = Math.max(run.clock.now(), f.handedNanos);
+        b.outcome = Outcome.CANCELLED;
+        return b.build();
     }
 
     static long millis(long ms) {

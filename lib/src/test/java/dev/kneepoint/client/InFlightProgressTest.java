@@ -1,0 +1,73 @@
+package dev.kneepoint.client;
+
+import static dev.kneepoint.client.RawServer.SSE_HEAD;
+import static dev.kneepoint.client.RawServer.send;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kneepoint.metrics.Outcome;
+import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.metrics.RunClock;
+import dev.kneepoint.workload.RequestSpec;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@link Cancellation#progress()}: what the client has measured of a request still in flight, read from another
+ * thread (the load step's, when it stops waiting for a request whose thread did not end in time). It must hold the
+ * same token events, with the same timestamps, as the record the request ends with.
+ */
+class InFlightProgressTest {
+    @ParameterizedTest
+    @EnumSource(value = Transport.class, names = {"OKHTTP", "NIO"})
+    @Timeout(30)
+    void anotherThreadReadsTheTokensSoFarWithTheirTimestamps(Transport transport) throws Exception {
+        RunClock clock = RunClock.system();
+        // Three content events, then silence until the server is closed.
+        try (RawServer server = new RawServer((srv, s, out) -> {
+            send(out, SSE_HEAD + FaultMatrixTest.event(ScriptedBody.role()));
+            for (String t : new String[] {"a", "b", "c"}) {
+                send(out, FaultMatrixTest.event(ScriptedBody.content(t)));
+            }
+            srv.pause(20_000);
+        }); OpenAiClient client = new OpenAiClient(TargetConfig.builder().baseUrl(server.url()).model("m")
+                .transport(transport).build())) {
+            Cancellation cancellation = new Cancellation();
+            AtomicReference<RequestRecord> finalRecord = new AtomicReference<>();
+            Thread request = Thread.ofVirtual().start(() -> finalRecord.set(client.execute(RequestSpec.of("hi", 16),
+                    new RequestContext(7, "s", false, clock.now(), clock), cancellation)));
+
+            RequestRecord progress = null;
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (System.nanoTime() < deadline) { // a state (three tokens read), not a time
+                progress = cancellation.progress();
+                if (progress != null && progress.chunkNanos().length == 3) {
+                    break;
+                }
+                Thread.sleep(2);
+            }
+            assertThat(progress).isNotNull();
+            assertThat(progress.id()).isEqualTo(7);
+            assertThat(progress.step()).isEqualTo("s");
+            assertThat(progress.outcome()).isEqualTo(Outcome.CANCELLED);
+            assertThat(progress.dispatched()).isTrue();
+            assertThat(progress.firstByteNanos()).isGreaterThanOrEqualTo(progress.dispatchNanos());
+            assertThat(progress.chunkNanos()).hasSize(3);
+            assertThat(progress.outputTokens()).isEqualTo(3);
+            assertThat(progress.firstTokenNanos()).isEqualTo(progress.chunkNanos()[0]);
+            assertThat(progress.lastTokenNanos()).isEqualTo(progress.chunkNanos()[2]);
+            assertThat(progress.firstTokenNanos()).isGreaterThanOrEqualTo(progress.firstByteNanos());
+
+            cancellation.cancel();
+            request.join(10_000);
+            RequestRecord end = finalRecord.get();
+            assertThat(end.outcome()).isEqualTo(Outcome.CANCELLED);
+            // The same events at the same instants, the same dispatch and first byte as the record it ended with.
+            assertThat(progress.chunkNanos()).isEqualTo(end.chunkNanos());
+            assertThat(progress.chunkTokens()).isEqualTo(end.chunkTokens());
+            assertThat(progress.dispatchNanos()).isEqualTo(end.dispatchNanos());
+            assertThat(progress.firstByteNanos()).isEqualTo(end.firstByteNanos());
+        }
+    }
+}
