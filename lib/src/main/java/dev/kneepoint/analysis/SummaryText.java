@@ -10,8 +10,9 @@ import java.util.function.Function;
 /**
  * Formats a run's steps as a fixed-width text table: one row per step, the columns an engineer
  * reads first. Deterministic ({@link Locale#ROOT}); NaN prints as {@code -}. When some step's OK requests
- * carried reasoning tokens, two columns follow: {@code reason_tok} (per OK request) and {@code reason%}
- * (share of the output tokens); without reasoning the table is unchanged.
+ * carried reasoning tokens, four columns follow: {@code reason_tok} (per OK request), {@code reason%}
+ * (share of the output tokens), {@code ttfat_p50} and {@code ttfat_p99} (time to the first answer token); without
+ * reasoning the table is unchanged.
  */
 public final class SummaryText {
     private record Column(String header, Function<StepResult, String> value) {}
@@ -33,10 +34,15 @@ public final class SummaryText {
             new Column("lag_p99", s -> num(s.scheduleLag().p99(), 2)),
             new Column("goodput", s -> num(s.goodputRps(), 2)));
 
-    /** Shown only when some step carried reasoning tokens: reasoning tokens per OK request and their share. */
+    /**
+     * Shown only when some step carried reasoning tokens: reasoning tokens per OK request, their share, and the time
+     * to the first answer token.
+     */
     private static final List<Column> REASONING = List.of(
             new Column("reason_tok", s -> num(s.meanReasoningTokens(), 1)),
-            new Column("reason%", s -> num(100 * Tables.reasoningShare(s), 1)));
+            new Column("reason%", s -> num(100 * Tables.reasoningShare(s), 1)),
+            new Column("ttfat_p50", s -> num(s.ttfat().p50(), 1)),
+            new Column("ttfat_p99", s -> num(s.ttfat().p99(), 1)));
 
     private SummaryText() {}
 
@@ -50,7 +56,8 @@ public final class SummaryText {
                 + " ttft_sched includes client-side wait (open loop)\n");
         if (Tables.hasReasoning(run.steps())) {
             sb.append("reason_tok = reasoning tokens per OK request; reason% = their share of the output tokens"
-                    + " (part of out_tok/s, itl and tpot)\n");
+                    + " (part of out_tok/s, itl and tpot); ttfat = time to the first answer token (ttft counts"
+                    + " reasoning)\n");
         }
         return sb.toString();
     }

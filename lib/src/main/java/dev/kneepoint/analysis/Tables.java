@@ -57,7 +57,7 @@ public final class Tables {
      * {@code client_bound, client_evidence, client_cpu_pct, gc_pause_ms, gc_pause_pct, probe_delay_p99_ms,
      * schedule_lag_limit_ms} (NaN where the client's health was not measured; {@code schedule_lag_p99_ms} is among
      * the distributions). When some step carried reasoning tokens (and only then): {@code reasoning_tokens,
-     * mean_reasoning_tokens, reasoning_share} last.
+     * mean_reasoning_tokens, reasoning_share, ttfat_count, ttfat_p50_ms, ttfat_p99_ms, answer_delay_p50_ms} last.
      */
     public static Table steps(RunResult run) {
         Table t = Table.create("steps");
@@ -110,8 +110,10 @@ public final class Tables {
     /**
      * Reasoning columns, last, and only when some step's OK requests carried reasoning tokens (so runs without
      * reasoning keep their table): {@code reasoning_tokens} (sum over the step's OK requests),
-     * {@code mean_reasoning_tokens} (per OK request) and {@code reasoning_share} (reasoning tokens / output tokens of
-     * the OK requests, 0..1; NaN without output).
+     * {@code mean_reasoning_tokens} (per OK request), {@code reasoning_share} (reasoning tokens / output tokens of
+     * the OK requests, 0..1; NaN without output), and the time to the first answer token (METRICS.md {@code ttfat}):
+     * {@code ttfat_count, ttfat_p50_ms, ttfat_p99_ms} and {@code answer_delay_p50_ms} = ttfat p50 − ttft p50 (the
+     * reasoning phase a user waits through before the answer starts; NaN where the step measured no ttfat).
      */
     private static void addReasoningColumns(Table t, RunResult run) {
         var steps = run.steps();
@@ -120,7 +122,11 @@ public final class Tables {
         }
         t.addColumns(LongColumn.create("reasoning_tokens", steps.stream().mapToLong(StepResult::reasoningTokens)),
                 DoubleColumn.create("mean_reasoning_tokens", steps.stream().mapToDouble(StepResult::meanReasoningTokens)),
-                DoubleColumn.create("reasoning_share", steps.stream().mapToDouble(Tables::reasoningShare)));
+                DoubleColumn.create("reasoning_share", steps.stream().mapToDouble(Tables::reasoningShare)),
+                LongColumn.create("ttfat_count", steps.stream().mapToLong(s -> s.ttfat().count())),
+                DoubleColumn.create("ttfat_p50_ms", steps.stream().mapToDouble(s -> s.ttfat().p50())),
+                DoubleColumn.create("ttfat_p99_ms", steps.stream().mapToDouble(s -> s.ttfat().p99())),
+                DoubleColumn.create("answer_delay_p50_ms", steps.stream().mapToDouble(s -> s.ttfat().p50() - s.ttft().p50())));
     }
 
     /** True when some step's OK requests carried reasoning tokens. */

@@ -33,11 +33,16 @@ class ReasoningColumnsTest {
         }
     }
 
+    /** The body trickles out at 64 bytes per 5 ms, so later events leave the server measurably later. */
+    private static final int BYTES_PER_PERIOD = 64;
+    private static final int PERIOD_MS = 5;
+
     private RunResult run(MockWebServer server, String body) {
         server.setDispatcher(new Dispatcher() {
             @Override
             public MockResponse dispatch(RecordedRequest r) {
-                return new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(body).build();
+                return new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(body)
+                        .throttleBody(BYTES_PER_PERIOD, PERIOD_MS, java.util.concurrent.TimeUnit.MILLISECONDS).build();
             }
         });
         return Kneepoint.ladder(Kneepoint.target(server.url("/v1").toString(), "m"), 1, 2)
@@ -51,7 +56,8 @@ class ReasoningColumnsTest {
             server.start();
             RunResult run = run(server, fixture("vllm/chat-reasoning.sse"));
             Table steps = Tables.steps(run);
-            assertThat(steps.columnNames()).endsWith("reasoning_tokens", "mean_reasoning_tokens", "reasoning_share");
+            assertThat(steps.columnNames()).endsWith("reasoning_tokens", "mean_reasoning_tokens", "reasoning_share",
+                    "ttfat_count", "ttfat_p50_ms", "ttfat_p99_ms", "answer_delay_p50_ms");
             for (int i = 0; i < steps.rowCount(); i++) {
                 long ok = steps.longColumn("requests_ok").get(i);
                 assertThat(ok).isPositive();
@@ -62,10 +68,31 @@ class ReasoningColumnsTest {
             }
             String text = SummaryText.format(run);
             assertThat(text).contains("reason_tok").contains("reason%").contains("50.0")
-                    .contains("reason% = their share of the output tokens");
+                    .contains("reason% = their share of the output tokens").contains("ttfat_p50")
+                    .contains("ttfat = time to the first answer token");
 
-            RunResult loaded = RunLoader.load(dir.resolve(run.runId())).result();
+            // Time to the first answer token: the answer event ("42") is the 3rd token event, after 2 reasoning ones.
+            // Hard lower bound: its last byte leaves the server only after floor((end - 1) / 64) throttle periods.
+            String body = fixture("vllm/chat-reasoning.sse");
+            int answerEnd = body.indexOf("\n\n", body.indexOf("\"content\":\"42\"")) + 2;
+            double floorMs = (double) ((answerEnd - 1) / BYTES_PER_PERIOD) * PERIOD_MS;
+            var loadedRun = RunLoader.load(dir.resolve(run.runId()));
+            var okRecords = loadedRun.records().stream().filter(r -> r.isOk() && !r.warmup()).toList();
+            assertThat(okRecords).isNotEmpty().allSatisfy(r -> {
+                assertThat(r.firstAnswerNanos()).isEqualTo(r.chunkNanos()[2]); // exact: the record keeps the event time
+                assertThat(r.ttfatNanos()).isGreaterThanOrEqualTo(r.ttftNanos());
+                assertThat(r.ttfatNanos() / 1e6).isGreaterThanOrEqualTo(floorMs);
+            });
+            for (int i = 0; i < steps.rowCount(); i++) {
+                assertThat(steps.longColumn("ttfat_count").get(i)).isEqualTo(steps.longColumn("requests_ok").get(i));
+                assertThat(steps.doubleColumn("ttfat_p50_ms").get(i)).isGreaterThanOrEqualTo(floorMs);
+                assertThat(steps.doubleColumn("answer_delay_p50_ms").get(i)).isGreaterThanOrEqualTo(0.0);
+            }
+            assertThat(run.steps().get(0).distributions()).containsKey("ttfat_ms");
+
+            RunResult loaded = loadedRun.result();
             Table reloaded = Tables.steps(loaded);
+            assertThat(reloaded.doubleColumn("ttfat_p99_ms").asList()).isEqualTo(steps.doubleColumn("ttfat_p99_ms").asList());
             assertThat(reloaded.longColumn("reasoning_tokens").asList())
                     .isEqualTo(steps.longColumn("reasoning_tokens").asList());
             assertThat(reloaded.doubleColumn("reasoning_share").asList())
@@ -82,7 +109,12 @@ class ReasoningColumnsTest {
             Table steps = Tables.steps(run);
             assertThat(steps.columnNames()).doesNotContain("reasoning_tokens", "mean_reasoning_tokens", "reasoning_share");
             assertThat(steps.columnNames().get(steps.columnCount() - 1)).isEqualTo("schedule_lag_limit_ms");
-            assertThat(SummaryText.format(run)).doesNotContain("reason_tok").doesNotContain("reason%");
+            assertThat(SummaryText.format(run)).doesNotContain("reason_tok").doesNotContain("reason%")
+                    .doesNotContain("ttfat");
+            assertThat(run.steps()).allSatisfy(st -> assertThat(st.distributions()).doesNotContainKey("ttfat_ms"));
+            // requests.jsonl lines of a run without reasoning carry no first-answer time (files unchanged)
+            String jsonl = java.nio.file.Files.readString(dir.resolve(run.runId()).resolve("requests.jsonl"));
+            assertThat(jsonl).doesNotContain("t_first_answer_ns");
         }
     }
 }
