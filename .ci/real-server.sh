@@ -22,21 +22,21 @@ export KNEEPOINT_LLAMA_URL="$URL" KNEEPOINT_REQUIRE_REAL_SERVER=1 KNEEPOINT_LLAM
 KIND="$(bin/kneepoint-llama kind)"
 if [[ "$KIND" != llama-server ]]; then
   # Only when llama-server could not be built (CI never forces the fallback): the tests of llama.cpp's
-  # timings, /tokenize, /metrics and batching are then skipped with the reason, so say it loudly here.
+  # timings, llama-server's /tokenize, /metrics and batching are then skipped with the reason, so say it loudly here.
   echo "== real-server: WARNING: serving with the fallback $KIND, not llama-server ($(bin/kneepoint-llama status | head -3 | tr '\n' ' '))" >&2
 fi
 echo "== real-server: $KIND at $URL; running dev.kneepoint.real tests"
 t1=$SECONDS
 mvn -B -o test -pl lib -Dtest='dev.kneepoint.real.**' -Dsurefire.failIfNoSpecifiedTests=false
 echo "== real-server: tests took $((SECONDS - t1))s, total $((SECONDS - t0))s"
-# Notebook 08 against the real server (the kernel and .venv exist once 'bin/kneepoint test' got here).
-# Not on the fallback: the notebook calibrates prompts with llama.cpp's /tokenize, which llama_cpp.server lacks.
-if [[ "$KIND" != llama-server ]]; then
-  echo "== real-server: notebook 08 skipped: $KIND has no llama.cpp /tokenize (docs/REAL-SERVER.md)" >&2
-elif [[ -f .venv/share/jupyter/kernels/kneepoint/kernel.json ]]; then
-  echo "== real-server: notebook 08 against $URL"
+# Notebook 08 against the real server (the kernel and .venv exist once 'bin/kneepoint test' got here), the
+# fallback included: calibration finds llama_cpp.server's /extras/tokenize (docs/REAL-SERVER.md).
+if [[ -f .venv/share/jupyter/kernels/kneepoint/kernel.json ]]; then
+  echo "== real-server: notebook 08 against $KIND at $URL"
   bin/kneepoint-kernel report notebooks/08-real-server.ipynb --reports "${TMPDIR:-/tmp}/kneepoint-real-reports" \
       -p url "$URL" 2>&1 | tail -3
   grep -q "Real server at" "${TMPDIR:-/tmp}/kneepoint-real-reports/08-real-server.ipynb" \
       || { echo "notebook 08 did not run against the real server" >&2; exit 1; }
+  grep -q "prompts exact (max |error| 0 tokens) by server:" "${TMPDIR:-/tmp}/kneepoint-real-reports/08-real-server.ipynb" \
+      || { echo "notebook 08: prompts were not calibrated exactly with $KIND's own tokenizer" >&2; exit 1; }
 fi

@@ -9,7 +9,10 @@ import java.util.function.Function;
 
 /**
  * Formats a run's steps as a fixed-width text table: one row per step, the columns an engineer
- * reads first. Deterministic ({@link Locale#ROOT}); NaN prints as {@code -}.
+ * reads first. Deterministic ({@link Locale#ROOT}); NaN prints as {@code -}. When some step's OK requests
+ * carried reasoning tokens, four columns follow: {@code reason_tok} (per OK request), {@code reason%}
+ * (share of the output tokens), {@code ttfat_p50} and {@code ttfat_p99} (time to the first answer token); without
+ * reasoning the table is unchanged.
  */
 public final class SummaryText {
     private record Column(String header, Function<StepResult, String> value) {}
@@ -31,6 +34,16 @@ public final class SummaryText {
             new Column("lag_p99", s -> num(s.scheduleLag().p99(), 2)),
             new Column("goodput", s -> num(s.goodputRps(), 2)));
 
+    /**
+     * Shown only when some step carried reasoning tokens: reasoning tokens per OK request, their share, and the time
+     * to the first answer token.
+     */
+    private static final List<Column> REASONING = List.of(
+            new Column("reason_tok", s -> num(s.meanReasoningTokens(), 1)),
+            new Column("reason%", s -> num(100 * Tables.reasoningShare(s), 1)),
+            new Column("ttfat_p50", s -> num(s.ttfat().p50(), 1)),
+            new Column("ttfat_p99", s -> num(s.ttfat().p99(), 1)));
+
     private SummaryText() {}
 
     /** The table for all steps of a run, with a header line naming the run and the units. */
@@ -41,17 +54,26 @@ public final class SummaryText {
         sb.append(format(run.steps()));
         sb.append("latencies in ms; out_tok/s = system output token throughput in the window;"
                 + " ttft_sched includes client-side wait (open loop)\n");
+        if (Tables.hasReasoning(run.steps())) {
+            sb.append("reason_tok = reasoning tokens per OK request; reason% = their share of the output tokens"
+                    + " (part of out_tok/s, itl and tpot); ttfat = time to the first answer token (ttft counts"
+                    + " reasoning)\n");
+        }
         return sb.toString();
     }
 
     /** The table for the given steps. */
     public static String format(List<StepResult> steps) {
-        List<String[]> rows = new ArrayList<>();
-        rows.add(COLUMNS.stream().map(Column::header).toArray(String[]::new));
-        for (StepResult s : steps) {
-            rows.add(COLUMNS.stream().map(c -> c.value().apply(s)).toArray(String[]::new));
+        List<Column> columns = new ArrayList<>(COLUMNS);
+        if (Tables.hasReasoning(steps)) {
+            columns.addAll(REASONING);
         }
-        int[] width = new int[COLUMNS.size()];
+        List<String[]> rows = new ArrayList<>();
+        rows.add(columns.stream().map(Column::header).toArray(String[]::new));
+        for (StepResult s : steps) {
+            rows.add(columns.stream().map(c -> c.value().apply(s)).toArray(String[]::new));
+        }
+        int[] width = new int[columns.size()];
         for (String[] row : rows) {
             for (int i = 0; i < row.length; i++) {
                 width[i] = Math.max(width[i], row[i].length());

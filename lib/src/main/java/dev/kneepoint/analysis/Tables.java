@@ -56,7 +56,8 @@ public final class Tables {
      * _min_ms, _p50_ms, _p90_ms, _p95_ms, _p99_ms, _p99.9_ms, _max_ms}; then the client self-check:
      * {@code client_bound, client_evidence, client_cpu_pct, gc_pause_ms, gc_pause_pct, probe_delay_p99_ms,
      * schedule_lag_limit_ms} (NaN where the client's health was not measured; {@code schedule_lag_p99_ms} is among
-     * the distributions).
+     * the distributions). When some step carried reasoning tokens (and only then): {@code reasoning_tokens,
+     * mean_reasoning_tokens, reasoning_share, ttfat_count, ttfat_p50_ms, ttfat_p99_ms, answer_delay_p50_ms} last.
      */
     public static Table steps(RunResult run) {
         Table t = Table.create("steps");
@@ -101,8 +102,46 @@ public final class Tables {
             addStat(t, b + "_max_ms", run, m, Distribution::max);
         }
         addClientColumns(t, run);
+        addReasoningColumns(t, run);
         assert t.rowCount() == n;
         return t;
+    }
+
+    /**
+     * Reasoning columns, last, and only when some step's OK requests carried reasoning tokens (so runs without
+     * reasoning keep their table): {@code reasoning_tokens} (sum over the step's OK requests),
+     * {@code mean_reasoning_tokens} (per OK request), {@code reasoning_share} (reasoning tokens / output tokens of
+     * the OK requests, 0..1; NaN without output), and the time to the first answer token (METRICS.md {@code ttfat}):
+     * {@code ttfat_count, ttfat_p50_ms, ttfat_p99_ms} and {@code answer_delay_p50_ms} = ttfat p50 − ttft p50 (the
+     * reasoning phase a user waits through before the answer starts; NaN where the step measured no ttfat).
+     */
+    private static void addReasoningColumns(Table t, RunResult run) {
+        var steps = run.steps();
+        if (!hasReasoning(steps)) {
+            return;
+        }
+        t.addColumns(LongColumn.create("reasoning_tokens", steps.stream().mapToLong(StepResult::reasoningTokens)),
+                DoubleColumn.create("mean_reasoning_tokens", steps.stream().mapToDouble(StepResult::meanReasoningTokens)),
+                DoubleColumn.create("reasoning_share", steps.stream().mapToDouble(Tables::reasoningShare)),
+                LongColumn.create("ttfat_count", steps.stream().mapToLong(s -> s.ttfat().count())),
+                DoubleColumn.create("ttfat_p50_ms", steps.stream().mapToDouble(s -> s.ttfat().p50())),
+                DoubleColumn.create("ttfat_p99_ms", steps.stream().mapToDouble(s -> s.ttfat().p99())),
+                DoubleColumn.create("answer_delay_p50_ms", steps.stream().mapToDouble(s -> s.ttfat().p50() - s.ttft().p50())));
+    }
+
+    /** True when some step's OK requests carried reasoning tokens. */
+    static boolean hasReasoning(java.util.List<StepResult> steps) {
+        return steps.stream().anyMatch(s -> s.reasoningTokens() > 0);
+    }
+
+    /**
+     * Reasoning tokens over output tokens of a step's OK requests (both means are over the same OK requests, so
+     * their ratio is the ratio of the sums); NaN when there is no output.
+     */
+    static double reasoningShare(StepResult s) {
+        double out = s.meanOutputTokens();
+        double r = s.meanReasoningTokens();
+        return Double.isNaN(out) || out <= 0 || Double.isNaN(r) ? Double.NaN : r / out;
     }
 
     /** The client self-check ({@code StepResult.clientCheck()}), after the distributions. */

@@ -114,6 +114,18 @@ final class TokenTally {
             b.firstTokenNanos = times[0];
             b.lastTokenNanos = times[n - 1];
         }
+        // t_first_answer: recorded only for a request with reasoning (events or tokens); ABSENT when none came
+        boolean reasoningEvents = false;
+        int firstAnswer = -1;
+        for (int i = 0; i < n; i++) {
+            reasoningEvents |= reasoningOnly[i];
+            if (!reasoningOnly[i] && firstAnswer < 0) {
+                firstAnswer = i;
+            }
+        }
+        if ((reasoningEvents || b.reasoningTokens > 0) && firstAnswer >= 0) {
+            b.firstAnswerNanos = times[firstAnswer];
+        }
     }
 
     private void add(long t, int count, boolean reasoning) {

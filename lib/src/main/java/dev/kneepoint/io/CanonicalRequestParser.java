@@ -35,6 +35,7 @@ final class CanonicalRequestParser {
             "prompt_tokens", "output_tokens", "reasoning_tokens", "requested_prompt_tokens", "requested_output_tokens",
             "client_counted_tokens", "token_source", "outcome", "outcome_detail", "finish_reason", "streamed",
             "server_timings");
+    private static final byte[] FIRST_ANSWER = "t_first_answer_ns".getBytes(StandardCharsets.US_ASCII);
     private static final int STRING_SLOTS = 24;
     private static final int CACHE = 64;
 
@@ -122,7 +123,7 @@ final class CanonicalRequestParser {
         name(23);
         literal("{}");
         b.serverTimings = Map.of();
-        derivedTail();
+        b.firstAnswerNanos = derivedTail();
         b.tokenSource = TokenSource.parse(source);
         b.outcome = RequestJson.withDetail(Outcome.parse(outcome), detail);
         return b.build();
@@ -282,16 +283,24 @@ final class CanonicalRequestParser {
      * The derived fields, ignored when read: {@code ,"name":number-or-null} pairs up to the closing brace,
      * then nothing but whitespace.
      */
-    private void derivedTail() {
+    /**
+     * Skips the derived fields after {@code server_timings} ({@code ttft_ms} ...), reading the one stored field that
+     * may stand among them, {@code t_first_answer_ns} (written only for requests with reasoning); returns it, or
+     * {@link RequestRecord#ABSENT}.
+     */
+    private long derivedTail() {
+        long firstAnswer = RequestRecord.ABSENT;
         while (peek() == ',') {
             pos++;
             literal("\"");
+            int nameStart = pos;
             while (peek() != '"') {
                 byte c = buf[pos++];
                 if (c == '\\' || (c >= 0 && c < 0x20)) {
                     throw DEVIATION;
                 }
             }
+            boolean firstAnswerField = Arrays.equals(buf, nameStart, pos, FIRST_ANSWER, 0, FIRST_ANSWER.length);
             pos++;
             literal(":");
             if (peek() == 'n') {
@@ -304,6 +313,13 @@ final class CanonicalRequestParser {
                 if (pos == start || (buf[start] != '-' && (buf[start] < '0' || buf[start] > '9'))) {
                     throw DEVIATION;
                 }
+                if (firstAnswerField) {
+                    try {
+                        firstAnswer = Long.parseLong(new String(buf, start, pos - start, StandardCharsets.US_ASCII));
+                    } catch (NumberFormatException e) {
+                        throw DEVIATION;
+                    }
+                }
             }
         }
         literal("}");
@@ -313,6 +329,7 @@ final class CanonicalRequestParser {
                 throw DEVIATION;
             }
         }
+        return firstAnswer;
     }
 
     private static boolean isNumberByte(byte c) {

@@ -62,6 +62,9 @@ public final class RequestJson {
             Json.number(g, e.getKey(), e.getValue());
         }
         g.writeEndObject();
+        if (r.firstAnswerNanos() >= 0) { // only requests with reasoning: other lines stay as they were
+            g.writeNumberField("t_first_answer_ns", r.firstAnswerNanos());
+        }
         Json.millis(g, "ttft_ms", r.ttftNanos());
         Json.millis(g, "ttft_sched_ms", r.ttftSchedNanos());
         Json.millis(g, "e2e_ms", r.e2eNanos());
@@ -109,6 +112,7 @@ public final class RequestJson {
         b.outcome = withDetail(Outcome.parse(required(n, "outcome").asText()), n.path("outcome_detail").asText(""));
         b.finishReason = Json.textOrNull(n, "finish_reason");
         b.streamed = n.path("streamed").asBoolean(true);
+        b.firstAnswerNanos = n.path("t_first_answer_ns").asLong(-1);
         Map<String, Double> timings = new TreeMap<>();
         for (Map.Entry<String, JsonNode> e : n.path("server_timings").properties()) {
             timings.put(e.getKey(), e.getValue().isNull() ? Double.NaN : e.getValue().asDouble());

@@ -78,6 +78,7 @@ final class RequestParser {
                 case "outcome_detail" -> detail = p.getValueAsString("");
                 case "finish_reason" -> b.finishReason = t == JsonToken.VALUE_NULL ? null : p.getValueAsString();
                 case "streamed" -> b.streamed = p.getValueAsBoolean(true);
+                case "t_first_answer_ns" -> b.firstAnswerNanos = p.getValueAsLong(-1);
                 case "server_timings" -> b.serverTimings = timings(p, t);
                 default -> p.skipChildren(); // derived fields and unknown additions
             }

@@ -20,7 +20,8 @@ import java.util.Map;
  * concurrency (null for open loop), rate_rps (null for closed loop), arrival, max_in_flight, cap_policy,
  * warmup_s, window_s, window{step_start_ns, start_ns, end_ns, completed}, requests_ok, requests_failed,
  * cancelled, dropped, warmup_requests, failure_rate, failures_by_class{label: n}}, then for each of
- * {@code ttft_ms, ttft_sched_ms, itl_ms, chunk_gap_ms, tpot_ms, e2e_ms, e2e_sched_ms, schedule_lag_ms} an object
+ * {@code ttft_ms, ttft_sched_ms, itl_ms, chunk_gap_ms, tpot_ms, e2e_ms, e2e_sched_ms, schedule_lag_ms} (and
+ * {@code ttfat_ms}, the time to the first answer token, only for a step whose requests carried reasoning) an object
  * {@code {count, mean, stddev, min, p50, p90, p95, p99, p999, max}}, then {@code output_tokens_per_s,
  * input_tokens_per_s, requests_per_s, goodput_rps, good_fraction, concurrency_mean, output_len_mismatch,
  * count_discrepancy, reasoning_tokens, mean_reasoning_tokens, token_sources{source: n}, slo{...}, client_check{...}}

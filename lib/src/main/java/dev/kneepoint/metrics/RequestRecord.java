@@ -43,6 +43,9 @@ import java.util.Objects;
  * @param responseText          the answer's text (concatenated content deltas), only when the request's spec asked
  *                              for it ({@code RequestSpec.keepResponseText}); else null. Not part of
  *                              {@code requests.jsonl} nor of {@link #equals}
+ * @param firstAnswerNanos      {@code t_first_answer}: the first event carrying answer text (not reasoning text),
+ *                              recorded only for a request with reasoning (reasoning events or reasoning tokens);
+ *                              {@link #ABSENT} otherwise, and when a reasoning request produced no answer text
  */
 public record RequestRecord(
         long id,
@@ -68,7 +71,8 @@ public record RequestRecord(
         String finishReason,
         boolean streamed,
         Map<String, Double> serverTimings,
-        String responseText) {
+        String responseText,
+        long firstAnswerNanos) {
 
     /** Marks a timestamp or count that does not exist. */
     public static final long ABSENT = -1;
@@ -86,12 +90,25 @@ public record RequestRecord(
                 null);
     }
 
+    /** A record with response text and no first-answer time (a request without reasoning). */
+    public RequestRecord(long id, String step, String tag, boolean warmup, long intendedNanos, long dispatchNanos,
+                         long firstByteNanos, long firstTokenNanos, long lastTokenNanos, long endNanos,
+                         long[] chunkNanos, int[] chunkTokens, int promptTokens, int outputTokens, int reasoningTokens,
+                         int requestedPromptTokens, int requestedOutputTokens, int clientCountedTokens,
+                         TokenSource tokenSource, Outcome outcome, String finishReason, boolean streamed,
+                         Map<String, Double> serverTimings, String responseText) {
+        this(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, lastTokenNanos,
+                endNanos, chunkNanos, chunkTokens, promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
+                requestedOutputTokens, clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings,
+                responseText, ABSENT);
+    }
+
     /** The same record with {@code text} as its response text (null drops it, e.g. before the record is kept). */
     public RequestRecord withResponseText(String text) {
         return new RequestRecord(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos,
                 lastTokenNanos, endNanos, chunkNanos, chunkTokens, promptTokens, outputTokens, reasoningTokens,
                 requestedPromptTokens, requestedOutputTokens, clientCountedTokens, tokenSource, outcome, finishReason,
-                streamed, serverTimings, text);
+                streamed, serverTimings, text, firstAnswerNanos);
     }
 
     public RequestRecord {
@@ -129,6 +146,18 @@ public record RequestRecord(
     /** {@code t_first_token − t_intended}: the user's view, free of coordinated omission. */
     public long ttftSchedNanos() {
         return diff(firstTokenNanos, intendedNanos);
+    }
+
+    /**
+     * Time to the first answer token, {@code t_first_answer − t_dispatch}: equal to {@link #ttftNanos()} for a
+     * request without reasoning (its first token is an answer token); -1 when a reasoning request produced no
+     * answer text, or without a first token.
+     */
+    public long ttfatNanos() {
+        if (firstAnswerNanos >= 0) {
+            return diff(firstAnswerNanos, dispatchNanos);
+        }
+        return reasoningTokens > 0 ? ABSENT : ttftNanos();
     }
 
     /** {@code t_last_token − t_dispatch}; -1 without tokens. */
@@ -186,7 +215,8 @@ public record RequestRecord(
                 && step.equals(r.step) && tag.equals(r.tag)
                 && Arrays.equals(chunkNanos, r.chunkNanos) && Arrays.equals(chunkTokens, r.chunkTokens)
                 && tokenSource == r.tokenSource && outcome.label().equals(r.outcome.label())
-                && Objects.equals(finishReason, r.finishReason) && serverTimings.equals(r.serverTimings);
+                && Objects.equals(finishReason, r.finishReason) && serverTimings.equals(r.serverTimings)
+                && firstAnswerNanos == r.firstAnswerNanos;
     }
 
     @Override
@@ -228,12 +258,15 @@ public record RequestRecord(
         public Map<String, Double> serverTimings = Map.of();
         /** The answer's text, only when the spec asked the client to keep it; else null. */
         public String responseText;
+        /** {@code t_first_answer}, only for a request with reasoning; else {@link RequestRecord#ABSENT}. */
+        public long firstAnswerNanos = ABSENT;
 
         public RequestRecord build() {
             return new RequestRecord(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos,
                     firstTokenNanos, lastTokenNanos, endNanos, chunkNanos, chunkTokens, promptTokens,
                     outputTokens, reasoningTokens, requestedPromptTokens, requestedOutputTokens,
-                    clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings, responseText);
+                    clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings, responseText,
+                    firstAnswerNanos);
         }
     }
 }

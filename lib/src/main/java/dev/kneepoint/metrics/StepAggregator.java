@@ -49,6 +49,8 @@ public final class StepAggregator {
     private final Histogram e2e = Distribution.newHistogram();
     private final Histogram e2eSched = Distribution.newHistogram();
     private final Histogram scheduleLag = Distribution.newHistogram();
+    private final Histogram ttfat = Distribution.newHistogram();
+    private boolean firstAnswerSeen;
     private final WindowFacts facts;
     private final boolean live;
     private final Map<String, Long> failures = new HashMap<>();
@@ -177,6 +179,8 @@ public final class StepAggregator {
 
     private void recordLatencies(RequestRecord r) {
         record(ttft, r.ttftNanos());
+        record(ttfat, r.ttfatNanos());
+        firstAnswerSeen |= r.firstAnswerNanos() >= 0;
         record(ttftSched, r.ttftSchedNanos());
         record(tpot, r.tpotNanos());
         record(e2e, r.e2eNanos());
@@ -276,7 +280,8 @@ public final class StepAggregator {
                     lenMismatch, countDiscrepancy, tokenSources, ok == 0 ? Double.NaN : (double) okPromptTokens / ok,
                     ok == 0 ? Double.NaN : (double) okOutputTokens / ok, slo, okReasoningTokens,
                     ok == 0 ? Double.NaN : (double) okReasoningTokens / ok,
-                    ClientCheck.evaluate(info, windowS, ok + failed + cancelled, lag, client, clientThresholds));
+                    ClientCheck.evaluate(info, windowS, ok + failed + cancelled, lag, client, clientThresholds),
+                    firstAnswerSeen ? Distribution.of(ttfat) : Distribution.empty());
         }
     }
 }

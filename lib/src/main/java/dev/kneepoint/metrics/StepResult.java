@@ -50,6 +50,9 @@ import java.util.TreeMap;
  * @param reasoningTokens   output tokens of the step's OK requests carried as reasoning content
  *                          ({@code reasoning_content}, {@code reasoning}, Ollama {@code thinking}); part of the output tokens
  * @param meanReasoningTokens mean reasoning tokens of the step's OK requests (NaN when none)
+ * @param ttfat             time to the first answer token ({@code t_first_answer − t_dispatch}) of the step's OK
+ *                          requests that produced answer text; equal to TTFT for requests without reasoning. Empty when
+ *                          the step's records carry no first-answer time (no request with reasoning)
  * @param clientCheck       whether the load generator, not the server, limited the step ({@link ClientCheck})
  */
 public record StepResult(
@@ -62,7 +65,26 @@ public record StepResult(
         double goodFraction, double failureRate, double concurrencyMean,
         long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources,
         double meanPromptTokens, double meanOutputTokens, Slo slo, long reasoningTokens, double meanReasoningTokens,
-        ClientCheck clientCheck) {
+        ClientCheck clientCheck, Distribution ttfat) {
+
+    /** A result without a time-to-first-answer distribution (empty): the form before it was measured. */
+    public StepResult(
+            StepInfo info, StepWindow window, double windowS,
+            long requestsOk, long requestsFailed, long cancelled, long dropped, long warmupRequests,
+            Map<String, Long> failuresByClass,
+            Distribution ttft, Distribution ttftSched, Distribution itl, Distribution chunkGap,
+            Distribution tpot, Distribution e2e, Distribution e2eSched, Distribution scheduleLag,
+            double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
+            double goodFraction, double failureRate, double concurrencyMean,
+            long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources,
+            double meanPromptTokens, double meanOutputTokens, Slo slo, long reasoningTokens, double meanReasoningTokens,
+            ClientCheck clientCheck) {
+        this(info, window, windowS, requestsOk, requestsFailed, cancelled, dropped, warmupRequests, failuresByClass,
+                ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, outputTokensPerS, inputTokensPerS,
+                requestsPerS, goodputRps, goodFraction, failureRate, concurrencyMean, outputLenMismatch,
+                countDiscrepancy, tokenSources, meanPromptTokens, meanOutputTokens, slo, reasoningTokens,
+                meanReasoningTokens, clientCheck, Distribution.empty());
+    }
 
     /** A result without reasoning counts (0 reasoning tokens); the form before reasoning was counted apart. */
     public StepResult(
@@ -111,6 +133,7 @@ public record StepResult(
         tokenSources = Collections.unmodifiableMap(new TreeMap<>(tokenSources));
         Objects.requireNonNull(slo, "slo");
         Objects.requireNonNull(clientCheck, "clientCheck");
+        ttfat = ttfat == null ? Distribution.empty() : ttfat;
     }
 
     /**
@@ -140,7 +163,10 @@ public record StepResult(
         return clientCheck.clientBound();
     }
 
-    /** The distributions by their file name ({@code ttft_ms} ...), in the order summary.json lists them. */
+    /**
+     * The distributions by their file name ({@code ttft_ms} ...), in the order summary.json lists them;
+     * {@code ttfat_ms} last, only when the step measured it.
+     */
     public Map<String, Distribution> distributions() {
         Map<String, Distribution> m = new java.util.LinkedHashMap<>();
         m.put("ttft_ms", ttft);
@@ -151,6 +177,9 @@ public record StepResult(
         m.put("e2e_ms", e2e);
         m.put("e2e_sched_ms", e2eSched);
         m.put("schedule_lag_ms", scheduleLag);
+        if (ttfat.count() > 0) { // only steps whose requests carried reasoning: other summaries stay unchanged
+            m.put("ttfat_ms", ttfat);
+        }
         return Collections.unmodifiableMap(m);
     }
 

@@ -22,9 +22,12 @@ import java.util.Set;
  *   <tr><td>{@code preemptions_total}</td><td>cumulative preemptions</td></tr>
  *   <tr><td>{@code prefix_cache_hits}, {@code prefix_cache_queries}</td><td>cumulative prefix-cache tokens</td></tr>
  *   <tr><td>{@code prefix_cache_hit_rate}</td><td>a server-computed hit ratio (SGLang, older vLLM)</td></tr>
- *   <tr><td>{@code server_ttft}, {@code server_itl}, {@code server_e2e}, {@code server_queue_time}</td>
- *       <td>histograms: {@code _bucket} (label {@code le}), {@code _sum}, {@code _count}, in the server's unit
- *       (seconds for all but TGI's, which are seconds too)</td></tr>
+ *   <tr><td>{@code server_ttft}, {@code server_itl}, {@code server_tpot}, {@code server_e2e},
+ *       {@code server_queue_time}</td>
+ *       <td>histograms: {@code _bucket} (label {@code le}), {@code _sum}, {@code _count}, in seconds;
+ *       {@code server_itl} observes each gap between tokens, {@code server_tpot} one mean per request
+ *       (vLLM's {@code request_time_per_output_token_seconds}; TGI's {@code mean_time_per_token_duration},
+ *       whose mean is the inference time, prefill included, over the generated tokens)</td></tr>
  *   <tr><td>{@code prompt_tokens_total}, {@code generation_tokens_total}</td><td>cumulative tokens</td></tr>
  * </table>
  *
@@ -47,12 +50,15 @@ public final class ServerMetrics {
         m.put("kv_cache_usage", List.of("vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "sglang:token_usage",
                 "llamacpp:kv_cache_usage_ratio"));
         m.put("preemptions_total", List.of("vllm:num_preemptions_total", "vllm:num_preemptions"));
-        m.put("prefix_cache_hits", List.of("vllm:prefix_cache_hits_total", "vllm:prefix_cache_hits"));
-        m.put("prefix_cache_queries", List.of("vllm:prefix_cache_queries_total", "vllm:prefix_cache_queries"));
+        m.put("prefix_cache_hits", List.of("vllm:prefix_cache_hits_total", "vllm:prefix_cache_hits",
+                "vllm:gpu_prefix_cache_hits_total"));
+        m.put("prefix_cache_queries", List.of("vllm:prefix_cache_queries_total", "vllm:prefix_cache_queries",
+                "vllm:gpu_prefix_cache_queries_total"));
         m.put("prefix_cache_hit_rate", List.of("sglang:cache_hit_rate", "vllm:gpu_prefix_cache_hit_rate"));
         m.put("server_ttft", List.of("vllm:time_to_first_token_seconds", "sglang:time_to_first_token_seconds"));
         m.put("server_itl", List.of("vllm:inter_token_latency_seconds", "vllm:time_per_output_token_seconds",
-                "sglang:inter_token_latency_seconds", "sglang:time_per_output_token_seconds",
+                "sglang:inter_token_latency_seconds", "sglang:time_per_output_token_seconds"));
+        m.put("server_tpot", List.of("vllm:request_time_per_output_token_seconds",
                 "tgi_request_mean_time_per_token_duration"));
         m.put("server_e2e", List.of("vllm:e2e_request_latency_seconds", "sglang:e2e_request_latency_seconds",
                 "tgi_request_duration"));

@@ -2,6 +2,7 @@ package dev.kneepoint.workload;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.HttpClients;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -18,29 +19,41 @@ import okhttp3.RequestBody;
 import okhttp3.Response;
 
 /**
- * Counts tokens with the server's own {@code POST /tokenize}. Two shapes are spoken and detected on
- * the first call: vLLM/SGLang/the simulator ({@code {"model","prompt"}} or {@code {"model","messages"}}
- * → {@code {"count":N,"tokens":[...]}}) and llama.cpp ({@code {"content"}} → {@code {"tokens":[...]}},
- * chat through {@code POST /apply-template}). Uses the shared HTTP client; thread-safe.
+ * Counts tokens with the server's own tokenize endpoint. The {@link TokenizeDialect} is detected on the first
+ * call, the one the target's API suggests tried first: vLLM/SGLang/simulator ({@code POST /tokenize
+ * {"model","prompt"}}), llama-server ({@code {"content"}}), TGI ({@code {"inputs"}} → a list) and
+ * llama_cpp.server ({@code POST /extras/tokenize {"input"}}). Chat prompts are counted with the server's chat
+ * tokenizer where it has one (vLLM and the simulator: {@code /tokenize {"messages"}}; llama-server:
+ * {@code /apply-template}; TGI: {@code /chat_tokenize}), otherwise with one non-streamed
+ * {@code /v1/chat/completions} of {@code max_tokens: 1} whose {@code usage.prompt_tokens} is the count (SGLang,
+ * llama_cpp.server, older TGI). Uses the target's HTTP client; thread-safe.
  */
 final class ServerTokenizer implements TokenCounter {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final MediaType JSON = MediaType.get("application/json");
+    private static final String PROBE = "hello";
 
-    private enum Shape { UNKNOWN, VLLM, LLAMA_CPP }
+    private enum ChatVia { UNKNOWN, TOKENIZER, COMPLETION }
 
     private final HttpUrl root;
     private final String model;
-    private volatile Shape shape = Shape.UNKNOWN;
+    private final ApiKind hint;
     private final AtomicLong calls = new AtomicLong();
     private final OkHttpClient http;
+    private volatile TokenizeDialect dialect;
+    private volatile ChatVia chatVia = ChatVia.UNKNOWN;
 
     ServerTokenizer(HttpUrl baseUrl, String model) {
-        this(baseUrl, model, HttpClients.shared());
+        this(baseUrl, model, HttpClients.shared(), ApiKind.CHAT);
     }
 
     /** With the target's client ({@link HttpClients#forTarget}): its API key, headers and TLS options. */
     ServerTokenizer(HttpUrl baseUrl, String model, OkHttpClient http) {
+        this(baseUrl, model, http, ApiKind.CHAT);
+    }
+
+    /** As above, trying first the dialect {@code hint} (the target's API) suggests. */
+    ServerTokenizer(HttpUrl baseUrl, String model, OkHttpClient http, ApiKind hint) {
         this.http = http;
         String path = baseUrl.encodedPath();
         while (path.endsWith("/")) {
@@ -51,6 +64,7 @@ final class ServerTokenizer implements TokenCounter {
         }
         this.root = baseUrl.newBuilder().encodedPath(path.isEmpty() ? "/" : path + "/").build();
         this.model = model;
+        this.hint = hint;
     }
 
     /** HTTP calls made so far (calibration reports its round trips). */
@@ -60,23 +74,39 @@ final class ServerTokenizer implements TokenCounter {
 
     @Override
     public int count(String text) {
-        if (shape != Shape.LLAMA_CPP) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("model", model);
-            body.put("prompt", text);
-            JsonNode r = post("tokenize", body);
-            if (r.has("count")) {
-                shape = Shape.VLLM;
-                return r.get("count").asInt();
-            }
-            JsonNode tokens = r.get("tokens");
-            if (tokens != null && tokens.isArray() && (tokens.size() > 0 || text.isEmpty())) {
-                shape = Shape.VLLM;
-                return tokens.size();
-            }
-            shape = Shape.LLAMA_CPP; // llama.cpp ignores "prompt" and answers {"tokens":[]}
+        TokenizeDialect d = dialect;
+        if (d == null) {
+            return detect(text);
         }
-        return llamaCount(text, false);
+        Reply r = post(d.endpoint(), d.body(text, model));
+        int n = d.parse(r.ok().json(), text);
+        if (n < 0) {
+            throw new TokenizerException("POST " + url(d.endpoint()) + " (" + d.label() + ") answered without tokens: "
+                    + r.snippet());
+        }
+        return n;
+    }
+
+    /** Tries each dialect with {@code text} (or a probe word when empty) until one answers in its shape. */
+    private synchronized int detect(String text) {
+        if (dialect != null) {
+            return count(text);
+        }
+        String probe = text.isEmpty() ? PROBE : text;
+        List<String> tried = new ArrayList<>();
+        for (TokenizeDialect d : TokenizeDialect.order(hint)) {
+            Reply r = post(d.endpoint(), d.body(probe, model));
+            int n = r.successful() ? d.parse(r.json(), probe) : -1;
+            if (n >= 0) {
+                dialect = d;
+                return text.isEmpty() ? count(text) : n;
+            }
+            tried.add("POST " + url(d.endpoint()) + " " + d.bodyShape() + " → "
+                    + (r.successful() ? "an answer of another shape: " : "HTTP " + r.code() + ": ") + r.snippet());
+        }
+        throw new TokenizerException("no tokenize endpoint of vLLM/SGLang, llama.cpp, TGI or llama_cpp.server answered at "
+                + root + " (" + String.join("; ", tried) + "). Count prompts locally instead: "
+                + "TokenCounter.openAi(...) or TokenCounter.of(...), or accept TokenCounter.estimate()");
     }
 
     @Override
@@ -85,41 +115,71 @@ final class ServerTokenizer implements TokenCounter {
         for (RequestSpec.ChatMessage m : messages) {
             msgs.add(Map.of("role", m.role(), "content", m.content()));
         }
-        if (shape == Shape.UNKNOWN) {
-            count("hello");
+        if (dialect == null) {
+            count(PROBE);
         }
-        if (shape == Shape.VLLM) {
+        if (chatVia == ChatVia.COMPLETION) {
+            return viaCompletion(msgs);
+        }
+        TokenizeDialect d = dialect;
+        if (d == TokenizeDialect.LLAMA_CPP) {
+            JsonNode prompt = post("apply-template", Map.of("messages", msgs)).ok().json().get("prompt");
+            if (prompt == null || !prompt.isTextual()) {
+                throw new TokenizerException(url("apply-template") + " did not return a prompt");
+            }
             Map<String, Object> body = new LinkedHashMap<>();
-            body.put("model", model);
-            body.put("messages", msgs);
-            JsonNode r = post("tokenize", body);
-            JsonNode c = r.has("count") ? r.get("count") : null;
-            if (c != null) {
-                return c.asInt();
-            }
-            JsonNode tokens = r.get("tokens");
-            if (tokens != null && tokens.isArray()) {
-                return tokens.size();
-            }
-            throw new TokenizerException(url("tokenize") + " answered chat messages without count or tokens");
+            body.put("content", prompt.asText());
+            body.put("add_special", true);
+            return countReply(d, post(d.endpoint(), body), prompt.asText());
         }
-        JsonNode applied = post("apply-template", Map.of("messages", msgs));
-        JsonNode prompt = applied.get("prompt");
-        if (prompt == null || !prompt.isTextual()) {
-            throw new TokenizerException(url("apply-template") + " did not return a prompt");
+        if (d == TokenizeDialect.LLAMA_CPP_PYTHON) {
+            chatVia = ChatVia.COMPLETION; // llama_cpp.server has no chat tokenizer or template endpoint
+            return viaCompletion(msgs);
         }
-        return llamaCount(prompt.asText(), true);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("model", model);
+        body.put("messages", msgs);
+        String endpoint = d == TokenizeDialect.TGI ? "chat_tokenize" : d.endpoint();
+        Reply r = post(endpoint, body);
+        if (chatVia == ChatVia.UNKNOWN && r.code() >= 400 && r.code() < 500) {
+            chatVia = ChatVia.COMPLETION; // SGLang's /tokenize takes prompts only; TGI before /chat_tokenize
+            return viaCompletion(msgs);
+        }
+        chatVia = ChatVia.TOKENIZER;
+        JsonNode reply = r.ok().json();
+        int n = d == TokenizeDialect.TGI
+                ? TokenizeDialect.TGI.parse(reply == null ? null : reply.get("tokenize_response"), "x")
+                : d.parse(reply, "x");
+        if (n < 0) {
+            throw new TokenizerException(url(endpoint) + " answered chat messages without count or tokens: " + r.snippet());
+        }
+        return n;
     }
 
-    private int llamaCount(String text, boolean addSpecial) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("content", text);
-        body.put("add_special", addSpecial);
-        JsonNode tokens = post("tokenize", body).get("tokens");
-        if (tokens == null || !tokens.isArray()) {
-            throw new TokenizerException(url("tokenize") + " answered neither {count} (vLLM) nor {tokens} (llama.cpp)");
+    private int countReply(TokenizeDialect d, Reply r, String text) {
+        int n = d.parse(r.ok().json(), text);
+        if (n < 0) {
+            throw new TokenizerException(url(d.endpoint()) + " answered without tokens: " + r.snippet());
         }
-        return tokens.size();
+        return n;
+    }
+
+    /** The chat prompt's tokens as {@code usage.prompt_tokens} of one non-streamed 1-token chat completion. */
+    private int viaCompletion(List<Map<String, String>> msgs) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("model", model);
+        body.put("messages", msgs);
+        body.put("max_tokens", 1);
+        body.put("temperature", 0);
+        body.put("stream", false);
+        Reply r = post("v1/chat/completions", body).ok();
+        JsonNode usage = r.json() == null ? null : r.json().get("usage");
+        JsonNode n = usage == null ? null : usage.get("prompt_tokens");
+        if (n == null || !n.isIntegralNumber()) {
+            throw new TokenizerException("POST " + url("v1/chat/completions") + " (max_tokens 1, to count a chat prompt: "
+                    + "the server's tokenize endpoint takes no messages) answered without usage.prompt_tokens: " + r.snippet());
+        }
+        return n.asInt();
     }
 
     @Override
@@ -129,18 +189,42 @@ final class ServerTokenizer implements TokenCounter {
 
     @Override
     public String describe() {
-        return "server:" + url("tokenize") + " (" + switch (shape) {
-            case VLLM -> "vllm shape";
-            case LLAMA_CPP -> "llama.cpp shape";
-            case UNKNOWN -> "shape not yet detected";
-        } + ")";
+        TokenizeDialect d = dialect;
+        if (d == null) {
+            return "server:" + url("tokenize") + " (shape not yet detected)";
+        }
+        return "server:" + url(d.endpoint()) + " (" + d.label()
+                + (chatVia == ChatVia.COMPLETION ? "; chat counted by usage.prompt_tokens of a 1-token chat completion" : "")
+                + ")";
     }
 
     private HttpUrl url(String endpoint) {
         return root.resolve(endpoint);
     }
 
-    private JsonNode post(String endpoint, Object body) {
+    /** One answer: status, body text and the body as JSON ({@code null} when it is not JSON). */
+    private record Reply(HttpUrl url, int code, String text, JsonNode json) {
+        boolean successful() {
+            return code >= 200 && code < 300;
+        }
+
+        Reply ok() {
+            if (!successful()) {
+                throw new TokenizerException("POST " + url + " answered HTTP " + code + ": " + snippet());
+            }
+            if (json == null) {
+                throw new TokenizerException("POST " + url + " answered something that is not JSON: " + snippet());
+            }
+            return this;
+        }
+
+        String snippet() {
+            String s = text.strip();
+            return s.length() > 300 ? s.substring(0, 300) + "..." : s;
+        }
+    }
+
+    private Reply post(String endpoint, Object body) {
         HttpUrl url = url(endpoint);
         calls.incrementAndGet();
         try {
@@ -148,11 +232,13 @@ final class ServerTokenizer implements TokenCounter {
                     .post(RequestBody.create(MAPPER.writeValueAsBytes(body), JSON)).build();
             try (Response resp = http.newCall(req).execute()) {
                 String text = resp.body().string();
-                if (!resp.isSuccessful()) {
-                    throw new TokenizerException("POST " + url + " answered HTTP " + resp.code() + ": "
-                            + (text.length() > 300 ? text.substring(0, 300) + "..." : text));
+                JsonNode json;
+                try {
+                    json = text.isBlank() ? null : MAPPER.readTree(text);
+                } catch (IOException notJson) {
+                    json = null;
                 }
-                return MAPPER.readTree(text);
+                return new Reply(url, resp.code(), text, json);
             }
         } catch (InterruptedIOException e) {
             if (!(e instanceof java.net.SocketTimeoutException)) {

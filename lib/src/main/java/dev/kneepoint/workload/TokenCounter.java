@@ -29,11 +29,17 @@ public interface TokenCounter {
     String describe();
 
     /**
-     * The server's own tokenizer through its {@code /tokenize} endpoint (vLLM, SGLang, llama.cpp, the
-     * simulator), sent with the target's API key, extra headers and TLS options.
+     * The server's own tokenizer through its tokenize endpoint, sent with the target's API key, extra headers and
+     * TLS options. The endpoint's shape is detected on the first call (the one the target's API suggests tried
+     * first): vLLM, SGLang and the simulator ({@code /tokenize} with {@code prompt}), llama.cpp's llama-server
+     * ({@code /tokenize} with {@code content}), TGI ({@code /tokenize} with {@code inputs}) and llama-cpp-python's
+     * {@code llama_cpp.server} ({@code /extras/tokenize}). Chat prompts go through the server's chat tokenizer
+     * where it has one, else through one {@code max_tokens: 1} chat completion's {@code usage.prompt_tokens}.
+     * When none answers, the {@link TokenizerException} lists every endpoint tried and its answer.
      */
     static TokenCounter server(TargetConfig target) {
-        return new ServerTokenizer(target.baseUrl(), target.model(), dev.kneepoint.client.HttpClients.forTarget(target));
+        return new ServerTokenizer(target.baseUrl(), target.model(), dev.kneepoint.client.HttpClients.forTarget(target),
+                target.apiKind());
     }
 
     /** Like {@link #server(TargetConfig)} from a base URL and model name. */

@@ -298,6 +298,36 @@ class LlamaServerTest {
     }
 
     @Test
+    void fallbackCalibrationThroughExtrasTokenizeGivesExactPromptLengths() {
+        requireFallback();
+        // Prompts calibrated with /extras/tokenize (completions) and with 1-token chat completions' usage
+        // (chat: llama_cpp.server has no template endpoint), checked against usage.prompt_tokens of
+        // non-streamed requests (the fallback's streams carry no usage). Exact: no tolerance.
+        for (ApiKind kind : List.of(ApiKind.COMPLETIONS, ApiKind.CHAT)) {
+            var workload = dev.kneepoint.workload.Workloads.synthetic().inputTokens(dev.kneepoint.workload.Lengths
+                    .uniform(40, 160)).outputTokens(1).api(kind).calibrate(target(kind)).seed(5).build();
+            assertThat(workload.calibrator().counter().describe()).contains("/extras/tokenize");
+            for (int i = 0; i < 3; i++) {
+                RequestSpec spec = workload.next(i);
+                Map<String, Object> body = new LinkedHashMap<>();
+                body.put("model", server.model());
+                body.put("max_tokens", 1);
+                body.put("stream", false);
+                if (kind == ApiKind.CHAT) {
+                    body.put("messages", spec.chatMessages().stream()
+                            .map(m -> Map.of("role", m.role(), "content", m.content())).toList());
+                } else {
+                    body.put("prompt", spec.prompt());
+                }
+                var reply = server.postJson(kind == ApiKind.CHAT ? "/v1/chat/completions" : "/v1/completions", body);
+                assertThat(reply.path("usage").path("prompt_tokens").asInt(-1))
+                        .as("%s prompt %d: usage.prompt_tokens vs requested", kind, i)
+                        .isEqualTo(spec.requestedPromptTokens());
+            }
+        }
+    }
+
+    @Test
     void metricsEndpointCountsWhatTheClientSaw() {
         requireLlamaServer("no /metrics endpoint");
         String before = server.metricsText();

@@ -22,6 +22,37 @@ class ServerMetricsTest {
         return one(s, name).orElseThrow(() -> new AssertionError("no " + name + " in " + s)).value();
     }
 
+    /**
+     * fixtures/metrics/vllm-0.33.prom is vLLM 0.33.0's own PrometheusStatLogger rendered by prometheus_client 0.26.0
+     * (see fixtures/PROVENANCE.md): the current names, with no deprecated twins (no gpu_cache_usage_perc, no
+     * time_per_output_token_seconds), counters as FAMILY_total, _created gauges, and a histogram whose family
+     * name itself ends in _total (vllm:iteration_tokens_total). Values are the ones the generator set: exact.
+     */
+    @Test
+    void currentVllmExpositionFromItsOwnLoggerMapsOntoCommonNames() {
+        PromText.Exposition e = PromText.parse(Fixtures.metrics("vllm-0.33"));
+        assertThat(ServerMetrics.detect(e)).isEqualTo("vllm");
+        List<TelemetrySample> s = ServerMetrics.map(e, 1_000_000L);
+        assertThat(value(s, "running")).isEqualTo(12.0);
+        assertThat(value(s, "waiting")).isEqualTo(3.0);
+        assertThat(value(s, "kv_cache_usage")).isEqualTo(0.4312);
+        assertThat(value(s, "preemptions_total")).isEqualTo(7.0);
+        assertThat(value(s, "prompt_tokens_total")).isEqualTo(524288.0);
+        assertThat(value(s, "generation_tokens_total")).isEqualTo(131072.0);
+        assertThat(value(s, "prefix_cache_queries")).isEqualTo(524288.0);
+        assertThat(value(s, "prefix_cache_hits")).isEqualTo(131072.0);
+        assertThat(value(s, "server_ttft_count")).isEqualTo(3.0);
+        assertThat(value(s, "server_ttft_sum")).isCloseTo(0.293, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(one(s, "server_ttft_count").orElseThrow().raw()).isEqualTo("vllm:time_to_first_token_seconds_count");
+        assertThat(value(s, "server_itl_count")).isEqualTo(4.0);
+        assertThat(one(s, "server_itl_count").orElseThrow().raw()).isEqualTo("vllm:inter_token_latency_seconds_count");
+        assertThat(value(s, "server_tpot_count")).isEqualTo(1.0);
+        assertThat(value(s, "server_e2e_count")).isEqualTo(1.0);
+        assertThat(value(s, "server_queue_time_count")).isEqualTo(1.0);
+        assertThat(s).noneMatch(x -> x.name().endsWith("_created"));
+        assertThat(value(s, "vllm:iteration_tokens_total_count")).isEqualTo(0.0);
+    }
+
     @Test
     void vllmMapsOntoCommonNamesAndKeepsTheRestRaw() {
         PromText.Exposition e = PromText.parse(Fixtures.metrics("vllm"));
@@ -75,7 +106,9 @@ class ServerMetricsTest {
         List<TelemetrySample> s = mapped("tgi");
         assertThat(value(s, "running")).isEqualTo(32.0);
         assertThat(value(s, "waiting")).isEqualTo(9.0);
-        assertThat(value(s, "server_itl_sum")).isEqualTo(40.8);
+        // TGI's per-token histogram is one mean per request (inference time / tokens): TPOT, not ITL
+        assertThat(value(s, "server_tpot_sum")).isEqualTo(40.8);
+        assertThat(s.stream().noneMatch(x -> x.name().startsWith("server_itl"))).isTrue();
         assertThat(value(s, "server_queue_time_count")).isEqualTo(2040.0);
         assertThat(value(s, "server_e2e_sum")).isEqualTo(8568.0);
         assertThat(value(s, "tgi_request_count")).isEqualTo(2048.0);

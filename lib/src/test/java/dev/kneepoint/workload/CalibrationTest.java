@@ -165,7 +165,9 @@ class CalibrationTest {
     @Test
     void serverErrorsBecomeTokenizerExceptionsNamingTheUrl() throws Exception {
         try (MockWebServer server = new MockWebServer()) {
-            server.enqueue(new MockResponse.Builder().code(404).body("not found").build());
+            for (int i = 0; i < 4; i++) { // one per dialect tried: vLLM, llama.cpp, TGI, llama_cpp.server
+                server.enqueue(new MockResponse.Builder().code(404).body("not found").build());
+            }
             server.start();
             assertThatThrownBy(() -> TokenCounter.server(server.url("/v1").toString(), "m").count("x"))
                     .isInstanceOf(TokenizerException.class).hasMessageContaining("/tokenize").hasMessageContaining("404");
