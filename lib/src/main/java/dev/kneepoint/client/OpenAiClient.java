@@ -50,6 +50,11 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
 
     private final TargetConfig target;
     private final OkHttpClient http;
+    /**
+     * Set once OkHttp had to resend a request (a pooled connection the server had closed, as llama-server does after
+     * every streamed response): the same client without idle connections, so that no request meets a stale one again.
+     */
+    private volatile OkHttpClient httpNoReuse;
     private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
     private final Set<NioExchange> nioInFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
@@ -97,7 +102,8 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
             return executeNio(spec, context, cancellation, b);
         }
         CallProbe probe = new CallProbe();
-        Call call = http.newCall(request(spec, probe));
+        OkHttpClient noReuse = httpNoReuse;
+        Call call = (noReuse != null ? noReuse : http).newCall(request(spec, probe));
         inFlight.add(call);
         try {
             cancellation.onCancel(call::cancel);
@@ -108,6 +114,9 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
                     .run(cancellation, spec.requestedPromptTokens());
             if (closed && !b.outcome.isOk() && call.isCanceled()) {
                 b.outcome = Outcome.CANCELLED;
+            }
+            if (b.retried && noReuse == null) {
+                stopReusingConnections();
             }
         } finally {
             inFlight.remove(call);
@@ -130,6 +139,13 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
             nioInFlight.remove(x);
         }
         return b.build();
+    }
+
+    private synchronized void stopReusingConnections() {
+        if (httpNoReuse == null) {
+            httpNoReuse = http.newBuilder().connectionPool(new ConnectionPool(0, 1, TimeUnit.SECONDS)).build();
+            http.connectionPool().evictAll();
+        }
     }
 
     private Request request(RequestSpec spec, CallProbe probe) {
@@ -160,6 +176,10 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
             x.cancel();
         }
         http.connectionPool().evictAll();
+        OkHttpClient noReuse = httpNoReuse;
+        if (noReuse != null) {
+            noReuse.connectionPool().evictAll();
+        }
         if (target.usesNio()) {
             NioLoop.evictIdleConnections(target);
         }

@@ -19,7 +19,7 @@ import java.util.TreeMap;
  * chunk_ns [..], chunk_tokens [..],
  * prompt_tokens, output_tokens, reasoning_tokens, requested_prompt_tokens, requested_output_tokens,
  * client_counted_tokens, token_source, outcome (label), outcome_detail, finish_reason (or null), streamed,
- * server_timings {..},
+ * server_timings {..}, retried (only when true: sent again after a stale kept-alive connection),
  * derived, for convenience only and ignored when read back (null when undefined):
  * ttft_ms, ttft_sched_ms, e2e_ms, e2e_sched_ms, tpot_ms, schedule_lag_ms, user_tokens_per_s
  * </pre>
@@ -62,6 +62,9 @@ public final class RequestJson {
             Json.number(g, e.getKey(), e.getValue());
         }
         g.writeEndObject();
+        if (r.retried()) {
+            g.writeBooleanField("retried", true); // only when true: the usual line keeps its compact form
+        }
         Json.millis(g, "ttft_ms", r.ttftNanos());
         Json.millis(g, "ttft_sched_ms", r.ttftSchedNanos());
         Json.millis(g, "e2e_ms", r.e2eNanos());
@@ -109,6 +112,7 @@ public final class RequestJson {
         b.outcome = withDetail(Outcome.parse(required(n, "outcome").asText()), n.path("outcome_detail").asText(""));
         b.finishReason = Json.textOrNull(n, "finish_reason");
         b.streamed = n.path("streamed").asBoolean(true);
+        b.retried = n.path("retried").asBoolean(false);
         Map<String, Double> timings = new TreeMap<>();
         for (Map.Entry<String, JsonNode> e : n.path("server_timings").properties()) {
             timings.put(e.getKey(), e.getValue().isNull() ? Double.NaN : e.getValue().asDouble());

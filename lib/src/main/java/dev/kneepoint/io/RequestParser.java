@@ -78,6 +78,7 @@ final class RequestParser {
                 case "outcome_detail" -> detail = p.getValueAsString("");
                 case "finish_reason" -> b.finishReason = t == JsonToken.VALUE_NULL ? null : p.getValueAsString();
                 case "streamed" -> b.streamed = p.getValueAsBoolean(true);
+                case "retried" -> b.retried = p.getValueAsBoolean(false);
                 case "server_timings" -> b.serverTimings = timings(p, t);
                 default -> p.skipChildren(); // derived fields and unknown additions
             }

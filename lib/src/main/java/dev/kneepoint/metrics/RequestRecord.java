@@ -43,6 +43,11 @@ import java.util.Objects;
  * @param responseText          the answer's text (concatenated content deltas), only when the request's spec asked
  *                              for it ({@code RequestSpec.keepResponseText}); else null. Not part of
  *                              {@code requests.jsonl} nor of {@link #equals}
+ * @param retried               true when the request was sent a second time, on a fresh connection, because the
+ *                              kept-alive connection it was first written to had been closed by the server before
+ *                              any byte of the response (a stale connection); its timestamps still count from the
+ *                              first attempt's {@code t_dispatch}, so TTFT and E2E include the lost attempt
+ *                              (docs/RELIABILITY.md, "Stale keep-alive connections")
  */
 public record RequestRecord(
         long id,
@@ -68,7 +73,8 @@ public record RequestRecord(
         String finishReason,
         boolean streamed,
         Map<String, Double> serverTimings,
-        String responseText) {
+        String responseText,
+        boolean retried) {
 
     /** Marks a timestamp or count that does not exist. */
     public static final long ABSENT = -1;
@@ -83,7 +89,20 @@ public record RequestRecord(
         this(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, lastTokenNanos,
                 endNanos, chunkNanos, chunkTokens, promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
                 requestedOutputTokens, clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings,
-                null);
+                null, false);
+    }
+
+    /** A record that was sent once (not {@link #retried()}). */
+    public RequestRecord(long id, String step, String tag, boolean warmup, long intendedNanos, long dispatchNanos,
+                         long firstByteNanos, long firstTokenNanos, long lastTokenNanos, long endNanos,
+                         long[] chunkNanos, int[] chunkTokens, int promptTokens, int outputTokens, int reasoningTokens,
+                         int requestedPromptTokens, int requestedOutputTokens, int clientCountedTokens,
+                         TokenSource tokenSource, Outcome outcome, String finishReason, boolean streamed,
+                         Map<String, Double> serverTimings, String responseText) {
+        this(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, lastTokenNanos,
+                endNanos, chunkNanos, chunkTokens, promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
+                requestedOutputTokens, clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings,
+                responseText, false);
     }
 
     /** The same record with {@code text} as its response text (null drops it, e.g. before the record is kept). */
@@ -91,7 +110,7 @@ public record RequestRecord(
         return new RequestRecord(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos,
                 lastTokenNanos, endNanos, chunkNanos, chunkTokens, promptTokens, outputTokens, reasoningTokens,
                 requestedPromptTokens, requestedOutputTokens, clientCountedTokens, tokenSource, outcome, finishReason,
-                streamed, serverTimings, text);
+                streamed, serverTimings, text, retried);
     }
 
     public RequestRecord {
@@ -182,7 +201,7 @@ public record RequestRecord(
                 && outputTokens == r.outputTokens && reasoningTokens == r.reasoningTokens
                 && requestedPromptTokens == r.requestedPromptTokens
                 && requestedOutputTokens == r.requestedOutputTokens
-                && clientCountedTokens == r.clientCountedTokens && streamed == r.streamed
+                && clientCountedTokens == r.clientCountedTokens && streamed == r.streamed && retried == r.retried
                 && step.equals(r.step) && tag.equals(r.tag)
                 && Arrays.equals(chunkNanos, r.chunkNanos) && Arrays.equals(chunkTokens, r.chunkTokens)
                 && tokenSource == r.tokenSource && outcome.label().equals(r.outcome.label())
@@ -228,12 +247,15 @@ public record RequestRecord(
         public Map<String, Double> serverTimings = Map.of();
         /** The answer's text, only when the spec asked the client to keep it; else null. */
         public String responseText;
+        /** True when the request was sent again after meeting a stale kept-alive connection. */
+        public boolean retried;
 
         public RequestRecord build() {
             return new RequestRecord(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos,
                     firstTokenNanos, lastTokenNanos, endNanos, chunkNanos, chunkTokens, promptTokens,
                     outputTokens, reasoningTokens, requestedPromptTokens, requestedOutputTokens,
-                    clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings, responseText);
+                    clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings, responseText,
+                    retried);
         }
     }
 }
