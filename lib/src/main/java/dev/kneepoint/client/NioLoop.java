@@ -38,8 +38,8 @@ final class NioLoop implements Runnable {
     /**
      * A pooled connection idle longer than this is closed rather than reused: 2 s, below the 5 s keep-alive
      * timeout of common servers (uvicorn for vLLM/SGLang, cpp-httplib for llama-server, Node), so a server
-     * closing an idle connection at the moment it is reused cannot reset a request (this transport never
-     * retries silently, since a retry would land inside TTFT).
+     * closing an idle connection at the moment it is reused cannot make a request meet a stale connection
+     * (which would be resent, the lost attempt counted inside its TTFT).
      */
     static final long IDLE_KEEP_NANOS = 2_000_000_000L;
     /**
@@ -304,7 +304,8 @@ final class NioLoop implements Runnable {
 
     /** The server closed (or reset) the pooled connection {@code c}. */
     private void closedWhileIdle(NioConnection c) {
-        if (loopNanos - c.idleSince < UNANNOUNCED_CLOSE_NANOS) {
+        // the clock now, not loopNanos: the loop may have slept (or had no thread) since it last read the clock
+        if (System.nanoTime() - c.idleSince < UNANNOUNCED_CLOSE_NANOS) {
             idle.learnClosesUnannounced(c.poolKey);
         }
     }
