@@ -22,7 +22,7 @@ import okhttp3.RequestBody;
  *
  * <p>Threading: {@link #execute} is synchronous on the caller's thread (the load layer gives each
  * request its own virtual thread), so thousands of concurrent streams need no platform thread each.
- * The transport follows {@link TargetConfig#transport()}: on {@link Transport#NIO} (opt-in, for
+ * The transport follows {@link TargetConfig#transport()}: on {@link Transport#NIO} (the default for
  * {@code http://}) the process-wide selector thread does the I/O and parsing and the caller parks until
  * its request ended; on {@link Transport#OKHTTP} the caller runs the OkHttp call itself, on a client
  * derived from {@link HttpClients#shared()} (its dispatcher and socket factory) with a connection pool of

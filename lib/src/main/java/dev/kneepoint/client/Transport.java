@@ -6,8 +6,9 @@ package dev.kneepoint.client;
  */
 public enum Transport {
     /**
-     * The default: {@link #OKHTTP} for now. {@link #NIO} is opt-in until a connection error seen once against
-     * llama-server in CI is understood (docs/PERFORMANCE.md, "NIO transport").
+     * The default: {@link #NIO} for plain {@code http://} targets, {@link #OKHTTP} for {@code https://}. (It meant
+     * OkHttp for a while, until the connection error once seen against llama-server was understood and fixed:
+     * docs/RELIABILITY.md, "Stale keep-alive connections".)
      */
     AUTO,
     /**
