@@ -369,6 +369,8 @@ final class NioLoop implements Runnable {
         } catch (IOException e) {
             if (x != null && !x.isComplete() && !retryStale(c, x)) {
                 x.failed(e);
+            } else if (x == null && c.pooled) {
+                closedWhileIdle(c); // reset while idle
             }
             close(c);
         } catch (RuntimeException e) {

@@ -72,9 +72,21 @@ class StaleConnectionTest {
 
     @Test
     void connectionClosedWhileIdleIsNotReusedOnNioAndVisiblyResentOnOkHttp() throws Exception {
+        idleClose(false);
+    }
+
+    @Test
+    void connectionResetWhileIdleIsNotReusedOnNioAndVisiblyResentOnOkHttp() throws Exception {
+        idleClose(true);
+    }
+
+    private void idleClose(boolean reset) throws Exception {
         try (KeepAliveServer s = new KeepAliveServer((n, sock, out) -> {
             send(out, sseResponse(""));
-            Thread.sleep(50); // an idle timeout of 50 ms: then a quiet close (FIN)
+            Thread.sleep(50); // an idle timeout of 50 ms: then a quiet close (FIN) or a reset
+            if (reset) {
+                RawServer.reset(sock);
+            }
             return false;
         })) {
             List<RequestRecord> rs = sequence(s, 2, () -> awaitClosed(s, 1));
