@@ -53,7 +53,7 @@ final class BenchCommand implements Callable<Integer> {
     double rate;
 
     @Option(names = "--transport", defaultValue = "NIO",
-            description = "Client transport: NIO (selector-based, for the simulator's http://), OKHTTP or AUTO (= OkHttp) (default: ${DEFAULT-VALUE})")
+            description = "Client transport: NIO (selector-based, for the simulator's http://), OKHTTP or AUTO (= NIO for http://) (default: ${DEFAULT-VALUE})")
     dev.kneepoint.client.Transport transport;
 
     @Option(names = "--only", description = "Run one scenario: ingest, dispatch or streams")

@@ -28,7 +28,7 @@ final class SimBenchCommand implements Callable<Integer> {
     int seconds;
 
     @Option(names = "--transport", defaultValue = "NIO",
-            description = "Client transport: NIO (selector-based, for the simulator's http://), OKHTTP or AUTO (= OkHttp) (default: ${DEFAULT-VALUE})")
+            description = "Client transport: NIO (selector-based, for the simulator's http://), OKHTTP or AUTO (= NIO for http://) (default: ${DEFAULT-VALUE})")
     Transport transport;
 
     @Option(names = "--case", description = "Only this case, as STREAMS:TOKENS_PER_S:OUTPUT:SPREAD (e.g. 2000:50000:3000:0.8);"

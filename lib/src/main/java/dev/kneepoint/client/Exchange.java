@@ -68,6 +68,7 @@ final class Exchange {
             b.outcome = failure(e, cancellation);
         } finally {
             deadlines.disarm();
+            b.retried = probe.retried();
             b.outcome = redactKey(b.outcome, target);
             if (b.endNanos < 0) {
                 b.endNanos = clock.now();

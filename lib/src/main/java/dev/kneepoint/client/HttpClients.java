@@ -14,6 +14,12 @@ import okhttp3.OkHttpClient;
  * streams reuse their sockets; the dispatcher's limits are raised far above any load level (they
  * only matter for asynchronous calls, which Kneepoint does not make: requests run with
  * {@code execute()} on the caller's virtual thread, so no executor is ever created).
+ *
+ * <p>OkHttp's {@code retryOnConnectionFailure} stays on: OkHttp checks a pooled connection before reuse only after
+ * 10 s idle, so without it every request that met a connection the server had closed (llama-server closes one
+ * after each streamed response) would fail. Each such resend is marked on the record
+ * ({@code RequestRecord.retried}), and the client then stops reusing connections (docs/RELIABILITY.md,
+ * "Stale keep-alive connections").
  */
 public final class HttpClients {
     /** Idle connections kept in the shared pool. */

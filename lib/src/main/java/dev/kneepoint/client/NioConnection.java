@@ -37,6 +37,8 @@ final class NioConnection {
     long drainedBytes;
     /** True while waiting in the idle pool. */
     boolean pooled;
+    /** True when the current exchange was given this connection from the pool (it carried a response before). */
+    boolean reused;
 
     private boolean inHeaders;
     private byte[] head = new byte[512];
@@ -51,6 +53,7 @@ final class NioConnection {
     private boolean bodyDone;
     private boolean keepAlive;
     private boolean spoiled;
+    private boolean responseStarted;
 
     NioConnection(SocketChannel channel, String poolKey) {
         this.channel = channel;
@@ -72,7 +75,13 @@ final class NioConnection {
         bodyDone = false;
         keepAlive = false;
         spoiled = false;
+        responseStarted = false;
         drainedBytes = 0;
+    }
+
+    /** True once any byte of the current exchange's response arrived. */
+    boolean responseStarted() {
+        return responseStarted;
     }
 
     /** True once the response body has fully arrived. */
@@ -87,6 +96,7 @@ final class NioConnection {
 
     /** Processes the bytes of one read taken at {@code now}. */
     void onBytes(byte[] b, int off, int len, long now) throws IOException {
+        responseStarted |= len > 0;
         int end = off + len;
         int i = off;
         if (inHeaders) {

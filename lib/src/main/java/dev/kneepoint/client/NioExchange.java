@@ -43,6 +43,8 @@ final class NioExchange {
     int addressIndex;
     NioConnection connection;
     boolean connected;
+    /** True once the request was sent again after meeting a stale pooled connection (at most once). */
+    boolean retried;
     private boolean tokensFlowing;
     private long lastReadAt;
     private boolean headersReceived;

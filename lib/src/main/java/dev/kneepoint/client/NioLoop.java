@@ -25,7 +25,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * last one; pooled connections stay registered with the selector meanwhile. Deadlines are checked
  * exactly when the earliest one is due, not by polling. A pooled
  * connection is checked before reuse (a non-blocking read must find nothing) and dropped as soon as
- * the server closes it while idle; a request that still meets a dead connection fails, never retried.
+ * the server closes it while idle; a server seen closing kept-alive connections soon after a response without
+ * {@code Connection: close} (llama-server after every streamed response) gets no more pooled connections. A
+ * request that still meets a connection the server closed as it was reused, before any byte of the response,
+ * is sent once more on a fresh connection and its record says so ({@code retried}); nothing else is retried.
  * A stream that ended at {@code [DONE]} before its body's last chunk hands its connection back only
  * once the body has ended within {@link #DRAIN_NANOS} and {@link #DRAIN_BYTES}; otherwise it is closed.
  */
@@ -35,10 +38,16 @@ final class NioLoop implements Runnable {
     /**
      * A pooled connection idle longer than this is closed rather than reused: 2 s, below the 5 s keep-alive
      * timeout of common servers (uvicorn for vLLM/SGLang, cpp-httplib for llama-server, Node), so a server
-     * closing an idle connection at the moment it is reused cannot reset a request (this transport never
-     * retries silently, since a retry would land inside TTFT).
+     * closing an idle connection at the moment it is reused cannot make a request meet a stale connection
+     * (which would be resent, the lost attempt counted inside its TTFT).
      */
     static final long IDLE_KEEP_NANOS = 2_000_000_000L;
+    /**
+     * A server that closes a pooled connection within this time of its last response, without having said
+     * {@code Connection: close}, closes connections after responses (not on an idle timeout, which common servers
+     * set to 5 s or more): its connections are no longer pooled ({@link NioPool#learnClosesUnannounced}).
+     */
+    static final long UNANNOUNCED_CLOSE_NANOS = 1_000_000_000L;
     static final long DRAIN_NANOS = 1_000_000_000L;
     static final long DRAIN_BYTES = 64 * 1024;
     /** How long the loop thread outlives its last request (so no thread of ours survives a run for long). */
@@ -181,8 +190,10 @@ final class NioLoop implements Runnable {
                 if (evictIdle) {
                     evictIdle = false;
                     idle.all().forEach(this::close);
+                    idle.forget(null);
                 }
                 for (String key; (key = evictKeys.poll()) != null; ) {
+                    idle.forget(key);
                     for (NioConnection c; (c = idle.take(key)) != null; ) {
                         close(c);
                     }
@@ -228,15 +239,44 @@ final class NioLoop implements Runnable {
             }
         } catch (IOException e) {
             NioConnection broken = x.connection;
+            if (!retryStale(broken, x)) {
+                x.failed(e);
+                close(broken);
+            }
+        }
+    }
+
+    /**
+     * When {@code x} failed on a connection from the pool before any byte of its response came, the server
+     * closed that connection as it was reused (a stale connection): sends {@code x} once more on a fresh
+     * connection, marks its record {@code retried} and stops pooling that server's connections. False when
+     * this rule does not apply (the failure is then {@code x}'s outcome).
+     */
+    private boolean retryStale(NioConnection c, NioExchange x) {
+        if (c == null || !c.reused || c.responseStarted() || x.retried || x.cancelRequested || x.isComplete()) {
+            return false;
+        }
+        idle.learnClosesUnannounced(c.poolKey);
+        close(c);
+        x.retried = true;
+        x.b.retried = true;
+        x.connected = false;
+        x.connection = null;
+        try {
+            connect(x);
+        } catch (IOException e) {
+            NioConnection broken = x.connection;
             x.failed(e);
             close(broken);
         }
+        return true;
     }
 
     private NioConnection pooled(NioExchange x) {
         String key = NioPool.key(x.target);
         for (NioConnection c; (c = idle.take(key)) != null; ) {
             if (loopNanos - c.idleSince < IDLE_KEEP_NANOS && healthy(c)) {
+                c.reused = true;
                 return c;
             }
             close(c);
@@ -244,13 +284,29 @@ final class NioLoop implements Runnable {
         return null;
     }
 
-    /** A pooled connection is healthy when a non-blocking read finds neither data nor end of stream. */
+    /**
+     * A pooled connection is healthy when a non-blocking read finds neither data nor end of stream; one the
+     * server closed soon after its response teaches the pool that this server does so.
+     */
     private boolean healthy(NioConnection c) {
+        int n;
         try {
             readBuf.clear();
-            return c.channel.isOpen() && c.channel.read(readBuf) == 0;
+            n = c.channel.isOpen() ? c.channel.read(readBuf) : -1;
         } catch (IOException e) {
-            return false;
+            n = -1;
+        }
+        if (n < 0) {
+            closedWhileIdle(c);
+        }
+        return n == 0;
+    }
+
+    /** The server closed (or reset) the pooled connection {@code c}. */
+    private void closedWhileIdle(NioConnection c) {
+        // the clock now, not loopNanos: the loop may have slept (or had no thread) since it last read the clock
+        if (System.nanoTime() - c.idleSince < UNANNOUNCED_CLOSE_NANOS) {
+            idle.learnClosesUnannounced(c.poolKey);
         }
     }
 
@@ -311,8 +367,10 @@ final class NioLoop implements Runnable {
                 read(c);
             }
         } catch (IOException e) {
-            if (x != null && !x.isComplete()) {
+            if (x != null && !x.isComplete() && !retryStale(c, x)) {
                 x.failed(e);
+            } else if (x == null && c.pooled) {
+                closedWhileIdle(c); // reset while idle
             }
             close(c);
         } catch (RuntimeException e) {
@@ -332,6 +390,9 @@ final class NioLoop implements Runnable {
         }
         NioExchange x = c.exchange;
         if (x == null && !draining.contains(c)) {
+            if (n < 0) {
+                closedWhileIdle(c);
+            }
             close(c); // an idle pooled connection was closed by the server or sent unasked bytes
             return;
         }
@@ -368,7 +429,8 @@ final class NioLoop implements Runnable {
 
     private void release(NioConnection c) {
         draining.remove(c);
-        if (!idle.offer(c, loopNanos)) {
+        c.reused = false;
+        if (idle.closesUnannounced(c.poolKey) || !idle.offer(c, loopNanos)) {
             close(c);
         }
     }

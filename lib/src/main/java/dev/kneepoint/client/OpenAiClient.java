@@ -22,7 +22,7 @@ import okhttp3.RequestBody;
  *
  * <p>Threading: {@link #execute} is synchronous on the caller's thread (the load layer gives each
  * request its own virtual thread), so thousands of concurrent streams need no platform thread each.
- * The transport follows {@link TargetConfig#transport()}: on {@link Transport#NIO} (opt-in, for
+ * The transport follows {@link TargetConfig#transport()}: on {@link Transport#NIO} (the default for
  * {@code http://}) the process-wide selector thread does the I/O and parsing and the caller parks until
  * its request ended; on {@link Transport#OKHTTP} the caller runs the OkHttp call itself, on a client
  * derived from {@link HttpClients#shared()} (its dispatcher and socket factory) with a connection pool of
@@ -50,6 +50,11 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
 
     private final TargetConfig target;
     private final OkHttpClient http;
+    /**
+     * Set once OkHttp had to resend a request (a pooled connection the server had closed, as llama-server does after
+     * every streamed response): the same client without idle connections, so that no request meets a stale one again.
+     */
+    private volatile OkHttpClient httpNoReuse;
     private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
     private final Set<NioExchange> nioInFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
@@ -97,7 +102,8 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
             return executeNio(spec, context, cancellation, b);
         }
         CallProbe probe = new CallProbe();
-        Call call = http.newCall(request(spec, probe));
+        OkHttpClient noReuse = httpNoReuse;
+        Call call = (noReuse != null ? noReuse : http).newCall(request(spec, probe));
         inFlight.add(call);
         try {
             cancellation.onCancel(call::cancel);
@@ -109,6 +115,9 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
             x.run(cancellation, spec.requestedPromptTokens());
             if (closed && !b.outcome.isOk() && call.isCanceled()) {
                 b.outcome = Outcome.CANCELLED;
+            }
+            if (b.retried && noReuse == null) {
+                stopReusingConnections();
             }
         } finally {
             inFlight.remove(call);
@@ -132,6 +141,13 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
             nioInFlight.remove(x);
         }
         return b.build();
+    }
+
+    private synchronized void stopReusingConnections() {
+        if (httpNoReuse == null) {
+            httpNoReuse = http.newBuilder().connectionPool(new ConnectionPool(0, 1, TimeUnit.SECONDS)).build();
+            http.connectionPool().evictAll();
+        }
     }
 
     private Request request(RequestSpec spec, CallProbe probe) {
@@ -162,6 +178,10 @@ public final class OpenAiClient implements RequestSender, AutoCloseable {
             x.cancel();
         }
         http.connectionPool().evictAll();
+        OkHttpClient noReuse = httpNoReuse;
+        if (noReuse != null) {
+            noReuse.connectionPool().evictAll();
+        }
         if (target.usesNio()) {
             NioLoop.evictIdleConnections(target);
         }

@@ -161,12 +161,11 @@ public final class TargetConfig {
     public Transport transport() { return transport; }
 
     /**
-     * True when requests go over the selector-based {@link Transport#NIO} transport: only when asked for.
-     * {@code AUTO} means OkHttp for now: one connection error against llama-server in CI (a reused keep-alive
-     * connection is the suspect, see docs/PERFORMANCE.md) keeps NIO opt-in until that is understood.
+     * True when requests go over the selector-based {@link Transport#NIO} transport: {@code NIO}, or
+     * {@code AUTO} with a plain {@code http://} URL.
      */
     public boolean usesNio() {
-        return transport == Transport.NIO;
+        return transport == Transport.NIO || (transport == Transport.AUTO && !baseUrl.isHttps());
     }
 
     /** True when an API key was configured (and read). */

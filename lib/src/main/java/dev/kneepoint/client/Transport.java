@@ -6,20 +6,26 @@ package dev.kneepoint.client;
  */
 public enum Transport {
     /**
-     * The default: {@link #OKHTTP} for now. {@link #NIO} is opt-in until a connection error seen once against
-     * llama-server in CI is understood (docs/PERFORMANCE.md, "NIO transport").
+     * The default: {@link #NIO} for plain {@code http://} targets, {@link #OKHTTP} for {@code https://}. (It meant
+     * OkHttp for a while, until the connection error once seen against llama-server was understood and fixed:
+     * docs/RELIABILITY.md, "Stale keep-alive connections".)
      */
     AUTO,
     /**
      * OkHttp, one blocking call per request on the request's (virtual) thread: HTTPS, HTTP/2, proxies,
-     * transparent gzip, a silent retry of a request that met a stale pooled connection.
+     * transparent gzip. OkHttp resends a request that met a stale pooled connection (it checks a connection
+     * before reuse only after 10 s idle); the record says so ({@code RequestRecord.retried}), and after the
+     * first such resend the client stops reusing connections to that server.
      */
     OKHTTP,
     /**
      * Kneepoint's own HTTP/1.1 client for plain {@code http://}: one selector thread owns every
      * socket, parses responses and feeds the SSE parser with one timestamp per read; the request's
      * thread only waits. Several times cheaper per token than {@link #OKHTTP} at thousands of streams.
-     * A stale kept-alive connection is reported as a failure, never silently retried.
+     * A pooled connection is checked before reuse and dropped when the server closed it; a server that closes
+     * connections after responses without saying {@code Connection: close} (llama-server after each stream)
+     * gets no more pooled connections; a request that still meets a stale connection, before any byte of its
+     * response, is resent once on a fresh connection and its record says so ({@code RequestRecord.retried}).
      */
     NIO
 }

@@ -280,10 +280,6 @@ final class CanonicalRequestParser {
     }
 
     /**
-     * The derived fields, ignored when read: {@code ,"name":number-or-null} pairs up to the closing brace,
-     * then nothing but whitespace.
-     */
-    /**
      * Skips the derived fields after {@code server_timings} ({@code ttft_ms} ...), reading the one stored field that
      * may stand among them, {@code t_first_answer_ns} (written only for requests with reasoning); returns it, or
      * {@link RequestRecord#ABSENT}.

@@ -19,7 +19,7 @@ import java.util.TreeMap;
  * chunk_ns [..], chunk_tokens [..],
  * prompt_tokens, output_tokens, reasoning_tokens, requested_prompt_tokens, requested_output_tokens,
  * client_counted_tokens, token_source, outcome (label), outcome_detail, finish_reason (or null), streamed,
- * server_timings {..},
+ * server_timings {..}, retried (only when true: sent again after a stale kept-alive connection),
  * derived, for convenience only and ignored when read back (null when undefined):
  * ttft_ms, ttft_sched_ms, e2e_ms, e2e_sched_ms, tpot_ms, schedule_lag_ms, user_tokens_per_s
  * </pre>
@@ -64,6 +64,9 @@ public final class RequestJson {
         g.writeEndObject();
         if (r.firstAnswerNanos() >= 0) { // only requests with reasoning: other lines stay as they were
             g.writeNumberField("t_first_answer_ns", r.firstAnswerNanos());
+        }
+        if (r.retried()) {
+            g.writeBooleanField("retried", true); // only when true: the usual line keeps its compact form
         }
         Json.millis(g, "ttft_ms", r.ttftNanos());
         Json.millis(g, "ttft_sched_ms", r.ttftSchedNanos());
@@ -113,6 +116,7 @@ public final class RequestJson {
         b.finishReason = Json.textOrNull(n, "finish_reason");
         b.streamed = n.path("streamed").asBoolean(true);
         b.firstAnswerNanos = n.path("t_first_answer_ns").asLong(-1);
+        b.retried = n.path("retried").asBoolean(false);
         Map<String, Double> timings = new TreeMap<>();
         for (Map.Entry<String, JsonNode> e : n.path("server_timings").properties()) {
             timings.put(e.getKey(), e.getValue().isNull() ? Double.NaN : e.getValue().asDouble());

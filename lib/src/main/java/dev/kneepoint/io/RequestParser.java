@@ -79,6 +79,7 @@ final class RequestParser {
                 case "finish_reason" -> b.finishReason = t == JsonToken.VALUE_NULL ? null : p.getValueAsString();
                 case "streamed" -> b.streamed = p.getValueAsBoolean(true);
                 case "t_first_answer_ns" -> b.firstAnswerNanos = p.getValueAsLong(-1);
+                case "retried" -> b.retried = p.getValueAsBoolean(false);
                 case "server_timings" -> b.serverTimings = timings(p, t);
                 default -> p.skipChildren(); // derived fields and unknown additions
             }

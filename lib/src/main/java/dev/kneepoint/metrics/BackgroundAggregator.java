@@ -85,6 +85,6 @@ final class BackgroundAggregator {
                 r.firstByteNanos(), r.firstTokenNanos(), r.lastTokenNanos(), r.endNanos(), r.chunkNanos(),
                 r.chunkTokens(), r.promptTokens(), r.outputTokens(), r.reasoningTokens(), r.requestedPromptTokens(),
                 r.requestedOutputTokens(), r.clientCountedTokens(), r.tokenSource(), r.outcome(), r.finishReason(),
-                r.streamed(), r.serverTimings(), null, r.firstAnswerNanos());
+                r.streamed(), r.serverTimings(), null, r.firstAnswerNanos(), r.retried());
     }
 }

@@ -46,6 +46,11 @@ import java.util.Objects;
  * @param firstAnswerNanos      {@code t_first_answer}: the first event carrying answer text (not reasoning text),
  *                              recorded only for a request with reasoning (reasoning events or reasoning tokens);
  *                              {@link #ABSENT} otherwise, and when a reasoning request produced no answer text
+ * @param retried               true when the request was sent a second time, on a fresh connection, because the
+ *                              kept-alive connection it was first written to had been closed by the server before
+ *                              any byte of the response (a stale connection); its timestamps still count from the
+ *                              first attempt's {@code t_dispatch}, so TTFT and E2E include the lost attempt
+ *                              (docs/RELIABILITY.md, "Stale keep-alive connections")
  */
 public record RequestRecord(
         long id,
@@ -72,7 +77,8 @@ public record RequestRecord(
         boolean streamed,
         Map<String, Double> serverTimings,
         String responseText,
-        long firstAnswerNanos) {
+        long firstAnswerNanos,
+        boolean retried) {
 
     /** Marks a timestamp or count that does not exist. */
     public static final long ABSENT = -1;
@@ -87,10 +93,10 @@ public record RequestRecord(
         this(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, lastTokenNanos,
                 endNanos, chunkNanos, chunkTokens, promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
                 requestedOutputTokens, clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings,
-                null);
+                null, ABSENT, false);
     }
 
-    /** A record with response text and no first-answer time (a request without reasoning). */
+    /** A record with response text, sent once, without a first-answer time (a request without reasoning). */
     public RequestRecord(long id, String step, String tag, boolean warmup, long intendedNanos, long dispatchNanos,
                          long firstByteNanos, long firstTokenNanos, long lastTokenNanos, long endNanos,
                          long[] chunkNanos, int[] chunkTokens, int promptTokens, int outputTokens, int reasoningTokens,
@@ -100,7 +106,33 @@ public record RequestRecord(
         this(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, lastTokenNanos,
                 endNanos, chunkNanos, chunkTokens, promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
                 requestedOutputTokens, clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings,
-                responseText, ABSENT);
+                responseText, ABSENT, false);
+    }
+
+    /** A record with a first-answer time (or {@link #ABSENT}), sent once (not {@link #retried()}). */
+    public RequestRecord(long id, String step, String tag, boolean warmup, long intendedNanos, long dispatchNanos,
+                         long firstByteNanos, long firstTokenNanos, long lastTokenNanos, long endNanos,
+                         long[] chunkNanos, int[] chunkTokens, int promptTokens, int outputTokens, int reasoningTokens,
+                         int requestedPromptTokens, int requestedOutputTokens, int clientCountedTokens,
+                         TokenSource tokenSource, Outcome outcome, String finishReason, boolean streamed,
+                         Map<String, Double> serverTimings, String responseText, long firstAnswerNanos) {
+        this(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, lastTokenNanos,
+                endNanos, chunkNanos, chunkTokens, promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
+                requestedOutputTokens, clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings,
+                responseText, firstAnswerNanos, false);
+    }
+
+    /** A record without a first-answer time, sent once or {@link #retried()}. */
+    public RequestRecord(long id, String step, String tag, boolean warmup, long intendedNanos, long dispatchNanos,
+                         long firstByteNanos, long firstTokenNanos, long lastTokenNanos, long endNanos,
+                         long[] chunkNanos, int[] chunkTokens, int promptTokens, int outputTokens, int reasoningTokens,
+                         int requestedPromptTokens, int requestedOutputTokens, int clientCountedTokens,
+                         TokenSource tokenSource, Outcome outcome, String finishReason, boolean streamed,
+                         Map<String, Double> serverTimings, String responseText, boolean retried) {
+        this(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, lastTokenNanos,
+                endNanos, chunkNanos, chunkTokens, promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
+                requestedOutputTokens, clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings,
+                responseText, ABSENT, retried);
     }
 
     /** The same record with {@code text} as its response text (null drops it, e.g. before the record is kept). */
@@ -108,7 +140,7 @@ public record RequestRecord(
         return new RequestRecord(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos,
                 lastTokenNanos, endNanos, chunkNanos, chunkTokens, promptTokens, outputTokens, reasoningTokens,
                 requestedPromptTokens, requestedOutputTokens, clientCountedTokens, tokenSource, outcome, finishReason,
-                streamed, serverTimings, text, firstAnswerNanos);
+                streamed, serverTimings, text, firstAnswerNanos, retried);
     }
 
     public RequestRecord {
@@ -211,7 +243,7 @@ public record RequestRecord(
                 && outputTokens == r.outputTokens && reasoningTokens == r.reasoningTokens
                 && requestedPromptTokens == r.requestedPromptTokens
                 && requestedOutputTokens == r.requestedOutputTokens
-                && clientCountedTokens == r.clientCountedTokens && streamed == r.streamed
+                && clientCountedTokens == r.clientCountedTokens && streamed == r.streamed && retried == r.retried
                 && step.equals(r.step) && tag.equals(r.tag)
                 && Arrays.equals(chunkNanos, r.chunkNanos) && Arrays.equals(chunkTokens, r.chunkTokens)
                 && tokenSource == r.tokenSource && outcome.label().equals(r.outcome.label())
@@ -260,13 +292,15 @@ public record RequestRecord(
         public String responseText;
         /** {@code t_first_answer}, only for a request with reasoning; else {@link RequestRecord#ABSENT}. */
         public long firstAnswerNanos = ABSENT;
+        /** True when the request was sent again after meeting a stale kept-alive connection. */
+        public boolean retried;
 
         public RequestRecord build() {
             return new RequestRecord(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos,
                     firstTokenNanos, lastTokenNanos, endNanos, chunkNanos, chunkTokens, promptTokens,
                     outputTokens, reasoningTokens, requestedPromptTokens, requestedOutputTokens,
                     clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings, responseText,
-                    firstAnswerNanos);
+                    firstAnswerNanos, retried);
         }
     }
 }

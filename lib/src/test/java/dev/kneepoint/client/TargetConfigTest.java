@@ -28,12 +28,12 @@ class TargetConfigTest {
     }
 
     @Test
-    void transportAutoIsOkHttpAndNioIsOptIn() {
+    void transportAutoPicksNioForHttpOnly() {
         TargetConfig http = TargetConfig.builder().baseUrl("http://localhost:8000").model("m").build();
         assertThat(http.transport()).isEqualTo(Transport.AUTO);
-        assertThat(http.usesNio()).isFalse();
-        assertThat(TargetConfig.builder().baseUrl("http://localhost:8000").model("m").transport(Transport.NIO)
-                .build().usesNio()).isTrue();
+        assertThat(http.usesNio()).isTrue();
+        assertThat(TargetConfig.builder().baseUrl("http://localhost:8000").model("m").transport(Transport.OKHTTP)
+                .build().usesNio()).isFalse();
         assertThat(http.describe()).containsEntry("transport", "auto");
         TargetConfig https = TargetConfig.builder().baseUrl("https://h.example").model("m").build();
         assertThat(https.usesNio()).isFalse();

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The same scripted responses through {@link Transport#OKHTTP} and {@link Transport#NIO} give the same
  * record: outcome (label and detail), token counts and their source, chunk count and token split, finish
- * reason, server timings, streamed flag and which timestamps exist. Timestamps themselves are not
+ * reason, server timings, streamed and retried flags and which timestamps exist. Timestamps themselves are not
  * compared (two runs never take the same instants); the timing tests run on both transports instead.
  */
 class TransportEquivalenceTest extends ClientFixture {
@@ -46,6 +46,7 @@ class TransportEquivalenceTest extends ClientFixture {
         m.put("chunk_tokens", Arrays.toString(r.chunkTokens()));
         m.put("finish", r.finishReason());
         m.put("streamed", r.streamed());
+        m.put("retried", r.retried());
         m.put("timings", r.serverTimings());
         m.put("dispatched", r.dispatched());
         m.put("first_byte", r.firstByteNanos() != RequestRecord.ABSENT);

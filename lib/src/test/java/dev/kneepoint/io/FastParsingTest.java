@@ -75,6 +75,28 @@ class FastParsingTest {
         assertThat(canonical.parse(cut, 0, 12)).isNull();
     }
 
+    @Test
+    void aRetriedRecordKeepsItsFlagOnEveryReadPathAndOthersKeepTheCompactForm() throws Exception {
+        RequestParser parser = new RequestParser();
+        CanonicalRequestParser canonical = new CanonicalRequestParser();
+        RequestRecord.Builder b = TestRecords.ok(3, "c=1", 0, 0, new double[] {1, 2}, new int[] {1, 1});
+        RequestRecord plain = b.build();
+        b.retried = true;
+        RequestRecord retried = b.build();
+        assertThat(retried).isNotEqualTo(plain);
+        byte[] plainLine = line(plain);
+        byte[] retriedLine = line(retried);
+        assertThat(new String(plainLine, StandardCharsets.UTF_8)).doesNotContain("retried");
+        assertThat(new String(retriedLine, StandardCharsets.UTF_8)).contains("\"retried\":true");
+        assertThat(canonical.parse(plainLine, 0, plainLine.length)).isEqualTo(plain);
+        // the rare retried line leaves the fast path to Jackson, which reads the flag
+        assertThat(canonical.parse(retriedLine, 0, retriedLine.length)).isNull();
+        assertThat(parser.parse(retriedLine, 0, retriedLine.length)).isEqualTo(retried);
+        assertThat(parser.parse(retriedLine, 0, retriedLine.length).retried()).isTrue();
+        assertThat(RequestJson.read(Json.MAPPER.readTree(retriedLine)).retried()).isTrue();
+        assertThat(RequestJson.read(Json.MAPPER.readTree(plainLine)).retried()).isFalse();
+    }
+
     private static byte[] line(RequestRecord r) throws Exception {
         StringWriter w = new StringWriter();
         try (var g = Json.MAPPER.getFactory().createGenerator(w)) {
