@@ -134,6 +134,30 @@ public final class StepAggregator {
         }
     }
 
+    /**
+     * An aggregator for a run's background total (package use: {@code BackgroundAggregator}), whose window is known
+     * only when the run ends but contains every record's own span (from its intended start, or 0, to its end):
+     * windowed facts of records that keep within their span are counted as they come, the others wait.
+     */
+    static StepAggregator covering(StepInfo info, Slo slo) {
+        StepAggregator a = new StepAggregator(info, slo, ClientThresholds.defaults(), null, false);
+        a.facts.cover();
+        return a;
+    }
+
+    /**
+     * The window is now known (the step ended): facts waiting for it are counted, and later records' as they come.
+     * {@link #finish} must then get this window. For records that keep arriving after the step ended (background
+     * traffic). Thread-safe.
+     *
+     * @throws IllegalArgumentException when {@code window} breaks the {@link WindowPlan} this aggregator was given
+     */
+    void windowKnown(StepWindow window) {
+        synchronized (lock) {
+            facts.know(Objects.requireNonNull(window, "window"));
+        }
+    }
+
     /** Windowed facts still waiting for the window's end: {entries, token arrivals} (for tests). */
     long[] queuedFacts() {
         synchronized (lock) {
@@ -259,6 +283,19 @@ public final class StepAggregator {
 
     /** The step's result over {@code window}, judging {@code client} (the load generator's own health) too. */
     public StepResult finish(StepWindow window, ClientHealth client) {
+        return finish(info, window, client, 0);
+    }
+
+    /**
+     * The result reported as {@code reported} (same loop mode as this aggregator's info) with {@code extraWarmup}
+     * more warm-up records than were accepted: records left out because they could not touch the step beyond being
+     * counted as not of it (background traffic, {@code BackgroundAggregator}). Does not change the aggregator.
+     */
+    StepResult finish(StepInfo reported, StepWindow window, long extraWarmup) {
+        return finish(reported, window, ClientHealth.NOT_MEASURED, extraWarmup);
+    }
+
+    private StepResult finish(StepInfo info, StepWindow window, ClientHealth client, long extraWarmup) {
         Objects.requireNonNull(client, "client");
         synchronized (lock) {
             WindowFacts.Rates rates = facts.rates(window);
@@ -267,7 +304,7 @@ public final class StepAggregator {
             Distribution lag = Distribution.of(scheduleLag);
             Map<String, Long> tokenSources = new TreeMap<>();
             sources.forEach((s, n) -> tokenSources.put(s.label(), n));
-            return new StepResult(info, window, windowS, ok, failed, cancelled, dropped, warmup,
+            return new StepResult(info, window, windowS, ok, failed, cancelled, dropped, warmup + extraWarmup,
                     failures, Distribution.of(ttft), Distribution.of(ttftSched), Distribution.of(itl),
                     Distribution.of(chunkGap), Distribution.of(tpot), Distribution.of(e2e),
                     Distribution.of(e2eSched), lag, rates.outputTokensPerS(),
