@@ -28,7 +28,9 @@ import org.HdrHistogram.Histogram;
  *   <li>without either ({@link #StepAggregator(StepInfo, Slo)}), 8 bytes per token-carrying event and 40 per
  *       request are kept until {@link #finish}, which may then take any window.</li>
  * </ul>
- * All three give the same result, every double bit for bit.
+ * All three give the same result, every double bit for bit. Background traffic ({@code BackgroundAggregator}) also
+ * uses a planned step whose window is learnt before its last record ({@link #windowKnown}) and a run total whose
+ * window contains every record's own span ({@link #covering}).
  */
 public final class StepAggregator {
 

@@ -25,10 +25,17 @@ import java.util.Arrays;
  *       the queue holds only the few records at the frontier of {@code M}, and after it stops only the drained
  *       ones. If the window turns out empty (the step ended before {@code W}), every rate is NaN whatever was
  *       summed, as with the window itself.</li>
+ *   <li><b>covering</b> ({@link #cover()}: a run's background total, whose window is known only at the end but
+ *       contains every record's own span, from its intended start (or 0) to its end): an entry whose counted
+ *       times all lie in its span is settled at once, window-free; any other waits until {@link #rates}.</li>
  * </ul>
+ * A kept or planned step may learn its window before its last record ({@link #know}: background traffic keeps
+ * arriving after the step ended): the waiting entries are then settled over it, and later ones as they come.
  * Exactness: the integer sums do not depend on the order of additions; the in-flight time is a sum of doubles,
  * and the queue settles entries strictly in arrival order, so it is added term by term in the same order, with
- * the same terms, as when every entry is kept until the end: the result is the same bit for bit.
+ * the same terms, as when every entry is kept until the end: the result is the same bit for bit. (Covering mode
+ * settles out of order; its terms are whole nanoseconds, which doubles add exactly in any order while the sum
+ * stays below 2^53 ns, 104 days.)
  */
 final class WindowFacts {
     private static final int TOKEN_BITS = 14;
