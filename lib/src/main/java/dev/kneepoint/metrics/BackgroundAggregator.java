@@ -31,7 +31,9 @@ import java.util.Objects;
  *       time seen (rare) or after the step stopped issuing load (its drain); a step without a plan holds its
  *       records until it ends;</li>
  *   <li>the windowed facts the step aggregators and the total keep waiting (see {@code WindowFacts});</li>
- *   <li>one {@link StepAggregator} per started step (its histograms), until the run ends.</li>
+ *   <li>one {@link StepAggregator} per started step until the run ends: the last two as they are (their latency
+ *       histograms, up to ~1.4 MB for seconds-long requests), the earlier ones compacted (histograms compressed to
+ *       a few kB; a late record expands its step's again until the next step starts or ends).</li>
  * </ul>
  * Exactness: each aggregator gets the same records with the same warm-up flags as the all-at-once measure, plus
  * the count of those left out; counts and token sums do not depend on the order records arrive in, and the time in
@@ -56,6 +58,8 @@ final class BackgroundAggregator {
     private long finishedFloor = Long.MIN_VALUE;
     /** Records carrying no time at or after this were dropped from {@link #ahead}: later windows must not start before it. */
     private long pruned = Long.MIN_VALUE;
+    /** Steps started last whose aggregators stay as they are; earlier finished ones are compacted. */
+    private int hot = 2;
     private long minIntended = Long.MAX_VALUE;
     private long maxEnd = Long.MIN_VALUE;
 
@@ -96,6 +100,7 @@ final class BackgroundAggregator {
             s.offer(h);
         }
         prune();
+        compactCold();
     }
 
     /** The foreground step is about to stop issuing load ({@link RunListener#stepLoadStopping}). */
@@ -119,6 +124,26 @@ final class BackgroundAggregator {
         s.finish(window(window));
         finishedFloor = Math.max(finishedFloor, window.endNanos());
         prune();
+        compactCold();
+    }
+
+    /**
+     * Keeps the aggregators of the last {@code steps} started steps as they are and compacts the earlier finished
+     * ones (default 2: the running step and the one before, whose requests in flight still arrive). A compacted
+     * aggregator that gets a late record expands for it and is compacted again at the next step's start or end.
+     */
+    synchronized BackgroundAggregator keepHot(int steps) {
+        this.hot = steps;
+        return this;
+    }
+
+    private void compactCold() {
+        for (int i = 0; i < started.size() - hot; i++) {
+            BackgroundStep s = started.get(i);
+            if (s.window != null) {
+                s.aggregator.compact();
+            }
+        }
     }
 
     synchronized void add(RequestRecord r) {
@@ -144,6 +169,11 @@ final class BackgroundAggregator {
             n += s.pending.size();
         }
         return n;
+    }
+
+    /** Step aggregators compacted now (for tests). */
+    synchronized int compactedSteps() {
+        return (int) started.stream().filter(s -> s.aggregator != null && s.aggregator.compacted()).count();
     }
 
     /** Windowed-fact entries waiting in the step aggregators and the total (for tests). */

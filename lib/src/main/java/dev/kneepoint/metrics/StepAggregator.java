@@ -1,10 +1,13 @@
 package dev.kneepoint.metrics;
 
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -43,14 +46,16 @@ public final class StepAggregator {
     private final Slo slo;
     private final ClientThresholds clientThresholds;
     private final Object lock = new Object();
-    private final Histogram ttft = Distribution.newHistogram();
-    private final Histogram ttftSched = Distribution.newHistogram();
-    private final Histogram itl = Distribution.newHistogram();
-    private final Histogram chunkGap = Distribution.newHistogram();
-    private final Histogram tpot = Distribution.newHistogram();
-    private final Histogram e2e = Distribution.newHistogram();
-    private final Histogram e2eSched = Distribution.newHistogram();
-    private final Histogram scheduleLag = Distribution.newHistogram();
+    private Histogram ttft = Distribution.newHistogram();
+    private Histogram ttftSched = Distribution.newHistogram();
+    private Histogram itl = Distribution.newHistogram();
+    private Histogram chunkGap = Distribution.newHistogram();
+    private Histogram tpot = Distribution.newHistogram();
+    private Histogram e2e = Distribution.newHistogram();
+    private Histogram e2eSched = Distribution.newHistogram();
+    private Histogram scheduleLag = Distribution.newHistogram();
+    /** The histograms above, compressed, while the aggregator is compacted ({@link #compact}); else null. */
+    private byte[][] packed;
     private final WindowFacts facts;
     private final boolean live;
     private final Map<String, Long> failures = new HashMap<>();
@@ -114,7 +119,7 @@ public final class StepAggregator {
         this.clientThresholds = Objects.requireNonNull(clientThresholds, "clientThresholds");
         this.facts = new WindowFacts(known ? window : null);
         this.live = !known;
-        java.util.Arrays.fill(binId, -1);
+        Arrays.fill(binId, -1);
     }
 
     public StepInfo info() {
@@ -160,6 +165,69 @@ public final class StepAggregator {
         }
     }
 
+    /**
+     * Compresses the latency histograms (a few kB instead of up to ~1.4 MB for a step of seconds-long requests) and
+     * lets go of spare room, until the next record (a result decodes copies); the result stays the same, bit for bit. For an
+     * aggregator that is kept for rare late records (a finished step's background). Thread-safe.
+     */
+    void compact() {
+        synchronized (lock) {
+            if (packed != null) {
+                return;
+            }
+            Histogram[] all = {ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag};
+            byte[][] p = new byte[all.length][];
+            for (int i = 0; i < all.length; i++) {
+                ByteBuffer buf = ByteBuffer.allocate(all[i].getNeededByteBufferCapacity());
+                int length = all[i].encodeIntoCompressedByteBuffer(buf);
+                p[i] = Arrays.copyOf(buf.array(), length);
+            }
+            packed = p;
+            ttft = ttftSched = itl = chunkGap = tpot = e2e = e2eSched = scheduleLag = null;
+            facts.trim();
+        }
+    }
+
+    /** Whether the histograms are compressed now (for tests). */
+    boolean compacted() {
+        synchronized (lock) {
+            return packed != null;
+        }
+    }
+
+    private void inflate() {
+        if (packed == null) {
+            return;
+        }
+        Histogram[] all = histograms();
+        ttft = all[0];
+        ttftSched = all[1];
+        itl = all[2];
+        chunkGap = all[3];
+        tpot = all[4];
+        e2e = all[5];
+        e2eSched = all[6];
+        scheduleLag = all[7];
+        packed = null;
+    }
+
+    /** The histograms in field order; decoded copies while compacted. */
+    private Histogram[] histograms() {
+        if (packed == null) {
+            return new Histogram[] {ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag};
+        }
+        Histogram[] all = new Histogram[packed.length];
+        for (int i = 0; i < all.length; i++) {
+            try {
+                all[i] = Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(packed[i]), 0);
+            } catch (DataFormatException e) {
+                throw new IllegalStateException("a compacted histogram did not decode: " + e.getMessage(), e);
+            }
+            all[i].setAutoResize(true);
+        }
+        return all;
+    }
+
     /** Windowed facts still waiting for the window's end: {entries, token arrivals} (for tests). */
     long[] queuedFacts() {
         synchronized (lock) {
@@ -171,6 +239,7 @@ public final class StepAggregator {
     public void accept(RequestRecord r) {
         boolean good = slo.isGood(r, info.isOpenLoop());
         synchronized (lock) {
+            inflate();
             facts.add(r, good);
             if (live) {
                 addProgressTokens(r);
@@ -246,6 +315,7 @@ public final class StepAggregator {
     /** A live snapshot at {@code nowNanos} (run clock). Thread-safe. */
     public StepProgress progress(long nowNanos) {
         synchronized (lock) {
+            inflate();
             long from = (nowNanos - PROGRESS_SPAN_NANOS) / BIN_NANOS;
             long to = nowNanos / BIN_NANOS;
             long tokens = 0;
@@ -300,16 +370,17 @@ public final class StepAggregator {
     private StepResult finish(StepInfo info, StepWindow window, ClientHealth client, long extraWarmup) {
         Objects.requireNonNull(client, "client");
         synchronized (lock) {
+            Histogram[] h = histograms(); // a compacted aggregator stays compacted
             WindowFacts.Rates rates = facts.rates(window);
             long outcomes = ok + failed;
             double windowS = window.lengthNanos() / 1e9;
-            Distribution lag = Distribution.of(scheduleLag);
+            Distribution lag = Distribution.of(h[7]);
             Map<String, Long> tokenSources = new TreeMap<>();
             sources.forEach((s, n) -> tokenSources.put(s.label(), n));
             return new StepResult(info, window, windowS, ok, failed, cancelled, dropped, warmup + extraWarmup,
-                    failures, Distribution.of(ttft), Distribution.of(ttftSched), Distribution.of(itl),
-                    Distribution.of(chunkGap), Distribution.of(tpot), Distribution.of(e2e),
-                    Distribution.of(e2eSched), lag, rates.outputTokensPerS(),
+                    failures, Distribution.of(h[0]), Distribution.of(h[1]), Distribution.of(h[2]),
+                    Distribution.of(h[3]), Distribution.of(h[4]), Distribution.of(h[5]),
+                    Distribution.of(h[6]), lag, rates.outputTokensPerS(),
                     rates.inputTokensPerS(), rates.requestsPerS(), rates.goodputRps(), rates.goodFraction(),
                     outcomes == 0 ? Double.NaN : (double) failed / outcomes, rates.concurrencyMean(),
                     lenMismatch, countDiscrepancy, tokenSources, ok == 0 ? Double.NaN : (double) okPromptTokens / ok,

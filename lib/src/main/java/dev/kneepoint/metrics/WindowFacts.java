@@ -239,6 +239,18 @@ final class WindowFacts {
         arrivalHead = 0;
     }
 
+    /** Lets go of the room grown for entries that are all settled now (none waits). */
+    void trim() {
+        if (head == count && (spans.length > SPAN * 16 || arrivals.length > 256)) {
+            spans = new long[SPAN * 16];
+            arrivals = new long[256];
+            head = 0;
+            count = 0;
+            arrivalHead = 0;
+            arrivalCount = 0;
+        }
+    }
+
     /** Entries waiting to be settled (for tests: what the aggregation holds on to). */
     int queued() {
         return count - head;

@@ -45,6 +45,7 @@ class BackgroundStreamingTest {
         long late = 0;
         long straddling = 0;
         long midRunChecks = 0;
+        long compactions = 0;
         for (int run = 0; run < 150; run++) {
             List<Step> steps = ladder(rnd);
             long runEnd = steps.getLast().finishAt + 300;
@@ -78,6 +79,7 @@ class BackgroundStreamingTest {
             };
             RunAggregator agg = new RunAggregator(SLO).trackBackground(BG, run % 3 == 0 ? 10 : Double.NaN, "poisson",
                     rates);
+            background(agg).keepHot(run % 4); // 0: every finished step compacted at once, late records expand it
             List<RequestRecord> handed = new ArrayList<>();
             long firstStart = -1; // the run's start as the aggregator knows it: none before the first step
             for (Event e : events) {
@@ -95,6 +97,10 @@ class BackgroundStreamingTest {
                     agg.stepLoadStopping(e.step.info);
                 } else if (e.signal == FINISHED) {
                     agg.stepFinished(e.step.info, e.step.window);
+                    // every finished step but the last (run % 4) started is compacted; late records expand it again
+                    assertThat(background(agg).compactedSteps()).as("compacted, run %d", run)
+                            .isEqualTo(Math.max(0, e.step.info.index() + 1 - run % 4));
+                    compactions += Math.max(0, e.step.info.index() + 1 - run % 4);
                 } else { // the run's result asked for while it runs: the finished steps so far
                     RunResult mid = agg.result("r", false, Instant.EPOCH, "t");
                     assertThat(mid.background().orElseThrow()).as("mid-run, run %d", run)
@@ -105,6 +111,7 @@ class BackgroundStreamingTest {
             RunResult result = agg.result("r", true, Instant.EPOCH, "t");
             BackgroundResult expected = oracle(rates, run, handed, result.steps(), steps.getFirst().stepStart, true);
             assertThat(result.background().orElseThrow()).as("run %d", run).isEqualTo(expected);
+
             assertThat(expected.requests()).isEqualTo(n);
         }
         // the hard cases happened: records handed over after the step they belong to ended, token arrivals on
@@ -112,6 +119,7 @@ class BackgroundStreamingTest {
         assertThat(late).isGreaterThan(1_000);
         assertThat(straddling).isGreaterThan(5_000);
         assertThat(midRunChecks).isEqualTo(600);
+        assertThat(compactions).isGreaterThan(200);
     }
 
     private static BackgroundResult oracle(List<Double> rates, int run, List<RequestRecord> records,
