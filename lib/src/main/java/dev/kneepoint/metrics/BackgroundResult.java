@@ -60,8 +60,7 @@ public record BackgroundResult(String tag, double rateRps, String arrival, List<
     public static BackgroundResult measure(String tag, double rateRps, String arrival, List<Double> stepRatesRps,
                                            Slo slo, List<RequestRecord> records, List<StepResult> foreground,
                                            long runStartNanos, boolean complete) {
-        BackgroundAggregator a = new BackgroundAggregator(tag, rateRps, arrival, slo, stepRatesRps);
-        records.forEach(a::add);
-        return a.result(foreground, runStartNanos, complete);
+        return BackgroundReplay.measure(tag, rateRps, arrival, stepRatesRps, slo, records, foreground, runStartNanos,
+                complete);
     }
 }

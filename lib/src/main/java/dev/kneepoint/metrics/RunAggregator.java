@@ -71,18 +71,22 @@ public final class RunAggregator implements RunListener {
     /** Starts a step whose window is not known in advance: its aggregator keeps its windowed facts until it ends. */
     @Override
     public void stepStarted(StepInfo step, long stepStartNanos) {
-        start(step, stepStartNanos, new StepAggregator(step, slo, clientThresholds));
+        start(step, stepStartNanos, new StepAggregator(step, slo, clientThresholds), null);
     }
 
     /** Starts a step with a planned window: its aggregator counts windowed facts as they come (constant memory). */
     @Override
     public void stepStarted(StepInfo step, long stepStartNanos, WindowPlan plan) {
-        start(step, stepStartNanos, new StepAggregator(step, slo, clientThresholds, plan));
+        start(step, stepStartNanos, new StepAggregator(step, slo, clientThresholds, plan), plan);
     }
 
-    private void start(StepInfo step, long stepStartNanos, StepAggregator a) {
+    private void start(StepInfo step, long stepStartNanos, StepAggregator a, WindowPlan plan) {
         if (firstStepStart < 0) {
             firstStepStart = stepStartNanos;
+        }
+        BackgroundAggregator bg = background;
+        if (bg != null) {
+            bg.stepStarted(step, stepStartNanos, plan);
         }
         active.put(step.label(), a);
         current = a;
@@ -93,6 +97,10 @@ public final class RunAggregator implements RunListener {
         StepAggregator a = active.get(step.label());
         if (a != null) {
             a.loadStopping();
+        }
+        BackgroundAggregator bg = background;
+        if (bg != null) {
+            bg.loadStopping(step);
         }
     }
 
@@ -124,6 +132,10 @@ public final class RunAggregator implements RunListener {
             synchronized (results) {
                 results.add(r);
             }
+        }
+        BackgroundAggregator bg = background;
+        if (bg != null) {
+            bg.stepFinished(step, window);
         }
     }
 

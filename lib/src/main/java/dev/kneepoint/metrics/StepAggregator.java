@@ -1,10 +1,13 @@
 package dev.kneepoint.metrics;
 
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -28,7 +31,9 @@ import org.HdrHistogram.Histogram;
  *   <li>without either ({@link #StepAggregator(StepInfo, Slo)}), 8 bytes per token-carrying event and 40 per
  *       request are kept until {@link #finish}, which may then take any window.</li>
  * </ul>
- * All three give the same result, every double bit for bit.
+ * All three give the same result, every double bit for bit. Background traffic ({@code BackgroundAggregator}) also
+ * uses a planned step whose window is learnt before its last record ({@link #windowKnown}) and a run total whose
+ * window contains every record's own span ({@link #covering}).
  */
 public final class StepAggregator {
 
@@ -41,16 +46,18 @@ public final class StepAggregator {
     private final Slo slo;
     private final ClientThresholds clientThresholds;
     private final Object lock = new Object();
-    private final Histogram ttft = Distribution.newHistogram();
-    private final Histogram ttftSched = Distribution.newHistogram();
-    private final Histogram itl = Distribution.newHistogram();
-    private final Histogram chunkGap = Distribution.newHistogram();
-    private final Histogram tpot = Distribution.newHistogram();
-    private final Histogram e2e = Distribution.newHistogram();
-    private final Histogram e2eSched = Distribution.newHistogram();
-    private final Histogram scheduleLag = Distribution.newHistogram();
-    private final Histogram ttfat = Distribution.newHistogram();
+    private Histogram ttft = Distribution.newHistogram();
+    private Histogram ttftSched = Distribution.newHistogram();
+    private Histogram itl = Distribution.newHistogram();
+    private Histogram chunkGap = Distribution.newHistogram();
+    private Histogram tpot = Distribution.newHistogram();
+    private Histogram e2e = Distribution.newHistogram();
+    private Histogram e2eSched = Distribution.newHistogram();
+    private Histogram scheduleLag = Distribution.newHistogram();
+    private Histogram ttfat = Distribution.newHistogram();
     private boolean firstAnswerSeen;
+    /** The histograms above, compressed, while the aggregator is compacted ({@link #compact}); else null. */
+    private byte[][] packed;
     private final WindowFacts facts;
     private final boolean live;
     private final Map<String, Long> failures = new HashMap<>();
@@ -114,7 +121,7 @@ public final class StepAggregator {
         this.clientThresholds = Objects.requireNonNull(clientThresholds, "clientThresholds");
         this.facts = new WindowFacts(known ? window : null);
         this.live = !known;
-        java.util.Arrays.fill(binId, -1);
+        Arrays.fill(binId, -1);
     }
 
     public StepInfo info() {
@@ -136,6 +143,94 @@ public final class StepAggregator {
         }
     }
 
+    /**
+     * An aggregator for a run's background total (package use: {@code BackgroundAggregator}), whose window is known
+     * only when the run ends but contains every record's own span (from its intended start, or 0, to its end):
+     * windowed facts of records that keep within their span are counted as they come, the others wait.
+     */
+    static StepAggregator covering(StepInfo info, Slo slo) {
+        StepAggregator a = new StepAggregator(info, slo, ClientThresholds.defaults(), null, false);
+        a.facts.cover();
+        return a;
+    }
+
+    /**
+     * The window is now known (the step ended): facts waiting for it are counted, and later records' as they come.
+     * {@link #finish} must then get this window. For records that keep arriving after the step ended (background
+     * traffic). Thread-safe.
+     *
+     * @throws IllegalArgumentException when {@code window} breaks the {@link WindowPlan} this aggregator was given
+     */
+    void windowKnown(StepWindow window) {
+        synchronized (lock) {
+            facts.know(Objects.requireNonNull(window, "window"));
+        }
+    }
+
+    /**
+     * Compresses the latency histograms (a few kB instead of up to ~1.4 MB for a step of seconds-long requests) and
+     * lets go of spare room, until the next record (a result decodes copies); the result stays the same, bit for bit. For an
+     * aggregator that is kept for rare late records (a finished step's background). Thread-safe.
+     */
+    void compact() {
+        synchronized (lock) {
+            if (packed != null) {
+                return;
+            }
+            Histogram[] all = {ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, ttfat};
+            byte[][] p = new byte[all.length][];
+            for (int i = 0; i < all.length; i++) {
+                ByteBuffer buf = ByteBuffer.allocate(all[i].getNeededByteBufferCapacity());
+                int length = all[i].encodeIntoCompressedByteBuffer(buf);
+                p[i] = Arrays.copyOf(buf.array(), length);
+            }
+            packed = p;
+            ttft = ttftSched = itl = chunkGap = tpot = e2e = e2eSched = scheduleLag = ttfat = null;
+            facts.trim();
+        }
+    }
+
+    /** Whether the histograms are compressed now (for tests). */
+    boolean compacted() {
+        synchronized (lock) {
+            return packed != null;
+        }
+    }
+
+    private void inflate() {
+        if (packed == null) {
+            return;
+        }
+        Histogram[] all = histograms();
+        ttft = all[0];
+        ttftSched = all[1];
+        itl = all[2];
+        chunkGap = all[3];
+        tpot = all[4];
+        e2e = all[5];
+        e2eSched = all[6];
+        scheduleLag = all[7];
+        ttfat = all[8];
+        packed = null;
+    }
+
+    /** The histograms in field order; decoded copies while compacted. */
+    private Histogram[] histograms() {
+        if (packed == null) {
+            return new Histogram[] {ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, ttfat};
+        }
+        Histogram[] all = new Histogram[packed.length];
+        for (int i = 0; i < all.length; i++) {
+            try {
+                all[i] = Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(packed[i]), 0);
+            } catch (DataFormatException e) {
+                throw new IllegalStateException("a compacted histogram did not decode: " + e.getMessage(), e);
+            }
+            all[i].setAutoResize(true);
+        }
+        return all;
+    }
+
     /** Windowed facts still waiting for the window's end: {entries, token arrivals} (for tests). */
     long[] queuedFacts() {
         synchronized (lock) {
@@ -147,6 +242,7 @@ public final class StepAggregator {
     public void accept(RequestRecord r) {
         boolean good = slo.isGood(r, info.isOpenLoop());
         synchronized (lock) {
+            inflate();
             facts.add(r, good);
             if (live) {
                 addProgressTokens(r);
@@ -224,6 +320,7 @@ public final class StepAggregator {
     /** A live snapshot at {@code nowNanos} (run clock). Thread-safe. */
     public StepProgress progress(long nowNanos) {
         synchronized (lock) {
+            inflate();
             long from = (nowNanos - PROGRESS_SPAN_NANOS) / BIN_NANOS;
             long to = nowNanos / BIN_NANOS;
             long tokens = 0;
@@ -263,25 +360,39 @@ public final class StepAggregator {
 
     /** The step's result over {@code window}, judging {@code client} (the load generator's own health) too. */
     public StepResult finish(StepWindow window, ClientHealth client) {
+        return finish(info, window, client, 0);
+    }
+
+    /**
+     * The result reported as {@code reported} (same loop mode as this aggregator's info) with {@code extraWarmup}
+     * more warm-up records than were accepted: records left out because they could not touch the step beyond being
+     * counted as not of it (background traffic, {@code BackgroundAggregator}). Does not change the aggregator.
+     */
+    StepResult finish(StepInfo reported, StepWindow window, long extraWarmup) {
+        return finish(reported, window, ClientHealth.NOT_MEASURED, extraWarmup);
+    }
+
+    private StepResult finish(StepInfo info, StepWindow window, ClientHealth client, long extraWarmup) {
         Objects.requireNonNull(client, "client");
         synchronized (lock) {
+            Histogram[] h = histograms(); // a compacted aggregator stays compacted
             WindowFacts.Rates rates = facts.rates(window);
             long outcomes = ok + failed;
             double windowS = window.lengthNanos() / 1e9;
-            Distribution lag = Distribution.of(scheduleLag);
+            Distribution lag = Distribution.of(h[7]);
             Map<String, Long> tokenSources = new TreeMap<>();
             sources.forEach((s, n) -> tokenSources.put(s.label(), n));
-            return new StepResult(info, window, windowS, ok, failed, cancelled, dropped, warmup,
-                    failures, Distribution.of(ttft), Distribution.of(ttftSched), Distribution.of(itl),
-                    Distribution.of(chunkGap), Distribution.of(tpot), Distribution.of(e2e),
-                    Distribution.of(e2eSched), lag, rates.outputTokensPerS(),
+            return new StepResult(info, window, windowS, ok, failed, cancelled, dropped, warmup + extraWarmup,
+                    failures, Distribution.of(h[0]), Distribution.of(h[1]), Distribution.of(h[2]),
+                    Distribution.of(h[3]), Distribution.of(h[4]), Distribution.of(h[5]),
+                    Distribution.of(h[6]), lag, rates.outputTokensPerS(),
                     rates.inputTokensPerS(), rates.requestsPerS(), rates.goodputRps(), rates.goodFraction(),
                     outcomes == 0 ? Double.NaN : (double) failed / outcomes, rates.concurrencyMean(),
                     lenMismatch, countDiscrepancy, tokenSources, ok == 0 ? Double.NaN : (double) okPromptTokens / ok,
                     ok == 0 ? Double.NaN : (double) okOutputTokens / ok, slo, okReasoningTokens,
                     ok == 0 ? Double.NaN : (double) okReasoningTokens / ok,
                     ClientCheck.evaluate(info, windowS, ok + failed + cancelled, lag, client, clientThresholds),
-                    firstAnswerSeen ? Distribution.of(ttfat) : Distribution.empty());
+                    firstAnswerSeen ? Distribution.of(h[8]) : Distribution.empty());
         }
     }
 }

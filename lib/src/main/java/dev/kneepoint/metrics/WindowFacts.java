@@ -25,10 +25,17 @@ import java.util.Arrays;
  *       the queue holds only the few records at the frontier of {@code M}, and after it stops only the drained
  *       ones. If the window turns out empty (the step ended before {@code W}), every rate is NaN whatever was
  *       summed, as with the window itself.</li>
+ *   <li><b>covering</b> ({@link #cover()}: a run's background total, whose window is known only at the end but
+ *       contains every record's own span, from its intended start (or 0) to its end): an entry whose counted
+ *       times all lie in its span is settled at once, window-free; any other waits until {@link #rates}.</li>
  * </ul>
+ * A kept or planned step may learn its window before its last record ({@link #know}: background traffic keeps
+ * arriving after the step ended): the waiting entries are then settled over it, and later ones as they come.
  * Exactness: the integer sums do not depend on the order of additions; the in-flight time is a sum of doubles,
  * and the queue settles entries strictly in arrival order, so it is added term by term in the same order, with
- * the same terms, as when every entry is kept until the end: the result is the same bit for bit.
+ * the same terms, as when every entry is kept until the end: the result is the same bit for bit. (Covering mode
+ * settles out of order; its terms are whole nanoseconds, which doubles add exactly in any order while the sum
+ * stays below 2^53 ns, 104 days.)
  */
 final class WindowFacts {
     private static final int TOKEN_BITS = 14;
@@ -39,8 +46,12 @@ final class WindowFacts {
     /** dispatch, end, prompt tokens << 8 | flags, latest time carried, end index of its arrivals. */
     private static final int SPAN = 5;
 
-    private final StepWindow known;
+    private StepWindow known;
     private boolean planned;
+    private boolean covering;
+    /** Covering mode: the lowest start and highest end of the spans of the entries settled window-free. */
+    private long coveredLo = Long.MAX_VALUE;
+    private long coveredHi = Long.MIN_VALUE;
     private long planStart;
     private long planCap;
     private boolean stopped;
@@ -83,6 +94,41 @@ final class WindowFacts {
         settle();
     }
 
+    /**
+     * Covering mode (a run's background total, whose window is known only at the end): the window will contain each
+     * record's own span {@code [max(0, intended), max(end, lastToken)]}. An entry whose every counted time lies in its
+     * span is settled at once, window-free (the window cannot cut it); any other entry waits for {@link #rates}.
+     * Call before the first {@link #add}.
+     */
+    void cover() {
+        if (known != null || planned || count > 0) {
+            throw new IllegalStateException("cover() must come first, on facts without a window or plan");
+        }
+        covering = true;
+    }
+
+    /**
+     * The window is now known (the step ended): the waiting entries are settled over it, in order, and every later
+     * entry as it comes; {@link #rates} must then get this window.
+     *
+     * @throws IllegalArgumentException when {@code w} breaks the plan (as {@link #rates} would say)
+     */
+    void know(StepWindow w) {
+        if (known != null) {
+            if (!known.equals(w)) {
+                throw new IllegalArgumentException("the window is already known as " + known + ", not " + w);
+            }
+            return;
+        }
+        if (covering) {
+            throw new IllegalStateException("covering facts are read over their window only by rates()");
+        }
+        checkPlan(w);
+        known = w;
+        planned = false;
+        settle();
+    }
+
     /** The step stops issuing load: records added from now on no longer bound the window's end. */
     void loadStopping() {
         stopped = true;
@@ -95,13 +141,18 @@ final class WindowFacts {
         long end = r.endNanos() >= 0 ? r.endNanos() : Math.max(r.lastTokenNanos(), dispatch);
         long latest = Math.max(dispatch, end);
         long from = known != null ? known.startNanos() : planned ? planStart : Long.MIN_VALUE;
+        long lo = Math.max(0, r.intendedNanos());
+        long hi = Math.max(r.endNanos(), r.lastTokenNanos());
+        boolean inSpan = end >= lo && end <= hi && (dispatch < 0 || dispatch >= lo && dispatch <= hi);
         ensureSpan();
+        int firstArrival = arrivalCount;
         for (int i = 0; i < t.length; i++) {
             int tokens = k[i];
             if (tokens <= 0 || t[i] < 0) {
                 continue;
             }
             latest = Math.max(latest, t[i]);
+            inSpan &= t[i] >= lo && t[i] <= hi;
             while (tokens > 0 && t[i] >= from) { // before the window's start: never counted
                 int part = Math.min(tokens, MAX_TOKENS);
                 addArrival(t[i] << TOKEN_BITS | part);
@@ -119,6 +170,14 @@ final class WindowFacts {
         lastEnd = Math.max(lastEnd, end);
         if (!stopped) {
             seen = Math.max(seen, latest);
+        }
+        if (covering && inSpan) { // settled window-free at once: the final window contains [lo, hi]
+            sums.add(spans, s, arrivals, firstArrival, Long.MIN_VALUE, Long.MAX_VALUE);
+            coveredLo = Math.min(coveredLo, lo);
+            coveredHi = Math.max(coveredHi, hi);
+            count--;
+            arrivalCount = firstArrival;
+            return;
         }
         settle();
     }
@@ -180,6 +239,18 @@ final class WindowFacts {
         arrivalHead = 0;
     }
 
+    /** Lets go of the room grown for entries that are all settled now (none waits). */
+    void trim() {
+        if (head == count && (spans.length > SPAN * 16 || arrivals.length > 256)) {
+            spans = new long[SPAN * 16];
+            arrivals = new long[256];
+            head = 0;
+            count = 0;
+            arrivalHead = 0;
+            arrivalCount = 0;
+        }
+    }
+
     /** Entries waiting to be settled (for tests: what the aggregation holds on to). */
     int queued() {
         return count - head;
@@ -204,12 +275,25 @@ final class WindowFacts {
         if (w.lengthNanos() == 0) {
             return new Rates(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
         }
-        if (planned && (w.startNanos() != planStart || w.endNanos() <= settledLatest)) {
+        checkPlan(w);
+        if (covering && (w.startNanos() > coveredLo || w.endNanos() <= coveredHi)) {
+            throw new IllegalArgumentException("these facts were counted window-free for records within ["
+                    + coveredLo + ", " + coveredHi + "]: read them over a window containing that span, not " + w);
+        }
+        return ratesOver(w);
+    }
+
+    /** Throws when the facts were counted for a plan that {@code w} (of non-zero length) breaks. */
+    private void checkPlan(StepWindow w) {
+        if (planned && w.lengthNanos() > 0 && (w.startNanos() != planStart || w.endNanos() <= settledLatest)) {
             throw new IllegalArgumentException("this step's facts were counted as they came for a window starting at "
                     + planStart + " and ending after " + settledLatest + " (the latest time a record handed over before"
                     + " the step stopped issuing load carried): finish it with such a window, not " + w
                     + "; a RequestSender must stamp its times on the run clock as they happen");
         }
+    }
+
+    private Rates ratesOver(StepWindow w) {
         Sums all = sums.copy();
         int a = arrivalHead;
         for (int i = head; i < count; i++) {
