@@ -14,7 +14,8 @@ import org.zeromq.ZMQ;
  * A shell or control channel that waits for requests in a blocking poll. The base kernel's channel polls
  * without waiting and then sleeps 50 ms, so every request waited 25 ms on average (up to 50 ms) before
  * being read: a third of a trivial cell's round trip. Here a request is read as soon as it arrives.
- * Requests are handled on this channel's thread, one at a time, as in the base kernel.
+ * Requests are handled on this channel's thread, one at a time, as in the base kernel. Messages are read through
+ * {@link SignedMessages}, which compares signatures in constant time (the base kernel uses {@code String.equals}).
  */
 final class BlockingShellChannel extends ShellChannel {
     /** How long one poll waits before checking whether the channel was closed. */
@@ -58,6 +59,12 @@ final class BlockingShellChannel extends ShellChannel {
             poller.close();
             stopped.countDown();
         }
+    }
+
+    /** Reads one request, verifying its signature in constant time; null once closed, as in the base kernel. */
+    @Override
+    public synchronized Message<?> readMessage() {
+        return closed ? null : SignedMessages.read(this, hmacGenerator);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -4,6 +4,7 @@ import dev.kneepoint.metrics.Distribution;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import tech.tablesaw.api.DoubleColumn;
@@ -14,7 +15,10 @@ import tech.tablesaw.api.Table;
  * Compares two or more runs of the same workload against different server configurations: per-step
  * deltas of throughput and latency percentiles, with bootstrap confidence intervals on the percentile
  * differences (resampling each step's HdrHistogram, see docs/ANALYSIS.md), so noise is not sold as a win.
- * Steps are matched by label, else by equal load.
+ * Steps are matched by label, else by equal load. A percentile difference gets a {@code better} or {@code
+ * worse} verdict only when it is both significant (its interval excludes 0) and larger than a practical
+ * threshold ({@link CompareOptions#minEffect}); otherwise {@code same (within X)} or {@code no significant
+ * difference}.
  */
 public final class Compare {
     private Compare() {}
@@ -44,6 +48,7 @@ public final class Compare {
         DoubleColumn lo = DoubleColumn.create("ci_low");
         DoubleColumn hi = DoubleColumn.create("ci_high");
         StringColumn verdict = StringColumn.create("verdict");
+        DoubleColumn minEffect = DoubleColumn.create("min_effect");
         for (int r = 1; r < runs.size(); r++) {
             RunResult other = runs.get(r);
             for (StepResult sa : base.steps()) {
@@ -56,6 +61,8 @@ public final class Compare {
                 warnings.addAll(CompareWarnings.of(base, sa, other, sb, o.budgetTolerance()));
                 List<double[]> rows = new ArrayList<>();
                 List<String> names = new ArrayList<>();
+                // The latency metric of each row; null for the three rate rows, which have no interval.
+                List<LatencyMetric> kinds = new ArrayList<>(Collections.nCopies(3, null));
                 names.add("output_tokens_per_s");
                 rows.add(new double[] {sa.outputTokensPerS(), sb.outputTokensPerS(), Double.NaN, Double.NaN, 1});
                 names.add("requests_per_s");
@@ -71,6 +78,7 @@ public final class Compare {
                                 o.resamples(), seed);
                         names.add(m.percentileColumn(p));
                         rows.add(new double[] {da.percentile(p), db.percentile(p), ci[0] / 1e6, ci[1] / 1e6, -1});
+                        kinds.add(m);
                     }
                 }
                 for (int i = 0; i < rows.size(); i++) {
@@ -85,16 +93,26 @@ public final class Compare {
                     pct.append(x[0] == 0 ? Double.NaN : 100 * (x[1] - x[0]) / x[0]);
                     lo.append(x[2]);
                     hi.append(x[3]);
-                    verdict.append(verdict(x));
+                    LatencyMetric kind = kinds.get(i);
+                    double threshold = kind == null ? Double.NaN : o.minEffect(kind, x[0]);
+                    minEffect.append(threshold);
+                    verdict.append(verdict(x, threshold, thresholdText(o, kind, x[0])));
                 }
             }
         }
-        Table t = Table.create("comparison", run, step, load, metric, baseline, value, delta, pct, lo, hi, verdict);
+        Table t = Table.create("comparison", run, step, load, metric, baseline, value, delta, pct, lo, hi, verdict,
+                minEffect);
         return new Comparison(base.runId(), runs.stream().map(RunResult::runId).toList(), t,
                 warnings.stream().distinct().toList(), o);
     }
 
-    private static String verdict(double[] x) {
+    /**
+     * {@code x} is baseline, value, ci low, ci high, +1 if higher is better; {@code threshold} the practical
+     * threshold (NaN for rows without an interval). Significant and above the threshold: better or worse.
+     * Significant but not above it, or an interval inside ±threshold (the data rule out a practical
+     * difference): same. Otherwise no significant difference.
+     */
+    static String verdict(double[] x, double threshold, String thresholdText) {
         if (Double.isNaN(x[0]) || Double.isNaN(x[1])) {
             return "no data";
         }
@@ -103,11 +121,24 @@ public final class Compare {
         }
         boolean up = x[2] > 0;
         boolean down = x[3] < 0;
-        if (!up && !down) {
-            return "no significant difference";
+        boolean practical = Math.abs(x[1] - x[0]) > threshold;
+        if ((up || down) && practical) {
+            boolean higherIsBetter = x[4] > 0;
+            return up == higherIsBetter ? "better" : "worse";
         }
-        boolean higherIsBetter = x[4] > 0;
-        return up == higherIsBetter ? "better" : "worse";
+        if (up || down || (x[2] >= -threshold && x[3] <= threshold)) {
+            return "same (within " + thresholdText + ")";
+        }
+        return "no significant difference";
+    }
+
+    /** "2%" when the relative threshold decides, "0.5 ms" when the metric's absolute floor does. */
+    private static String thresholdText(CompareOptions o, LatencyMetric m, double baseline) {
+        Double abs = m == null ? null : o.minAbsoluteEffectMs().get(m);
+        if (abs != null && abs > o.minRelativeEffect() * Math.abs(baseline)) {
+            return Format.num(abs) + " ms";
+        }
+        return Format.num(100 * o.minRelativeEffect()) + "%";
     }
 
     private static StepResult match(StepResult s, RunResult other) {

@@ -1,7 +1,9 @@
 package dev.kneepoint.analysis;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How {@link Compare#runs(List, CompareOptions)} compares runs; build with {@link #builder()}.
@@ -13,13 +15,41 @@ import java.util.List;
  * @param seed         random seed (results are deterministic for a seed); default 1
  * @param budgetTolerance relative difference of tokens per request above which a token-budget warning is
  *                     raised; default 0.10
+ * @param minRelativeEffect smallest difference, as a fraction of the baseline value, that gets a {@code better}
+ *                     or {@code worse} verdict; smaller significant differences are {@code same (within X)};
+ *                     default 0.02 (2%), see docs/ANALYSIS.md
+ * @param minAbsoluteEffectMs per latency metric, smallest difference in milliseconds that counts (all its
+ *                     percentiles); the practical threshold of a row is the larger of this and
+ *                     {@code minRelativeEffect × |baseline|}; default none
  */
 public record CompareOptions(List<LatencyMetric> metrics, double[] percentiles, double confidence, int resamples,
-                             long seed, double budgetTolerance) {
+                             long seed, double budgetTolerance, double minRelativeEffect,
+                             Map<LatencyMetric, Double> minAbsoluteEffectMs) {
+
+    /** The default relative practical threshold: 2% of the baseline value. */
+    public static final double DEFAULT_MIN_RELATIVE_EFFECT = 0.02;
 
     public CompareOptions {
         metrics = List.copyOf(metrics);
         percentiles = percentiles.clone();
+        minAbsoluteEffectMs = Map.copyOf(minAbsoluteEffectMs);
+    }
+
+    /** The options without a practical threshold's settings: 2% relative, no absolute floors. */
+    public CompareOptions(List<LatencyMetric> metrics, double[] percentiles, double confidence, int resamples,
+                          long seed, double budgetTolerance) {
+        this(metrics, percentiles, confidence, resamples, seed, budgetTolerance, DEFAULT_MIN_RELATIVE_EFFECT,
+                Map.of());
+    }
+
+    /**
+     * The practical threshold of a difference of {@code metric} (null for a rate row) from {@code baseline}:
+     * the larger of {@link #minRelativeEffect()} × |baseline| and the metric's absolute floor.
+     */
+    public double minEffect(LatencyMetric metric, double baseline) {
+        double rel = minRelativeEffect * Math.abs(baseline);
+        Double abs = metric == null ? null : minAbsoluteEffectMs.get(metric);
+        return abs == null ? rel : Math.max(rel, abs);
     }
 
     @Override
@@ -27,7 +57,10 @@ public record CompareOptions(List<LatencyMetric> metrics, double[] percentiles, 
         return percentiles.clone();
     }
 
-    /** TTFT, TTFT (sched), ITL, TPOT, E2E at p50, p90, p99; 95%, 2000 replicates, seed 1, 10%. */
+    /**
+     * TTFT, TTFT (sched), ITL, TPOT, E2E at p50, p90, p99; 95%, 2000 replicates, seed 1, 10% budget
+     * tolerance, 2% minimum effect.
+     */
     public static CompareOptions defaults() {
         return builder().build();
     }
@@ -45,6 +78,8 @@ public record CompareOptions(List<LatencyMetric> metrics, double[] percentiles, 
         private int resamples = 2000;
         private long seed = 1;
         private double budgetTolerance = 0.10;
+        private double minRelativeEffect = DEFAULT_MIN_RELATIVE_EFFECT;
+        private final Map<LatencyMetric, Double> minAbsoluteEffectMs = new EnumMap<>(LatencyMetric.class);
 
         private Builder() {}
 
@@ -59,6 +94,22 @@ public record CompareOptions(List<LatencyMetric> metrics, double[] percentiles, 
         public Builder seed(long s) { this.seed = s; return this; }
 
         public Builder budgetTolerance(double t) { this.budgetTolerance = t; return this; }
+
+        /**
+         * Smallest relative difference (a fraction of the baseline: 0.02 is 2%) that earns a {@code better} or
+         * {@code worse} verdict; 0 gives a verdict to every significant difference (the behaviour before
+         * thresholds). Default 0.02.
+         */
+        public Builder minRelativeEffect(double fraction) { this.minRelativeEffect = fraction; return this; }
+
+        /**
+         * Smallest absolute difference of {@code metric}, in milliseconds, that earns a verdict (for each of its
+         * percentiles); combined with the relative threshold by taking the larger. E.g. {@code ITL, 0.5}.
+         */
+        public Builder minAbsoluteEffect(LatencyMetric metric, double ms) {
+            this.minAbsoluteEffectMs.put(metric, ms);
+            return this;
+        }
 
         public CompareOptions build() {
             List<String> problems = new ArrayList<>();
@@ -79,10 +130,19 @@ public record CompareOptions(List<LatencyMetric> metrics, double[] percentiles, 
             if (!(budgetTolerance >= 0)) {
                 problems.add("budgetTolerance must be >= 0, got " + budgetTolerance);
             }
+            if (!(minRelativeEffect >= 0 && minRelativeEffect < 1)) {
+                problems.add("minRelativeEffect must be a fraction in [0, 1) (0.02 is 2%), got " + minRelativeEffect);
+            }
+            minAbsoluteEffectMs.forEach((m, v) -> {
+                if (!(v >= 0 && Double.isFinite(v))) {
+                    problems.add("minAbsoluteEffect of " + m.baseName() + " must be finite and >= 0 ms, got " + v);
+                }
+            });
             if (!problems.isEmpty()) {
                 throw new IllegalArgumentException("Invalid compare options: " + String.join("; ", problems));
             }
-            return new CompareOptions(metrics, percentiles, confidence, resamples, seed, budgetTolerance);
+            return new CompareOptions(metrics, percentiles, confidence, resamples, seed, budgetTolerance,
+                    minRelativeEffect, minAbsoluteEffectMs);
         }
     }
 }

@@ -9,10 +9,13 @@ import tech.tablesaw.api.Table;
  * @param baselineRunId the baseline
  * @param runIds        every run, baseline first
  * @param deltas        one row per (run, step, metric): {@code run, step, load, metric, baseline, value,
- *                      delta, delta_pct, ci_low, ci_high, verdict}. Percentile rows carry a bootstrap
- *                      interval on {@code delta}; rate rows have none (NaN) and verdict {@code no CI}.
- *                      Verdicts: {@code better}, {@code worse} (the interval excludes 0), {@code no
- *                      significant difference}, {@code no CI}, {@code no data}.
+ *                      delta, delta_pct, ci_low, ci_high, verdict, min_effect}. Percentile rows carry a
+ *                      bootstrap interval on {@code delta} and their practical threshold {@code min_effect}
+ *                      (ms, {@link CompareOptions#minEffect}); rate rows have neither (NaN) and verdict
+ *                      {@code no CI}. Verdicts: {@code better}, {@code worse} (the interval excludes 0 and
+ *                      |delta| &gt; min_effect), {@code same (within X)} (significant but |delta| ≤ min_effect,
+ *                      or the whole interval inside ±min_effect; X is e.g. {@code 2%} or {@code 0.5 ms}),
+ *                      {@code no significant difference}, {@code no CI}, {@code no data}.
  * @param warnings      reasons the comparison may mislead (different token budgets, modes, ladders, SLOs)
  * @param options       how the comparison was made
  */
@@ -24,7 +27,10 @@ public record Comparison(String baselineRunId, List<String> runIds, Table deltas
         warnings = List.copyOf(warnings);
     }
 
-    /** Rows whose verdict is {@code better} or {@code worse}. */
+    /**
+     * Rows whose verdict is {@code better} or {@code worse}: significant and larger than the practical
+     * threshold.
+     */
     public Table significant() {
         return deltas.where(deltas.stringColumn("verdict").isIn("better", "worse"));
     }

@@ -28,7 +28,10 @@ public record Reading(Kind kind, Status status, String finding, String evidence)
         PREFILL_OR_ADMISSION_BOUND,
         /** Throughput still rises but p99 explodes: past the usable zone. */
         PAST_USABLE_ZONE,
-        /** Poor results without the server being busy: scheduler, CPU or client path. */
+        /**
+         * Poor results without the server being busy: scheduler, CPU or client path. Judges only steps the client
+         * self-check did not flag; flagged ones are {@link #CLIENT_BOUND}'s, so a step is never reported twice.
+         */
         CLIENT_OR_SCHEDULER_PATH,
         /** Failures only under sustained load: stability, not compute. */
         STABILITY,

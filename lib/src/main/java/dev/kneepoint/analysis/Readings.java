@@ -113,32 +113,60 @@ final class Readings {
                         + Format.ratio(worstRatio) + ", exploding means >= " + Format.ratio(EXPLODES) + ").");
     }
 
+    /**
+     * Late dispatch the client self-check did not flag. A step the self-check flagged is the {@link ClientReading}'s
+     * ({@code CLIENT_BOUND}) and is not judged again here, so one step is never reported twice.
+     */
     private static Reading clientPath(Ladder l) {
         int worst = -1;
         double worstLag = -1;
+        List<String> flagged = new ArrayList<>();
+        boolean anyLag = false;
         for (int i = 0; i < l.size(); i++) {
             StepResult s = l.steps().get(i);
+            if (s.scheduleLag().count() == 0) {
+                continue;
+            }
+            anyLag = true;
+            if (s.clientBound()) {
+                flagged.add(l.label(i));
+                continue;
+            }
             double lag = s.scheduleLag().p99();
-            if (s.scheduleLag().count() > 0 && lag > worstLag) {
+            if (lag > worstLag) {
                 worst = i;
                 worstLag = lag;
             }
         }
         String gpu = "No GPU telemetry in this analysis, so the 'low GPU use' half cannot be checked; ";
-        if (worst < 0) {
+        String skipped = flagged.isEmpty() ? "" : " Not judged again here: " + String.join(", ", flagged)
+                + " (flagged by the client self-check: see the CLIENT_BOUND reading).";
+        if (!anyLag) {
             return new Reading(Kind.CLIENT_OR_SCHEDULER_PATH, Status.INSUFFICIENT_DATA,
                     "No schedule-lag samples.", gpu + "no dispatched requests.");
+        }
+        if (worst < 0) {
+            return new Reading(Kind.CLIENT_OR_SCHEDULER_PATH, Status.DOES_NOT_APPLY,
+                    "Every step with dispatch lag is already reported as client-bound (CLIENT_BOUND reading); "
+                            + "nothing further on the client path.", gpu + "no step left to judge." + skipped);
         }
         StepResult s = l.steps().get(worst);
         double ttft50 = s.ttft().p50();
         double threshold = Math.max(LAG_FLOOR_MS, Double.isNaN(ttft50) ? 0 : LAG_FRACTION * ttft50);
         String ev = gpu + "worst schedule_lag p99 " + Format.num(worstLag) + " ms at " + l.label(worst)
+                + (flagged.isEmpty() ? "" : " among the steps the client self-check did not flag")
                 + " (ttft p50 there " + Format.num(ttft50) + " ms; threshold max(" + Format.num(LAG_FLOOR_MS)
-                + " ms, " + Format.pct(LAG_FRACTION) + " of ttft p50) = " + Format.num(threshold) + " ms).";
+                + " ms, " + Format.pct(LAG_FRACTION) + " of ttft p50) = " + Format.num(threshold) + " ms)." + skipped;
         boolean applies = worstLag > threshold;
         return new Reading(Kind.CLIENT_OR_SCHEDULER_PATH, applies ? Status.APPLIES : Status.DOES_NOT_APPLY,
-                applies ? "The client dispatched late: the load generator (or its host) is part of the bottleneck; "
-                        + "results at " + l.label(worst) + " understate what the server can do."
-                        : "The client kept to its schedule: no sign that the client path is the bottleneck.", ev);
+                applies ? "The client dispatched late at " + l.label(worst) + " (schedule_lag p99 "
+                        + Format.num(worstLag) + " ms > " + Format.num(threshold) + " ms, large next to its TTFT), "
+                        + "although the client self-check did not flag the step (its limits scale with the "
+                        + "inter-arrival gap): the client host or its scheduling path delays requests, and results "
+                        + "there understate what the server can do. See the evidence, and the step's "
+                        + "schedule_lag_p99_ms and schedule_lag_limit_ms in Tables.steps (steps.csv)."
+                        : flagged.isEmpty()
+                                ? "The client kept to its schedule: no sign that the client path is the bottleneck."
+                                : "Apart from the client-bound step(s), the client kept to its schedule.", ev);
     }
 }

@@ -2,6 +2,7 @@ package dev.kneepoint.cli;
 
 import dev.kneepoint.Kneepoint;
 import dev.kneepoint.analysis.Compare;
+import dev.kneepoint.analysis.CompareOptions;
 import dev.kneepoint.analysis.Comparison;
 import dev.kneepoint.analysis.RunReport;
 import dev.kneepoint.metrics.RunResult;
@@ -26,6 +27,10 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--compare-out", description = "Where to write the comparison table and plot (default: the first run directory)")
     Path compareOut;
 
+    @Option(names = "--min-effect", paramLabel = "PCT", description = "Smallest difference, in % of the baseline, "
+            + "that a comparison calls better or worse; smaller significant ones are 'same (within PCT%%)' (default: 2)")
+    double minEffectPct = 100 * CompareOptions.DEFAULT_MIN_RELATIVE_EFFECT;
+
     @Override
     public Integer call() {
         if (runs.stream().map(p -> p.toAbsolutePath().normalize()).distinct().count() < runs.size()) {
@@ -40,8 +45,8 @@ final class AnalyzeCommand implements Callable<Integer> {
             results.add(Kneepoint.load(dir));
         }
         if (results.size() >= 2) {
-            Comparison c = Compare.runs(results.get(0), results.get(1),
-                    results.subList(2, results.size()).toArray(RunResult[]::new));
+            Comparison c = Compare.runs(results,
+                    CompareOptions.builder().minRelativeEffect(minEffectPct / 100).build());
             Path target = compareOut == null ? runs.get(0) : compareOut;
             c.deltas().write().csv(target.resolve("comparison.csv").toFile());
             ChartFiles.write(Plots.compare(results.get(0), results.get(1),

@@ -55,8 +55,9 @@ final class DemoCommand implements Callable<Integer> {
                     .outputDir(out).name("demo-concurrency")
                     .progress(new ConsoleProgress(System.err))
                     .run();
+            Path ladderDir = ladder.directory().orElse(out.resolve(ladder.runId()));
             System.out.println("== Closed loop: concurrency ladder");
-            System.out.print(RunReport.write(out.resolve(ladder.runId())));
+            System.out.print(RunReport.write(ladderDir));
 
             double capacity = ladder.steps().stream().mapToDouble(StepResult::requestsPerS).max().orElse(1.0);
             double[] rates = {round(capacity * 0.5), round(capacity * 0.9), round(capacity * 1.2)};
@@ -69,14 +70,15 @@ final class DemoCommand implements Callable<Integer> {
                     .progress(new ConsoleProgress(System.err))
                     .run();
             System.out.println();
+            Path openDir = open.directory().orElse(out.resolve(open.runId()));
             System.out.println("== Open loop: request-rate ladder (Poisson arrivals)");
-            System.out.print(RunReport.write(out.resolve(open.runId())));
+            System.out.print(RunReport.write(openDir));
             System.out.println();
             System.out.println("Simulator emission lag p99: "
                     + String.format(Locale.ROOT, "%.2f ms", sim.stats().emissionLagP99().toNanos() / 1e6)
                     + " (the simulator's own slop; large values mean the machine is saturated)");
             System.out.println("Run directories (requests.jsonl, summary.json, report.txt, plots): "
-                    + out.resolve(ladder.runId()) + " and " + out.resolve(open.runId()));
+                    + ladderDir + " and " + openDir);
             return ladder.complete() && open.complete() ? 0 : 3;
         }
     }

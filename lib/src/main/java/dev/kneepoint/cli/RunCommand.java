@@ -159,7 +159,7 @@ final class RunCommand implements Callable<Integer> {
         tb.insecureSkipTlsVerify(insecureSkipTlsVerify);
         Sweep sweep = configure(Kneepoint.sweep(tb.build()));
         RunResult result = sweep.run();
-        Path dir = out.resolve(result.runId());
+        Path dir = result.directory().orElse(out.resolve(result.runId()));
         System.out.print(RunReport.write(dir));
         System.out.println("\nrun directory: " + dir + " (report.txt, steps.csv, plots as PNG)");
         return result.complete() ? 0 : 3;

@@ -122,9 +122,9 @@ public final class RunDirectory implements RunListener, AutoCloseable {
         return aggregator;
     }
 
-    /** The run result so far ({@code complete} as given). */
+    /** The run result so far ({@code complete} as given); its {@link RunResult#directory()} is {@link #path()}. */
     public RunResult result(boolean complete) {
-        return aggregator.result(runId(), complete, startTime, target());
+        return aggregator.result(runId(), complete, startTime, target()).withDirectory(path);
     }
 
     private String target() {

@@ -120,7 +120,7 @@ public final class RunLoader {
                             plans.values().stream().mapToLong(StepPlan::stepStartNanos).min().orElse(-1), complete));
             RunResult result = new RunResult(manifest.path("run_id").asText(dir.getFileName().toString()),
                     steps, complete, Instant.parse(manifest.path("start_time").asText("1970-01-01T00:00:00Z")),
-                    model.isEmpty() ? target : target + " " + model, background);
+                    model.isEmpty() ? target : target + " " + model, background, Optional.of(dir));
             return new StreamedRun(dir, manifest, count[0], problems, truncated, result, summary);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot load run " + dir + ": " + e.getMessage(), e);

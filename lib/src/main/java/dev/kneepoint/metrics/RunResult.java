@@ -1,5 +1,6 @@
 package dev.kneepoint.metrics;
 
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -16,9 +17,12 @@ import java.util.Optional;
  * @param target    description of what was measured (URL, model)
  * @param background the background traffic measured apart from the steps (see {@link BackgroundResult}),
  *                   empty when the run had none. {@code steps} are always the foreground's only.
+ * @param directory  the run directory this result was written to ({@code RunDirectory}) or loaded from
+ *                   ({@code RunLoader}, {@code Kneepoint.load}), as that path was given (relative paths stay
+ *                   relative); empty for a run kept in memory only, or a copy made for a chart
  */
 public record RunResult(String runId, List<StepResult> steps, boolean complete, Instant startTime, String target,
-                        Optional<BackgroundResult> background) {
+                        Optional<BackgroundResult> background, Optional<Path> directory) {
 
     public RunResult {
         Objects.requireNonNull(runId, "runId");
@@ -26,11 +30,24 @@ public record RunResult(String runId, List<StepResult> steps, boolean complete, 
         Objects.requireNonNull(startTime, "startTime");
         target = target == null ? "" : target;
         background = background == null ? Optional.empty() : background;
+        directory = directory == null ? Optional.empty() : directory;
     }
 
-    /** A run without background traffic. */
+    /** A run without a run directory (kept in memory). */
+    public RunResult(String runId, List<StepResult> steps, boolean complete, Instant startTime, String target,
+                     Optional<BackgroundResult> background) {
+        this(runId, steps, complete, startTime, target, background, Optional.empty());
+    }
+
+    /** A run without background traffic or run directory. */
     public RunResult(String runId, List<StepResult> steps, boolean complete, Instant startTime, String target) {
         this(runId, steps, complete, startTime, target, Optional.empty());
+    }
+
+    /** This result with its run directory set to {@code dir} (e.g. {@code runs/20260101-120000-ladder}). */
+    public RunResult withDirectory(Path dir) {
+        return new RunResult(runId, steps, complete, startTime, target, background,
+                Optional.of(Objects.requireNonNull(dir, "dir")));
     }
 
     /** Labels of the steps the load generator limited ({@link StepResult#clientBound()}), in run order. */

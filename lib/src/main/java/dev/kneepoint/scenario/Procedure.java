@@ -70,7 +70,7 @@ public final class Procedure {
                 .stepDuration(o.soakDuration()).run();
         check("soak", soak);
         StepResult soakStep = soak.steps().get(0);
-        List<RequestRecord> records = RunLoader.load(soakParent.resolve(soak.runId())).records().stream()
+        List<RequestRecord> records = RunLoader.load(soak.directory().orElse(soakParent.resolve(soak.runId()))).records().stream()
                 .filter(r -> r.step().equals(soakStep.info().label())).toList();
         DriftReport drift = SoakDrift.analyze(records, soakStep.window(), o.soakInterval(), o.drift());
         var series = Tables.timeSeries(records, o.soakInterval());

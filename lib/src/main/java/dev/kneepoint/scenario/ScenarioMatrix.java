@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Runs scenarios one after the other against one target, each as its own sweep with its own run directory
@@ -117,8 +116,7 @@ public final class ScenarioMatrix {
                 break;
             }
             RunResult r = sweep(s, cal).run();
-            Optional<Path> dir = outputDir == null ? Optional.empty() : Optional.of(outputDir.resolve(r.runId()));
-            runs.add(new ScenarioRun(s, r, Knee.analyze(r, options), dir));
+            runs.add(new ScenarioRun(s, r, Knee.analyze(r, options), r.directory()));
         }
         return new MatrixResult(runs, cal, options);
     }

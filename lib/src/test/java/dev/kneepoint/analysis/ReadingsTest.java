@@ -50,13 +50,53 @@ class ReadingsTest {
 
     @Test
     void clientPathWhenScheduleLagIsLarge() {
-        var run = run("client", s(1, 100, 100).ttft(50), s(2, 200, 100).ttft(50).lag(40), s(4, 400, 100).ttft(50));
-        Reading r = readings(Knee.analyze(run)).get(Kind.CLIENT_OR_SCHEDULER_PATH);
+        // 30 requests in 60 s: a 2 s gap, so the self-check's lag limit is max(5 ms, 5% of 2 s) = 100 ms and 40 ms
+        // does not flag the step; the reading's limit is max(10 ms, 10% of TTFT p50 50 ms) = 10 ms.
+        var run = run("client", s(1, 100, 100).ttft(50), s(2, 200, 100).ttft(50).lag(40).ok(30),
+                s(4, 400, 100).ttft(50));
+        Map<Kind, Reading> m = readings(Knee.analyze(run));
+        Reading r = m.get(Kind.CLIENT_OR_SCHEDULER_PATH);
         assertThat(r.status()).isEqualTo(Status.APPLIES);
-        assertThat(r.evidence()).contains("No GPU telemetry").contains("schedule_lag p99 40 ms at c=2");
+        assertThat(r.evidence()).contains("No GPU telemetry").contains("schedule_lag p99 40 ms at c=2")
+                .doesNotContain("Not judged again");
+        assertThat(r.finding()).contains("at c=2").contains("40 ms > 10 ms").contains("self-check did not flag");
+        assertThat(m.get(Kind.CLIENT_BOUND).status()).isEqualTo(Status.DOES_NOT_APPLY);
         var calm = run("calm", s(1, 100, 100), s(2, 200, 100), s(4, 400, 100));
         assertThat(readings(Knee.analyze(calm)).get(Kind.CLIENT_OR_SCHEDULER_PATH).status())
                 .isEqualTo(Status.DOES_NOT_APPLY);
+    }
+
+    @Test
+    void aStepTheClientSelfCheckFlaggedIsReportedOnceAsClientBound() {
+        // 1000 requests in 60 s: a 60 ms gap, self-check lag limit max(5, 3) = 5 ms, so 40 ms flags c=2; the
+        // reading's own limit (10 ms) would also be crossed: before, both readings said "the client dispatched late".
+        var run = run("both", s(1, 100, 100).ttft(50), s(2, 200, 100).ttft(50).lag(40), s(4, 400, 100).ttft(50));
+        Map<Kind, Reading> m = readings(Knee.analyze(run));
+        assertThat(m.get(Kind.CLIENT_BOUND).status()).isEqualTo(Status.APPLIES);
+        assertThat(m.get(Kind.CLIENT_BOUND).evidence()).contains("c=2 (schedule_lag_p99_ms 40");
+        Reading path = m.get(Kind.CLIENT_OR_SCHEDULER_PATH);
+        // The other steps lag 0.5 ms (Ladders' default): below 10 ms, so nothing else applies.
+        assertThat(path.status()).isEqualTo(Status.DOES_NOT_APPLY);
+        assertThat(path.finding()).doesNotContain("dispatched late");
+        assertThat(path.evidence()).contains("Not judged again here: c=2").contains("CLIENT_BOUND")
+                .contains("schedule_lag p99 0.5 ms at c=1 among the steps the client self-check did not flag");
+
+        // A flagged step (c=4, 40 ms) and an unflagged late one (c=2, 30 ms, 2 s gap): each reading names its own.
+        var mixed = run("mixed", s(1, 100, 100).ttft(50), s(2, 200, 100).ttft(50).lag(30).ok(30),
+                s(4, 400, 100).ttft(50).lag(40));
+        Map<Kind, Reading> mm = readings(Knee.analyze(mixed));
+        assertThat(mm.get(Kind.CLIENT_BOUND).finding()).contains("step c=4").doesNotContain("c=2");
+        assertThat(mm.get(Kind.CLIENT_OR_SCHEDULER_PATH).status()).isEqualTo(Status.APPLIES);
+        assertThat(mm.get(Kind.CLIENT_OR_SCHEDULER_PATH).finding()).contains("at c=2").doesNotContain("c=4");
+        assertThat(mm.get(Kind.CLIENT_OR_SCHEDULER_PATH).evidence()).contains("schedule_lag p99 30 ms at c=2")
+                .contains("Not judged again here: c=4");
+
+        // Every lagging step flagged: the reading says so instead of repeating it.
+        var all = run("all", s(1, 100, 100).lag(40), s(2, 200, 100).lag(40));
+        Reading allPath = readings(Knee.analyze(all)).get(Kind.CLIENT_OR_SCHEDULER_PATH);
+        assertThat(allPath.status()).isEqualTo(Status.DOES_NOT_APPLY);
+        assertThat(allPath.finding()).contains("already reported as client-bound");
+        assertThat(allPath.evidence()).contains("Not judged again here: c=1, c=2");
     }
 
     @Test

@@ -45,6 +45,16 @@ class MainTest {
         String analyzed = capture(() -> Main.execute("analyze", dirs.get(0).toString(), dirs.get(1).toString()), 0);
         assertThat(analyzed).contains("c=1").contains("c=2").contains("== Comparison against");
         assertThat(dirs.get(0).resolve("comparison.csv")).isNotEmptyFile();
+        // --min-effect 50: every percentile row's practical threshold is half its baseline (CSV: 0.5 x baseline).
+        capture(() -> Main.execute("analyze", "--min-effect", "50", dirs.get(0).toString(), dirs.get(1).toString()), 0);
+        var t = tech.tablesaw.api.Table.read().csv(dirs.get(0).resolve("comparison.csv").toFile());
+        var rows = t.where(t.stringColumn("metric").isEqualTo("e2e_p50_ms"));
+        assertThat(rows.rowCount()).isEqualTo(2);
+        for (int i = 0; i < rows.rowCount(); i++) {
+            // CSV round trip of doubles: 1e-9 relative is far below any formatting loss Tablesaw introduces.
+            assertThat(rows.numberColumn("min_effect").getDouble(i))
+                    .isCloseTo(0.5 * rows.numberColumn("baseline").getDouble(i), org.assertj.core.api.Assertions.within(1e-6));
+        }
     }
 
     @Test

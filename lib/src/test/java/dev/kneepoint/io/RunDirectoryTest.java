@@ -73,9 +73,13 @@ class RunDirectoryTest {
             records.forEach(run::requestFinished);
             run.stepFinished(info, TestRecords.window(0, 100));
             live = run.aggregator().results().get(0);
+            // The writer's result carries its directory; a result aggregated in memory does not.
+            assertThat(run.result(true).directory()).contains(dir);
+            assertThat(run.aggregator().result("x", true, FIXED.instant(), "").directory()).isEmpty();
         }
         assertThat(dir.getFileName().toString()).isEqualTo("20260304-050607-round-trip");
         LoadedRun loaded = RunLoader.load(dir);
+        assertThat(loaded.result().directory()).contains(dir);
         assertThat(loaded.records()).containsExactlyElementsOf(records);
         assertThat(loaded.records().get(2).outcome().detail()).isEqualTo("slow \"down\"\nnow");
         assertThat(loaded.problems()).isEmpty();
