@@ -171,6 +171,20 @@ class AdapterFixtureTest {
     }
 
     @Test
+    void ollamaCompletionsZeroUsageOnEveryChunkIsNoCount() {
+        // Ollama's /v1/completions sends "usage":{"completion_tokens":0,...} on every chunk; cut before the real usage
+        // chunk (the finish chunk still ends the stream), the tokens are the events counted, not a "continuous" 0.
+        String all = new String(Fixtures.bytes("ollama/real-openai-completions.sse"), StandardCharsets.UTF_8);
+        byte[] cut = all.substring(0, all.indexOf("data: {\"id\"", all.indexOf("\"finish_reason\":\"length\"")))
+                .getBytes(StandardCharsets.UTF_8);
+        RequestRecord r = Fixtures.replay(ApiKind.COMPLETIONS, cut);
+        assertThat(r.outcome().label()).isEqualTo("OK");
+        assertThat(r.finishReason()).isEqualTo("length");
+        assertThat(r.tokenSource()).isEqualTo(TokenSource.EVENTS);
+        assertThat(r.outputTokens()).isEqualTo(8);
+    }
+
+    @Test
     void sglangDeltasComeFromTheCumulativeText() {
         SglangDecoder d = new SglangDecoder();
         StringBuilder text = new StringBuilder();
