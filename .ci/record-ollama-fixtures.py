@@ -16,6 +16,7 @@ URL, MODEL, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
 GREEDY = {"temperature": 0, "seed": 42}
 PROMPT = "Name three colours."
 MESSAGES = [{"role": "user", "content": PROMPT}]
+MULTIBYTE = "Translate 'good morning' into Chinese, Japanese and Russian."
 
 CASES = [
     # name, path, body
@@ -27,6 +28,13 @@ CASES = [
      {"model": MODEL, "messages": MESSAGES, "stream": True, "options": dict(GREEDY, num_predict=200)}),
     ("real-chat-length.ndjson", "/api/chat",
      {"model": MODEL, "messages": MESSAGES, "stream": True, "options": dict(GREEDY, num_predict=8)}),
+    # Cyrillic and CJK letters: several byte-level tokens each, held back by Ollama until the letter is complete.
+    ("real-generate-multibyte.ndjson", "/api/generate",
+     {"model": MODEL, "prompt": MULTIBYTE, "stream": True, "options": dict(GREEDY, num_predict=60)}),
+    ("real-generate-multibyte-logprobs.ndjson", "/api/generate",
+     {"model": MODEL, "prompt": MULTIBYTE, "stream": True, "logprobs": True, "options": dict(GREEDY, num_predict=60)}),
+    ("real-chat-stop-logprobs.ndjson", "/api/chat",
+     {"model": MODEL, "messages": MESSAGES, "stream": True, "logprobs": True, "options": dict(GREEDY, num_predict=200)}),
     ("real-generate-nostream.json", "/api/generate",
      {"model": MODEL, "prompt": PROMPT, "stream": False, "options": dict(GREEDY, num_predict=8)}),
     ("real-chat-nostream.json", "/api/chat",
