@@ -2,7 +2,7 @@
 # Ollama stage of the real-server tests: build (or reuse the cached) Ollama from the Go module, start it with
 # SmolLM2-135M-Instruct, run ONLY dev.kneepoint.real.OllamaServerTest against it (required: a missing server
 # fails it), stop it on exit. Called from .ci/real-server.sh; see docs/REAL-SERVER.md (Ollama section).
-# Measured on the 2-core CI machine: cold build 9-14 min (load average 9-12), warm stage ~1.5-2.5 min.
+# Measured on the 2-core CI machine: cold build 9.3 min (load average 9-11), warm stage 63-76 s.
 # KNEEPOINT_SKIP_OLLAMA=1 skips it; no Go toolchain skips it with a WARNING (the recorded real fixtures are
 # still replayed by the normal Java tests).
 set -euo pipefail
