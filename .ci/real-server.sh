@@ -40,3 +40,7 @@ if [[ -f .venv/share/jupyter/kernels/kneepoint/kernel.json ]]; then
   grep -q "prompts exact (max |error| 0 tokens) by server:" "${TMPDIR:-/tmp}/kneepoint-real-reports/08-real-server.ipynb" \
       || { echo "notebook 08: prompts were not calibrated exactly with $KIND's own tokenizer" >&2; exit 1; }
 fi
+# Ollama (built from its Go module, same model): its own script, build and test timeouts, and trap. llama-server
+# is stopped first so that the two do not share the 2 cores.
+bin/kneepoint-llama stop || true
+.ci/ollama-server.sh

@@ -14,10 +14,20 @@ import java.util.Map;
  * <p>Server timings kept (milliseconds, counts as is): {@code total_ms}, {@code load_ms},
  * {@code prompt_eval_ms}, {@code eval_ms}, {@code prompt_eval_count}, {@code eval_count}.
  * {@code eval_count} is the server total the per-line counts are scaled to.
+ *
+ * <p>Per-line counts (checked against Ollama 0.17.4): a line carries one token, except that Ollama holds
+ * back the bytes of an incomplete UTF-8 character (a CJK or Cyrillic letter is often 2-3 byte-level
+ * tokens) and sends them with the token that completes it, so a line can carry several tokens; and
+ * {@code eval_count} also counts the end-of-sequence token, which gets no line. Without more, each line
+ * counts one and the total is spread by largest remainder. When the request asks for
+ * {@code "logprobs": true}, every line has a {@code logprobs} array with one entry per token it
+ * carries: their running sum is then the exact cumulative count (like vLLM's continuous usage).
  */
 final class OllamaDecoder implements PayloadDecoder {
     private static final double NS_TO_MS = 1e-6;
     private boolean ended;
+    /** Tokens counted from the {@code logprobs} arrays so far; -1 until a line had one. */
+    private int logprobTokens = -1;
 
     @Override
     public StreamPayload decode(String data) {
@@ -34,8 +44,14 @@ final class OllamaDecoder implements PayloadDecoder {
             reasoning = reasoning + NativeJson.text(message, "thinking");
             role = message.hasNonNull("role") ? message.get("role").asText() : null;
         }
+        JsonNode logprobs = n.get("logprobs");
+        boolean counted = logprobs != null && logprobs.isArray();
+        if (counted) {
+            logprobTokens = Math.max(0, logprobTokens) + logprobs.size();
+        }
         if (!n.path("done").asBoolean(false)) {
-            return new StreamPayload.Chunk(content, reasoning, role, null, 1, -1, -1, -1, Map.of());
+            return new StreamPayload.Chunk(content, reasoning, role, null, 1, -1, counted ? logprobTokens : -1, -1,
+                    Map.of());
         }
         ended = true;
         String reason = NativeJson.text(n, "done_reason");

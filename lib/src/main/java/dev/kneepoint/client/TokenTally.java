@@ -52,7 +52,9 @@ final class TokenTally {
             return false;
         }
         int count;
-        if (c.hasUsage()) {
+        // A text-carrying chunk whose cumulative count is still 0 has no real count: Ollama's /v1/completions
+        // puts an all-zero usage object on every chunk before the real one at the end.
+        if (c.hasUsage() && c.completionTokens() > 0) {
             count = Math.max(0, c.completionTokens() - lastCumulative);
             lastCumulative = Math.max(lastCumulative, c.completionTokens());
         } else {

@@ -35,11 +35,31 @@ public interface TokenCounter {
      * ({@code /tokenize} with {@code content}), TGI ({@code /tokenize} with {@code inputs}) and llama-cpp-python's
      * {@code llama_cpp.server} ({@code /extras/tokenize}). Chat prompts go through the server's chat tokenizer
      * where it has one, else through one {@code max_tokens: 1} chat completion's {@code usage.prompt_tokens}.
-     * When none answers, the {@link TokenizerException} lists every endpoint tried and its answer.
+     * When none answers, the {@link TokenizerException} lists every endpoint tried and its answer. For an Ollama
+     * target ({@code ollama-generate} / {@code ollama-chat}), which has no tokenize endpoint, this is
+     * {@link #ollama(TargetConfig)}.
      */
     static TokenCounter server(TargetConfig target) {
+        if (target.apiKind() == dev.kneepoint.client.ApiKind.OLLAMA_GENERATE
+                || target.apiKind() == dev.kneepoint.client.ApiKind.OLLAMA_CHAT) {
+            return ollama(target);
+        }
         return new ServerTokenizer(target.baseUrl(), target.model(), dev.kneepoint.client.HttpClients.forTarget(target),
                 target.apiKind());
+    }
+
+    /**
+     * Ollama's prompt counts: Ollama has no {@code /tokenize}, so each count is a non-streamed request of
+     * one output token ({@code options.num_predict: 1}) to {@code /api/generate} (prompts) or
+     * {@code /api/chat} (messages), and the count is its {@code prompt_eval_count}: exact (the server's
+     * tokenizer and chat template), one short prefill per call. The target's extra body fields are sent
+     * too (they can change the template). Works for any target at an Ollama server, including one that
+     * is measured through Ollama's OpenAI-compatible {@code /v1} (its chat requests go through the same
+     * template as {@code /api/chat}).
+     */
+    static TokenCounter ollama(TargetConfig target) {
+        return new OllamaTokenCounter(target.baseUrl(), target.model(), target.extraBody(),
+                dev.kneepoint.client.HttpClients.forTarget(target));
     }
 
     /** Like {@link #server(TargetConfig)} from a base URL and model name. */

@@ -127,11 +127,41 @@ class AdapterClientTest extends ClientFixture {
         assertThat(tgi.outcome().label()).isEqualTo("HTTP_ERROR(422)");
         assertThat(tgi.outcome().detail()).contains("Input validation error");
 
-        server.enqueue(new MockResponse.Builder().code(404).addHeader("Content-Type", "application/json")
-                .body("{\"error\":\"model \\\"llama9\\\" not found, try pulling it first\"}").build());
+        // the body a real Ollama 0.17.4 sends for an unknown model (fixtures/ollama/real-error-unknown-model.json)
+        server.enqueue(new MockResponse.Builder().code(404).addHeader("Content-Type", "application/json; charset=utf-8")
+                .body(new String(Fixtures.bytes("ollama/real-error-unknown-model.json"), StandardCharsets.UTF_8)).build());
         RequestRecord ollama = send(target(b -> b.api(ApiKind.OLLAMA_CHAT)));
         assertThat(ollama.outcome().label()).isEqualTo("HTTP_ERROR(404)");
-        assertThat(ollama.outcome().detail()).contains("not found, try pulling it first");
+        assertThat(ollama.outcome().detail()).contains("model 'no-such-model' not found");
+        // and for "think": true on a model without thinking: HTTP 400 before any line
+        server.enqueue(new MockResponse.Builder().code(400).addHeader("Content-Type", "application/json; charset=utf-8")
+                .body(new String(Fixtures.bytes("ollama/real-error-think-unsupported.json"), StandardCharsets.UTF_8)).build());
+        RequestRecord think = send(target(b -> b.api(ApiKind.OLLAMA_CHAT)));
+        assertThat(think.outcome().label()).isEqualTo("HTTP_ERROR(400)");
+        assertThat(think.outcome().detail()).contains("does not support thinking");
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({
+        "OLLAMA_GENERATE, ollama/real-generate-nostream.json",
+        "OLLAMA_CHAT, ollama/real-chat-nostream.json"
+    })
+    void ollamaRealNonStreamedAnswersAreOneObject(ApiKind kind, String fixture) throws Exception {
+        byte[] body = Fixtures.bytes(fixture);
+        JsonNode expected = OpenAiChunkDecoder.MAPPER.readTree(body);
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json; charset=utf-8")
+                .body(new String(body, StandardCharsets.UTF_8)).build());
+        RequestRecord r = send(target(b -> b.api(kind).stream(false)));
+        assertThat(r.outcome()).isEqualTo(Outcome.OK);
+        assertThat(r.streamed()).isFalse();
+        assertThat(r.outputTokens()).isEqualTo(expected.get("eval_count").asInt());
+        assertThat(r.promptTokens()).isEqualTo(expected.get("prompt_eval_count").asInt());
+        assertThat(r.finishReason()).isEqualTo(expected.get("done_reason").asText());
+        assertThat(r.serverTimings().get("eval_ms")).isCloseTo(expected.get("eval_duration").asLong() / 1e6, within(1e-9));
+        assertThat(r.serverTimings().get("prompt_eval_ms"))
+                .isCloseTo(expected.get("prompt_eval_duration").asLong() / 1e6, within(1e-9));
+        JsonNode sent = OpenAiChunkDecoder.MAPPER.readTree(server.takeRequest(5, TimeUnit.SECONDS).getBody().utf8());
+        assertThat(sent.get("stream").asBoolean(true)).isFalse();
     }
 
     @Test

@@ -47,6 +47,40 @@ class AdapterFixtureTest {
                 // two thinking lines, three content lines: reasoning 2 of 5
                 new Expect(ApiKind.OLLAMA_CHAT, "ollama/chat-thinking.ndjson", "OK", "", 5, 5, 11, 2, "length",
                         TokenSource.SERVER_USAGE, new int[] {1, 1, 1, 1, 1}, Map.of("eval_ms", 2000.0, "total_ms", 2500.0)),
+                // Recorded from a real Ollama 0.17.4 (fixtures/ollama/README.md). A stop by EOS: 90 text lines, but
+                // eval_count 91 counts the end-of-sequence token, which has no line; the extra unit goes to the first chunk.
+                new Expect(ApiKind.OLLAMA_GENERATE, "ollama/real-generate-stop.ndjson", "OK", "", 90, 91, 13, 0, "stop",
+                        TokenSource.SERVER_USAGE, null, Map.of("total_ms", 833.392385, "load_ms", 56.090963,
+                        "prompt_eval_ms", 86.783768, "eval_ms", 664.698888, "prompt_eval_count", 13.0, "eval_count", 91.0)),
+                // stopped by num_predict: one line per token, eval_count = lines
+                new Expect(ApiKind.OLLAMA_GENERATE, "ollama/real-generate-length.ndjson", "OK", "", 8, 8, 13, 0, "length",
+                        TokenSource.SERVER_USAGE, new int[] {1, 1, 1, 1, 1, 1, 1, 1}, Map.of("total_ms", 103.965703,
+                        "load_ms", 46.107226, "prompt_eval_ms", 7.899952, "eval_ms", 46.525159, "eval_count", 8.0)),
+                new Expect(ApiKind.OLLAMA_CHAT, "ollama/real-chat-stop.ndjson", "OK", "", 90, 91, 13, 0, "stop",
+                        TokenSource.SERVER_USAGE, null, Map.of("eval_ms", 668.882633, "prompt_eval_count", 13.0)),
+                new Expect(ApiKind.OLLAMA_CHAT, "ollama/real-chat-length.ndjson", "OK", "", 8, 8, 13, 0, "length",
+                        TokenSource.SERVER_USAGE, new int[] {1, 1, 1, 1, 1, 1, 1, 1}, Map.of("eval_ms", 46.066831,
+                        "prompt_eval_ms", 6.370816, "total_ms", 84.619339, "load_ms", 28.692783)),
+                // Cyrillic and CJK letters are 2-3 byte-level tokens; Ollama holds incomplete UTF-8 back, so 53 lines carry 60
+                // tokens. Without logprobs the per-line split is unknown (spread by largest remainder; total exact) ...
+                new Expect(ApiKind.OLLAMA_GENERATE, "ollama/real-generate-multibyte.ndjson", "OK", "", 53, 60, 22, 0, "length",
+                        TokenSource.SERVER_USAGE, null, Map.of("eval_count", 60.0, "eval_ms", 399.032165)),
+                // ... with "logprobs": true each line lists its tokens: exact per-line counts (3 for 晨, 葱, 2 for 明, ...)
+                new Expect(ApiKind.OLLAMA_GENERATE, "ollama/real-generate-multibyte-logprobs.ndjson", "OK", "", 53, 60, 22, 0,
+                        "length", TokenSource.SERVER_USAGE, new int[] {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 2,
+                            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+                        Map.of("eval_count", 60.0)),
+                // logprobs on a stop by EOS: 90 lines list 90 tokens, eval_count 91 adds the end-of-sequence token
+                new Expect(ApiKind.OLLAMA_CHAT, "ollama/real-chat-stop-logprobs.ndjson", "OK", "", 90, 91, 13, 0, "stop",
+                        TokenSource.SERVER_USAGE, null, Map.of("eval_ms", 662.408164)),
+                // Ollama's OpenAI-compatible /v1 with stream_options.include_usage: finish chunk, then a usage-only chunk
+                new Expect(ApiKind.CHAT, "ollama/real-openai-chat.sse", "OK", "", 8, 8, 13, 0, "length",
+                        TokenSource.SERVER_USAGE, new int[] {1, 1, 1, 1, 1, 1, 1, 1}, Map.of()),
+                new Expect(ApiKind.CHAT, "ollama/real-openai-chat-stop.sse", "OK", "", 90, 91, 13, 0, "stop",
+                        TokenSource.SERVER_USAGE, null, Map.of()),
+                // /v1/completions puts an all-zero usage object on every chunk before the real one
+                new Expect(ApiKind.COMPLETIONS, "ollama/real-openai-completions.sse", "OK", "", 8, 8, 13, 0, "length",
+                        TokenSource.SERVER_USAGE, new int[] {1, 1, 1, 1, 1, 1, 1, 1}, Map.of()),
                 new Expect(ApiKind.OLLAMA_GENERATE, "ollama/error.ndjson", "STREAM_ERROR", "unexpected EOF", 1, 1, -1, 0,
                         null, TokenSource.EVENTS, null, Map.of()),
                 new Expect(ApiKind.OLLAMA_GENERATE, "ollama/truncated.ndjson", "TRUNCATED", "", 2, 2, -1, 0, null,
@@ -134,6 +168,20 @@ class AdapterFixtureTest {
         RequestRecord o = Fixtures.replay(ApiKind.OLLAMA_GENERATE, ollama, Fixtures.everyByte(ollama.length));
         assertThat(o.firstTokenNanos()).isEqualTo(indexOf(ollama, "\n", 0) + 1);
         assertThat(o.endNanos()).isEqualTo(ollama.length);
+    }
+
+    @Test
+    void ollamaCompletionsZeroUsageOnEveryChunkIsNoCount() {
+        // Ollama's /v1/completions sends "usage":{"completion_tokens":0,...} on every chunk; cut before the real usage
+        // chunk (the finish chunk still ends the stream), the tokens are the events counted, not a "continuous" 0.
+        String all = new String(Fixtures.bytes("ollama/real-openai-completions.sse"), StandardCharsets.UTF_8);
+        byte[] cut = all.substring(0, all.indexOf("data: {\"id\"", all.indexOf("\"finish_reason\":\"length\"")))
+                .getBytes(StandardCharsets.UTF_8);
+        RequestRecord r = Fixtures.replay(ApiKind.COMPLETIONS, cut);
+        assertThat(r.outcome().label()).isEqualTo("OK");
+        assertThat(r.finishReason()).isEqualTo("length");
+        assertThat(r.tokenSource()).isEqualTo(TokenSource.EVENTS);
+        assertThat(r.outputTokens()).isEqualTo(8);
     }
 
     @Test

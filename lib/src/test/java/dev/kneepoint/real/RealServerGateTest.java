@@ -51,6 +51,20 @@ class RealServerGateTest {
     }
 
     @Test
+    void ollamaGateHasItsOwnVariablesAndIsNotRequiredByTheLlamaStage() {
+        RealServer.Gate unset = OllamaServer.gate(Map.of("KNEEPOINT_REQUIRE_REAL_SERVER", "1"), HEALTHY);
+        assertThat(unset).isInstanceOf(RealServer.Gate.Skip.class);
+        assertThat(((RealServer.Gate.Skip) unset).reason()).contains("KNEEPOINT_OLLAMA_URL", "kneepoint-ollama start");
+        RealServer.Gate required = OllamaServer.gate(Map.of("KNEEPOINT_OLLAMA_URL", "http://127.0.0.1:1",
+                "KNEEPOINT_REQUIRE_OLLAMA", "1"), DOWN);
+        assertThat(required).isInstanceOf(RealServer.Gate.Fail.class);
+        assertThat(((RealServer.Gate.Fail) required).reason()).contains("Ollama at http://127.0.0.1:1", "connection refused");
+        assertThat(OllamaServer.gate(Map.of("KNEEPOINT_OLLAMA_URL", "http://127.0.0.1:11500/v1/"), HEALTHY))
+                .isEqualTo(new RealServer.Gate.Run("http://127.0.0.1:11500"));
+        assertThat(OllamaServer.probeVersion("http://127.0.0.1:1")).contains("/api/version");
+    }
+
+    @Test
     void promTextReadsUnlabelledAndLabelledSamples() {
         String text = """
                 # HELP llamacpp:prompt_tokens_total Number of prompt tokens processed.

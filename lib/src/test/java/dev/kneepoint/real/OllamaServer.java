@@ -1,0 +1,116 @@
+package dev.kneepoint.real;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+
+/**
+ * The real Ollama server {@link OllamaServerTest} talks to, found through the environment:
+ * {@code KNEEPOINT_OLLAMA_URL} (base URL, e.g. {@code http://127.0.0.1:11500}, printed by
+ * {@code bin/kneepoint-ollama start}), optionally {@code KNEEPOINT_OLLAMA_MODEL} (else the first model of
+ * {@code /api/tags}), and {@code KNEEPOINT_REQUIRE_OLLAMA=1} to turn "skip" into "fail". A variable of its
+ * own, not {@code KNEEPOINT_REQUIRE_REAL_SERVER}: CI's llama.cpp stage requires llama-server only.
+ */
+final class OllamaServer {
+    static final String URL_VAR = "KNEEPOINT_OLLAMA_URL";
+    static final String MODEL_VAR = "KNEEPOINT_OLLAMA_MODEL";
+    static final String REQUIRE_VAR = "KNEEPOINT_REQUIRE_OLLAMA";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String baseUrl;
+    private final String model;
+    private final String version;
+    private final OkHttpClient http;
+
+    private OllamaServer(String baseUrl, String model, String version, OkHttpClient http) {
+        this.baseUrl = baseUrl;
+        this.model = model;
+        this.version = version;
+        this.http = http;
+    }
+
+    /** Run / skip / fail from the environment and a probe of {@code GET /api/version} (pure, unit-tested). */
+    static RealServer.Gate gate(Map<String, String> env, RealServer.Probe probe) {
+        boolean required = "1".equals(env.get(REQUIRE_VAR)) || "true".equalsIgnoreCase(env.get(REQUIRE_VAR));
+        String url = env.get(URL_VAR);
+        String problem;
+        if (url == null || url.isBlank()) {
+            problem = URL_VAR + " is not set (start one with `bin/kneepoint-ollama start` and export the URL it prints)";
+        } else {
+            url = url.strip().replaceAll("/+$", "").replaceAll("/v1$", "");
+            problem = probe.problem(url);
+            if (problem == null) {
+                return new RealServer.Gate.Run(url);
+            }
+            problem = "Ollama at " + url + " is not usable: " + problem;
+        }
+        return required
+                ? new RealServer.Gate.Fail(problem + " but " + REQUIRE_VAR + "=1 requires the Ollama server")
+                : new RealServer.Gate.Skip(problem);
+    }
+
+    /** {@code GET /api/version} must answer 200 within a few seconds. */
+    static String probeVersion(String baseUrl) {
+        OkHttpClient http = new OkHttpClient.Builder()
+                .connectTimeout(Duration.ofSeconds(3)).readTimeout(Duration.ofSeconds(5)).build();
+        try (Response r = http.newCall(new Request.Builder().url(baseUrl + "/api/version").build()).execute()) {
+            return r.code() == 200 ? null : "GET /api/version answered HTTP " + r.code();
+        } catch (IOException | IllegalArgumentException e) {
+            return "GET /api/version failed: " + e.getMessage();
+        } finally {
+            http.dispatcher().executorService().shutdown();
+            http.connectionPool().evictAll();
+        }
+    }
+
+    static OllamaServer connect(String baseUrl, Map<String, String> env) {
+        OkHttpClient http = new OkHttpClient.Builder()
+                .connectTimeout(Duration.ofSeconds(5)).readTimeout(Duration.ofSeconds(60)).build();
+        OllamaServer s = new OllamaServer(baseUrl, null, null, http);
+        String version = s.getJson("/api/version").path("version").asText("");
+        String model = env.get(MODEL_VAR);
+        if (model == null || model.isBlank()) {
+            model = s.getJson("/api/tags").path("models").path(0).path("name").asText("");
+        }
+        if (model.isEmpty()) {
+            throw new IllegalStateException("no model: set " + MODEL_VAR + " or import one (bin/kneepoint-ollama start does)");
+        }
+        return new OllamaServer(baseUrl, model, version, http);
+    }
+
+    String baseUrl() {
+        return baseUrl;
+    }
+
+    String model() {
+        return model;
+    }
+
+    String version() {
+        return version;
+    }
+
+    JsonNode getJson(String path) {
+        try (Response r = http.newCall(new Request.Builder().url(baseUrl + path).build()).execute()) {
+            String text = Objects.requireNonNull(r.body()).string();
+            if (r.code() != 200) {
+                throw new IllegalStateException("GET " + path + " answered HTTP " + r.code() + ": " + text);
+            }
+            return JSON.readTree(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    void close() {
+        http.dispatcher().executorService().shutdown();
+        http.connectionPool().evictAll();
+    }
+}
