@@ -20,7 +20,11 @@ import java.util.concurrent.locks.LockSupport;
 final class Engine implements AutoCloseable {
     private final EngineModel model;
     private final SimMetrics metrics;
+    /** Outputs due at once from which a step's writing is split over two threads. */
+    static final int SPLIT_MIN_DUE = Integer.getInteger("kneepoint.sim.splitMinDue", 64);
+    static final long EMIT_SLACK_NANOS = Long.getLong("kneepoint.sim.emitSlackNanos", 0);
     private final Thread thread;
+    private final Emitter emitter = new Emitter();
     private final ConcurrentLinkedQueue<Sequence> incoming = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Sequence> aborts = new ConcurrentLinkedQueue<>();
     private final AtomicInteger pendingIncoming = new AtomicInteger();
@@ -140,33 +144,57 @@ final class Engine implements AutoCloseable {
         }
     }
 
-    /** Hands out a step's tokens; with a front-end cost per sequence, each at its own due time. */
+    /**
+     * Hands out a step's tokens; with a front-end cost per sequence, each at its own due time. Once at
+     * least {@link #SPLIT_MIN_DUE} outputs are due at the same moment (a batch-synchronous step, or this
+     * thread fell behind), the rest of the step's outputs of odd-numbered sequences go to the second
+     * emitting thread ({@link Emitter}), so that two cores write the burst.
+     */
     private boolean deliver(StepResult r, long deadline) {
         List<StepResult.Emission> emissions = r.emissions();
-        for (int i = 0; i < emissions.size(); i++) {
+        int n = emissions.size();
+        if (!emitter.awaitIdle()) {
+            return false; // the previous step's hand-offs come first: a stream's outputs stay in order
+        }
+        boolean split = false;
+        for (int i = 0; i < n; i++) {
             StepResult.Emission e = emissions.get(i);
             long at = deadline + i * emitNanosPerSeq;
+            Sequence s = e.seq();
+            if (!split && n - i >= SPLIT_MIN_DUE) {
+                long now = System.nanoTime();
+                long lastDue = emitNanosPerSeq == 0 ? n - 1 : Math.min(n - 1, (now - deadline) / emitNanosPerSeq);
+                split = lastDue - i + 1 >= SPLIT_MIN_DUE;
+            }
+            if (split && Emitter.mine(s)) {
+                observe(s, e, at);
+                emitter.handOff((TokenSink) s.attachment, e.tokens(), s.generated, e.finished(), at);
+                continue;
+            }
             // never early: a streaming sink writes to its socket right here (EmitStream); a timed park oversleeps
             // by ~50-100 us, so the outputs that fall due meanwhile go out together after one wake-up
-            if (emitNanosPerSeq > 0 && at - System.nanoTime() > 0 && !parkUntil(at)) {
+            if (emitNanosPerSeq > 0 && at - System.nanoTime() > 0 && !parkUntil(at + EMIT_SLACK_NANOS)) {
                 return false;
             }
-            Sequence s = e.seq();
-            if (s.firstTokenNanos < 0) {
-                s.firstTokenNanos = at;
-                metrics.ttft.observe((at - s.arrivalNanos) / 1e9);
-                metrics.promptTokens.add(s.promptTokens);
-            } else {
-                metrics.itl.observe((at - s.lastTokenNanos) / 1e9 / e.tokens());
-            }
-            s.lastTokenNanos = at;
-            metrics.generationTokens.add(e.tokens());
-            if (e.finished()) {
-                metrics.e2e.observe((at - s.arrivalNanos) / 1e9);
-            }
+            observe(s, e, at);
             ((TokenSink) s.attachment).onTokens(e.tokens(), s.generated, e.finished(), at);
         }
         return true;
+    }
+
+    private void observe(Sequence s, StepResult.Emission e, long at) {
+        if (s.firstTokenNanos < 0) {
+            s.firstTokenNanos = at;
+            metrics.ttft.observe((at - s.arrivalNanos) / 1e9);
+            metrics.promptTokens.add(s.promptTokens);
+        } else {
+            metrics.itl.observe((at - s.lastTokenNanos) / 1e9 / e.tokens());
+        }
+        s.lastTokenNanos = at;
+        metrics.generationTokens.add(e.tokens());
+        if (e.finished()) {
+            metrics.e2e.observe((at - s.arrivalNanos) / 1e9);
+        }
     }
 
     private void publish() {
@@ -183,5 +211,6 @@ final class Engine implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        emitter.close();
     }
 }
