@@ -44,9 +44,9 @@ final class SimBenchCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "transport %s, load average %.2f at start%n", transport,
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         System.out.println("| streams | target tok/s | step ms | output | spread | emitted tok/s | received tok/s | conc mean | req/s"
-                + " | emission lag p50 / p99 / max ms | client itl p50 / p99 ms | failures | CPU us/token total ("
-                + String.join(", ", CpuSample.GROUPS) + ") |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+                + " | emission lag p50 / p99 / max ms | client itl p50 / p99 ms | failures | GC count / ms | CPU us/token total ("
+                + String.join(", ", CpuSample.GROUPS) + ") | load avg at end |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (Case c : cases) {
             System.out.println(run(c));
         }
@@ -64,12 +64,14 @@ final class SimBenchCommand implements Callable<Integer> {
         try (Simulator sim = Simulator.start(config)) {
             Duration warmup = Duration.ofSeconds(3);
             CpuSample[] cpu = new CpuSample[1];
+            long[][] gc = new long[1][];
             long[] emitted = new long[2];
             Thread resetter = Thread.ofVirtual().start(() -> {
                 try {
                     Thread.sleep(warmup);
                     sim.resetEmissionLag();
                     cpu[0] = CpuSample.take();
+                    gc[0] = gcTotals();
                     emitted[0] = sim.stats().tokensEmitted();
                     emitted[1] = System.nanoTime();
                 } catch (InterruptedException e) {
@@ -82,6 +84,7 @@ final class SimBenchCommand implements Callable<Integer> {
                     .outputTokens(c.outputTokens()).warmup(warmup).stepDuration(Duration.ofSeconds(seconds))
                     .drainTimeout(Duration.ZERO).outputDir(null).name("bench-sim").run();
             CpuSample after = CpuSample.take();
+            long[] gcAfter = gcTotals();
             resetter.join();
             SimStats st = sim.stats();
             long emittedTokens = st.tokensEmitted() - emitted[0];
@@ -93,11 +96,27 @@ final class SimBenchCommand implements Callable<Integer> {
             // that the step's end cancels, whose records a starved machine may lose)
             String cpuPerToken = after.perToken(cpu[0], emittedTokens);
             return String.format(Locale.ROOT,
-                    "| %d | %d | %.0f | %d | %.0f%% | %.0f | %.0f | %.0f | %.1f | %.3f / %.2f / %.1f | %.1f / %.1f | %d | %s |",
+                    "| %d | %d | %.0f | %d | %.0f%% | %.0f | %.0f | %.0f | %.1f | %.3f / %.2f / %.1f | %.1f / %.1f | %d | %d / %d | %s | %.2f |",
                     c.streams(), c.tokensPerS(), stepNanos / 1e6, c.outputTokens(), c.spread() * 100,
                     emittedPerS, s.outputTokensPerS(), s.concurrencyMean(), s.requestsPerS(), ms(st.emissionLagP50()),
-                    ms(st.emissionLagP99()), ms(st.emissionLagMax()), s.itl().p50(), s.itl().p99(), s.requestsFailed(), cpuPerToken);
+                    ms(st.emissionLagP99()), ms(st.emissionLagMax()), s.itl().p50(), s.itl().p99(), s.requestsFailed(),
+                    gcAfter[0] - gc[0][0], gcAfter[1] - gc[0][1], cpuPerToken,
+                    java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         }
+    }
+
+    /**
+     * Collections and their accumulated time (ms) over all collectors: for G1's young and mixed collections
+     * (stop-the-world) this is the pause time that stalls every thread, the engine's included.
+     */
+    private static long[] gcTotals() {
+        long count = 0;
+        long ms = 0;
+        for (var b : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            count += Math.max(0, b.getCollectionCount());
+            ms += Math.max(0, b.getCollectionTime());
+        }
+        return new long[] {count, ms};
     }
 
     private static Case parseCase(String text) {

@@ -15,7 +15,8 @@ import java.util.concurrent.locks.LockSupport;
  * sequence's {@link TokenSink} with the deadline as their scheduled time. The next step starts at
  * the previous deadline; an engine that is behind catches up and the emission lag shows it. Streaming
  * sinks ({@link EmitStream}) write their chunk to the socket inside {@code onTokens}, without blocking,
- * so each output leaves at (never before) its due time with no per-token thread wake-up.
+ * so each output leaves at (never before) its due time with no per-token thread wake-up. A burst of
+ * outputs due at once is split with a second emitting thread ({@link Emitter}).
  */
 final class Engine implements AutoCloseable {
     private final EngineModel model;
