@@ -44,9 +44,9 @@ final class SimBenchCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "transport %s, load average %.2f at start%n", transport,
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         System.out.println("| streams | target tok/s | step ms | output | spread | emitted tok/s | received tok/s | conc mean | req/s"
-                + " | emission lag p50 / p99 / max ms | client itl p50 / p99 ms | failures | GC count / ms | CPU us/token total ("
+                + " | emission lag p50 / p99 / max ms | client itl p50 / p99 ms | failures | GC count / ms | alloc B/token | CPU us/token total ("
                 + String.join(", ", CpuSample.GROUPS) + ") | load avg at end |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (Case c : cases) {
             System.out.println(run(c));
         }
@@ -65,6 +65,7 @@ final class SimBenchCommand implements Callable<Integer> {
             Duration warmup = Duration.ofSeconds(3);
             CpuSample[] cpu = new CpuSample[1];
             long[][] gc = new long[1][];
+            long[] allocated = new long[1];
             long[] emitted = new long[2];
             Thread resetter = Thread.ofVirtual().start(() -> {
                 try {
@@ -72,6 +73,7 @@ final class SimBenchCommand implements Callable<Integer> {
                     sim.resetEmissionLag();
                     cpu[0] = CpuSample.take();
                     gc[0] = gcTotals();
+                    allocated[0] = allocatedBytes();
                     emitted[0] = sim.stats().tokensEmitted();
                     emitted[1] = System.nanoTime();
                 } catch (InterruptedException e) {
@@ -85,6 +87,7 @@ final class SimBenchCommand implements Callable<Integer> {
                     .drainTimeout(Duration.ZERO).outputDir(null).name("bench-sim").run();
             CpuSample after = CpuSample.take();
             long[] gcAfter = gcTotals();
+            long allocatedAfter = allocatedBytes();
             resetter.join();
             SimStats st = sim.stats();
             long emittedTokens = st.tokensEmitted() - emitted[0];
@@ -96,11 +99,12 @@ final class SimBenchCommand implements Callable<Integer> {
             // that the step's end cancels, whose records a starved machine may lose)
             String cpuPerToken = after.perToken(cpu[0], emittedTokens);
             return String.format(Locale.ROOT,
-                    "| %d | %d | %.0f | %d | %.0f%% | %.0f | %.0f | %.0f | %.1f | %.3f / %.2f / %.1f | %.1f / %.1f | %d | %d / %d | %s | %.2f |",
+                    "| %d | %d | %.0f | %d | %.0f%% | %.0f | %.0f | %.0f | %.1f | %.3f / %.2f / %.1f | %.1f / %.1f | %d | %d / %d | %.0f | %s | %.2f |",
                     c.streams(), c.tokensPerS(), stepNanos / 1e6, c.outputTokens(), c.spread() * 100,
                     emittedPerS, s.outputTokensPerS(), s.concurrencyMean(), s.requestsPerS(), ms(st.emissionLagP50()),
                     ms(st.emissionLagP99()), ms(st.emissionLagMax()), s.itl().p50(), s.itl().p99(), s.requestsFailed(),
-                    gcAfter[0] - gc[0][0], gcAfter[1] - gc[0][1], cpuPerToken,
+                    gcAfter[0] - gc[0][0], gcAfter[1] - gc[0][1],
+                    (allocatedAfter - allocated[0]) / (double) Math.max(1, emittedTokens), cpuPerToken,
                     java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         }
     }
@@ -117,6 +121,12 @@ final class SimBenchCommand implements Callable<Integer> {
             ms += Math.max(0, b.getCollectionTime());
         }
         return new long[] {count, ms};
+    }
+
+    /** Bytes allocated so far by the live platform threads (the client's selector and the engine among them). */
+    private static long allocatedBytes() {
+        return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
+                .getTotalThreadAllocatedBytes();
     }
 
     private static Case parseCase(String text) {
