@@ -23,6 +23,8 @@ final class ChunkFastPath {
     private final String s;
     private final int n;
     private int i;
+    /** Where the string last scanned by {@link #key} ends (its closing quote). */
+    private int end;
     private String content;
     private String reasoning;
     private String role;
@@ -54,19 +56,25 @@ final class ChunkFastPath {
             i++;
         } else {
             while (true) {
-                String name = string();
+                int k = key();
                 colon();
-                switch (name) {
-                    case "choices" -> choices();
-                    case "usage" -> usage();
-                    case "object" -> {
-                        // "error" is an error object; a non-string value is an edge case left to Jackson
-                        if (peek() != '"' || "error".equals(string())) {
-                            throw GIVE_UP;
-                        }
+                if (is(k, "choices")) {
+                    choices();
+                } else if (is(k, "usage")) {
+                    usage();
+                } else if (is(k, "object")) {
+                    // "error" is an error object; a non-string value is an edge case left to Jackson
+                    if (peek() != '"') {
+                        throw GIVE_UP;
                     }
-                    case "error", "message", "timings" -> throw GIVE_UP;
-                    default -> skipValue(1);
+                    int v = key();
+                    if (is(v, "error")) {
+                        throw GIVE_UP;
+                    }
+                } else if (is(k, "error") || is(k, "message") || is(k, "timings")) {
+                    throw GIVE_UP;
+                } else {
+                    skipValue(1);
                 }
                 if (!next('}')) {
                     break;
@@ -117,31 +125,30 @@ final class ChunkFastPath {
                 continue;
             }
             do {
-                String name = string();
+                int k = key();
                 colon();
-                switch (name) {
-                    case "delta", "message" -> {
-                        if (peek() == '{') {
-                            delta();
-                        } else {
-                            skipValue(2);
-                        }
+                if (is(k, "delta") || is(k, "message")) {
+                    if (peek() == '{') {
+                        delta();
+                    } else {
+                        skipValue(2);
                     }
-                    case "text" -> content = concat(content, stringOrSkip());
-                    case "finish_reason" -> {
-                        char c = peek();
-                        if (c == '"') {
-                            String r = string();
-                            if (finishReason == null) {
-                                finishReason = r;
-                            }
-                        } else if (c == '{' || c == '[') {
-                            throw GIVE_UP;
-                        } else {
-                            skipValue(2);
+                } else if (is(k, "text")) {
+                    content = concat(content, stringOrSkip());
+                } else if (is(k, "finish_reason")) {
+                    char c = peek();
+                    if (c == '"') {
+                        int r = key();
+                        if (finishReason == null) {
+                            finishReason = text(r);
                         }
+                    } else if (c == '{' || c == '[') {
+                        throw GIVE_UP;
+                    } else {
+                        skipValue(2);
                     }
-                    default -> skipValue(2);
+                } else {
+                    skipValue(2);
                 }
             } while (next('}'));
         } while (next(']'));
@@ -155,15 +162,17 @@ final class ChunkFastPath {
             return;
         }
         do {
-            String name = string();
+            int k = key();
             colon();
-            String v = stringOrSkip();
-            switch (name) {
-                case "content" -> content = concat(content, v);
-                case "reasoning_content", "reasoning" -> reasoning = concat(reasoning, v);
-                case "role" -> role = v != null ? v : role;
-                default -> {
-                }
+            if (is(k, "content")) {
+                content = concat(content, stringOrSkip());
+            } else if (is(k, "reasoning_content") || is(k, "reasoning")) {
+                reasoning = concat(reasoning, stringOrSkip());
+            } else if (is(k, "role")) {
+                String v = stringOrSkip();
+                role = v != null ? v : role;
+            } else {
+                skipValue(3);
             }
         } while (next('}'));
     }
@@ -180,13 +189,16 @@ final class ChunkFastPath {
             return;
         }
         do {
-            String name = string();
+            int k = key();
             colon();
-            switch (name) {
-                case "prompt_tokens" -> promptTokens = intOrSkip(promptTokens);
-                case "completion_tokens" -> completionTokens = intOrSkip(completionTokens);
-                case "completion_tokens_details" -> throw GIVE_UP;
-                default -> skipValue(2);
+            if (is(k, "prompt_tokens")) {
+                promptTokens = intOrSkip(promptTokens);
+            } else if (is(k, "completion_tokens")) {
+                completionTokens = intOrSkip(completionTokens);
+            } else if (is(k, "completion_tokens_details")) {
+                throw GIVE_UP;
+            } else {
+                skipValue(2);
             }
         } while (next('}'));
     }
@@ -319,9 +331,28 @@ final class ChunkFastPath {
 
     /** A string without escapes or control characters (anything else: give up). */
     private String string() {
+        return text(key());
+    }
+
+    /**
+     * Scans a string without escapes or control characters (anything else: give up) and returns where its
+     * text starts; it ends at {@link #end} (the closing quote). Nothing is allocated.
+     */
+    private int key() {
         int start = i + 1;
         skipString();
-        return s.substring(start, i - 1);
+        end = i - 1;
+        return start;
+    }
+
+    /** Whether the string last scanned by {@link #key} (text from {@code start} to {@link #end}) is {@code name}. */
+    private boolean is(int start, String name) {
+        return end - start == name.length() && s.startsWith(name, start);
+    }
+
+    /** The text of the string just scanned, from {@code start}. */
+    private String text(int start) {
+        return s.substring(start, end);
     }
 
     private void skipString() {
