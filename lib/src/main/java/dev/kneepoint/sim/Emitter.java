@@ -30,15 +30,19 @@ final class Emitter implements Runnable {
         return (s.id & 1) != 0;
     }
 
-    /** Queues one output (engine thread). */
+    /** Queues one output (engine thread); {@link #wake} then starts the writing. */
     void handOff(TokenSink sink, int tokens, int generated, boolean finished, long at) {
+        pending.incrementAndGet();
+        queue.add(new Out(sink, tokens, generated, finished, at));
+    }
+
+    /** Wakes this thread (starting it the first time) after a batch of hand-offs: one wake-up per batch. */
+    void wake() {
         if (thread == null) {
             thread = Thread.ofPlatform().name("kneepoint-sim-emitter").daemon(true).unstarted(this);
             thread.setPriority(Thread.MAX_PRIORITY);
             thread.start();
         }
-        pending.incrementAndGet();
-        queue.add(new Out(sink, tokens, generated, finished, at));
         LockSupport.unpark(thread);
     }
 

@@ -166,11 +166,12 @@ final class Engine implements AutoCloseable {
                 long now = System.nanoTime();
                 long lastDue = emitNanosPerSeq == 0 ? n - 1 : Math.min(n - 1, (now - deadline) / emitNanosPerSeq);
                 split = lastDue - i + 1 >= SPLIT_MIN_DUE;
+                if (split) {
+                    handOffRest(emissions, i, deadline);
+                }
             }
             if (split && Emitter.mine(s)) {
-                observe(s, e, at);
-                emitter.handOff((TokenSink) s.attachment, e.tokens(), s.generated, e.finished(), at);
-                continue;
+                continue; // handed off
             }
             // never early: a streaming sink writes to its socket right here (EmitStream); a timed park oversleeps
             // by ~50-100 us, so the outputs that fall due meanwhile go out together after one wake-up
@@ -181,6 +182,20 @@ final class Engine implements AutoCloseable {
             ((TokenSink) s.attachment).onTokens(e.tokens(), s.generated, e.finished(), at);
         }
         return true;
+    }
+
+    /** Hands the step's outputs from {@code from} on of the emitter's sequences to it, in order, with one wake-up. */
+    private void handOffRest(List<StepResult.Emission> emissions, int from, long deadline) {
+        for (int j = from; j < emissions.size(); j++) {
+            StepResult.Emission e = emissions.get(j);
+            Sequence s = e.seq();
+            if (Emitter.mine(s)) {
+                long at = deadline + j * emitNanosPerSeq;
+                observe(s, e, at);
+                emitter.handOff((TokenSink) s.attachment, e.tokens(), s.generated, e.finished(), at);
+            }
+        }
+        emitter.wake();
     }
 
     private void observe(Sequence s, StepResult.Emission e, long at) {
