@@ -21,9 +21,12 @@ import java.util.concurrent.locks.LockSupport;
 final class Engine implements AutoCloseable {
     private final EngineModel model;
     private final SimMetrics metrics;
-    /** Outputs due at once from which a step's writing is split over two threads. */
-    static final int SPLIT_MIN_DUE = Integer.getInteger("kneepoint.sim.splitMinDue", 64);
-    static final long EMIT_SLACK_NANOS = Long.getLong("kneepoint.sim.emitSlackNanos", 0);
+    /**
+     * Outputs due at once from which a step's writing is split over two threads (≈ 1 ms of one thread's
+     * writes). The system property {@code kneepoint.sim.splitMinDue} overrides it, for A/B measurements only
+     * (a huge value turns the split off; docs/PERFORMANCE.md).
+     */
+    static final int SPLIT_MIN_DUE = Math.max(1, Integer.getInteger("kneepoint.sim.splitMinDue", 64));
     private final Thread thread;
     private final Emitter emitter = new Emitter();
     private final ConcurrentLinkedQueue<Sequence> incoming = new ConcurrentLinkedQueue<>();
@@ -175,7 +178,7 @@ final class Engine implements AutoCloseable {
             }
             // never early: a streaming sink writes to its socket right here (EmitStream); a timed park oversleeps
             // by ~50-100 us, so the outputs that fall due meanwhile go out together after one wake-up
-            if (emitNanosPerSeq > 0 && at - System.nanoTime() > 0 && !parkUntil(at + EMIT_SLACK_NANOS)) {
+            if (emitNanosPerSeq > 0 && at - System.nanoTime() > 0 && !parkUntil(at)) {
                 return false;
             }
             observe(s, e, at);
