@@ -224,12 +224,12 @@ final class Engine implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        emitter.close(); // first: an engine thread waiting for the helper's hand-offs is released at once
         LockSupport.unpark(thread);
         try {
             thread.join(2000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        emitter.close();
     }
 }
