@@ -6,10 +6,9 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One streaming response, written at each output's due time by the engine's emitting thread itself
- * (the engine thread, or during a burst its second emitting thread, {@link Emitter}): it calls
- * {@link #onTokens} when the output is due, which formats its SSE events straight into bytes and writes
- * them as one HTTP chunk to the socket without blocking. No thread wakes up per token.
+ * One streaming response, written at each output's due time by the engine thread itself: the engine
+ * calls {@link #onTokens} when the output is due, which formats its SSE events straight into bytes and
+ * writes them as one HTTP chunk to the socket without blocking. No thread wakes up per token.
  *
  * <p>The connection's virtual thread ({@link #run}) is the stream's controller: it writes the headers
  * (after a slow-first-byte delay), sleeps through a stream stall, and whenever the socket's send buffer
@@ -64,7 +63,7 @@ final class EmitStream implements TokenSink {
         this.roleSent = !response.request().chat();
     }
 
-    // ---- emitting thread (the engine's, or its helper during a burst) ----
+    // ---- engine thread ----
 
     @Override
     public void onTokens(int tokens, int generated, boolean finished, long scheduledNanos) {

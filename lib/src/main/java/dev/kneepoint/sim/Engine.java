@@ -15,20 +15,12 @@ import java.util.concurrent.locks.LockSupport;
  * sequence's {@link TokenSink} with the deadline as their scheduled time. The next step starts at
  * the previous deadline; an engine that is behind catches up and the emission lag shows it. Streaming
  * sinks ({@link EmitStream}) write their chunk to the socket inside {@code onTokens}, without blocking,
- * so each output leaves at (never before) its due time with no per-token thread wake-up. A burst of
- * outputs due at once is split with a second emitting thread ({@link Emitter}).
+ * so each output leaves at (never before) its due time with no per-token thread wake-up.
  */
 final class Engine implements AutoCloseable {
     private final EngineModel model;
     private final SimMetrics metrics;
-    /**
-     * Outputs due at once from which a step's writing is split over two threads (≈ 1 ms of one thread's
-     * writes). The system property {@code kneepoint.sim.splitMinDue} overrides it, for A/B measurements only
-     * (a huge value turns the split off; docs/PERFORMANCE.md).
-     */
-    static final int SPLIT_MIN_DUE = Math.max(1, Integer.getInteger("kneepoint.sim.splitMinDue", 64));
     private final Thread thread;
-    private final Emitter emitter = new Emitter();
     private final ConcurrentLinkedQueue<Sequence> incoming = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Sequence> aborts = new ConcurrentLinkedQueue<>();
     private final AtomicInteger pendingIncoming = new AtomicInteger();
@@ -148,72 +140,33 @@ final class Engine implements AutoCloseable {
         }
     }
 
-    /**
-     * Hands out a step's tokens; with a front-end cost per sequence, each at its own due time. Once at
-     * least {@link #SPLIT_MIN_DUE} outputs are due at the same moment (a batch-synchronous step, or this
-     * thread fell behind), the rest of the step's outputs of odd-numbered sequences go to the second
-     * emitting thread ({@link Emitter}), so that two cores write the burst.
-     */
+    /** Hands out a step's tokens; with a front-end cost per sequence, each at its own due time. */
     private boolean deliver(StepResult r, long deadline) {
         List<StepResult.Emission> emissions = r.emissions();
-        int n = emissions.size();
-        if (!emitter.awaitIdle()) {
-            return false; // the previous step's hand-offs come first: a stream's outputs stay in order
-        }
-        boolean split = false;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < emissions.size(); i++) {
             StepResult.Emission e = emissions.get(i);
             long at = deadline + i * emitNanosPerSeq;
-            Sequence s = e.seq();
-            if (!split && n - i >= SPLIT_MIN_DUE) {
-                long now = System.nanoTime();
-                long lastDue = emitNanosPerSeq == 0 ? n - 1 : Math.min(n - 1, (now - deadline) / emitNanosPerSeq);
-                split = lastDue - i + 1 >= SPLIT_MIN_DUE;
-                if (split) {
-                    handOffRest(emissions, i, deadline);
-                }
-            }
-            if (split && Emitter.mine(s)) {
-                continue; // handed off
-            }
             // never early: a streaming sink writes to its socket right here (EmitStream); a timed park oversleeps
             // by ~50-100 us, so the outputs that fall due meanwhile go out together after one wake-up
             if (emitNanosPerSeq > 0 && at - System.nanoTime() > 0 && !parkUntil(at)) {
                 return false;
             }
-            observe(s, e, at);
+            Sequence s = e.seq();
+            if (s.firstTokenNanos < 0) {
+                s.firstTokenNanos = at;
+                metrics.ttft.observe((at - s.arrivalNanos) / 1e9);
+                metrics.promptTokens.add(s.promptTokens);
+            } else {
+                metrics.itl.observe((at - s.lastTokenNanos) / 1e9 / e.tokens());
+            }
+            s.lastTokenNanos = at;
+            metrics.generationTokens.add(e.tokens());
+            if (e.finished()) {
+                metrics.e2e.observe((at - s.arrivalNanos) / 1e9);
+            }
             ((TokenSink) s.attachment).onTokens(e.tokens(), s.generated, e.finished(), at);
         }
         return true;
-    }
-
-    /** Hands the step's outputs from {@code from} on of the emitter's sequences to it, in order, with one wake-up. */
-    private void handOffRest(List<StepResult.Emission> emissions, int from, long deadline) {
-        for (int j = from; j < emissions.size(); j++) {
-            StepResult.Emission e = emissions.get(j);
-            Sequence s = e.seq();
-            if (Emitter.mine(s)) {
-                long at = deadline + j * emitNanosPerSeq;
-                observe(s, e, at);
-                emitter.handOff((TokenSink) s.attachment, e.tokens(), s.generated, e.finished(), at);
-            }
-        }
-        emitter.wake();
-    }
-
-    private void observe(Sequence s, StepResult.Emission e, long at) {
-        if (s.firstTokenNanos < 0) {
-            s.firstTokenNanos = at;
-            metrics.ttft.observe((at - s.arrivalNanos) / 1e9);
-            metrics.promptTokens.add(s.promptTokens);
-        } else {
-            metrics.itl.observe((at - s.lastTokenNanos) / 1e9 / e.tokens());
-        }
-        s.lastTokenNanos = at;
-        metrics.generationTokens.add(e.tokens());
-        if (e.finished()) {
-            metrics.e2e.observe((at - s.arrivalNanos) / 1e9);
-        }
     }
 
     private void publish() {
@@ -224,7 +177,6 @@ final class Engine implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        emitter.close(); // first: an engine thread waiting for the helper's hand-offs is released at once
         LockSupport.unpark(thread);
         try {
             thread.join(2000);

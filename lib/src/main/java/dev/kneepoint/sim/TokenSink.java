@@ -1,10 +1,6 @@
 package dev.kneepoint.sim;
 
-/**
- * Receives a sequence's tokens from the engine. Called on the engine thread, or on its second emitting
- * thread ({@link Emitter}) during a burst; never on two threads at once for one sequence, and always in
- * order. Must not block.
- */
+/** Receives a sequence's tokens from the engine. Called on the engine thread; must not block. */
 interface TokenSink {
     /**
      * @param tokens new tokens in this step (>= 1)
