@@ -44,9 +44,9 @@ final class SimBenchCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "transport %s, load average %.2f at start%n", transport,
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         System.out.println("| streams | target tok/s | step ms | output | spread | emitted tok/s | received tok/s | conc mean | req/s"
-                + " | emission lag p50 / p99 / max ms | client itl p50 / p99 ms | failures | CPU us/token total ("
-                + String.join(", ", CpuSample.GROUPS) + ") |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+                + " | emission lag p50 / p99 / max ms | client itl p50 / p99 ms | failures | GC count / ms | alloc B/token | CPU us/token total ("
+                + String.join(", ", CpuSample.GROUPS) + ") | load avg at end |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (Case c : cases) {
             System.out.println(run(c));
         }
@@ -63,15 +63,16 @@ final class SimBenchCommand implements Callable<Integer> {
         System.err.printf(Locale.ROOT, "bench-sim: %d streams, %d tok/s target%n", c.streams(), c.tokensPerS());
         try (Simulator sim = Simulator.start(config)) {
             Duration warmup = Duration.ofSeconds(3);
-            CpuSample[] cpu = new CpuSample[1];
-            long[] emitted = new long[2];
-            Thread resetter = Thread.ofVirtual().start(() -> {
+            Window[] w = new Window[2];
+            Thread sampler = Thread.ofVirtual().start(() -> {
                 try {
                     Thread.sleep(warmup);
                     sim.resetEmissionLag();
-                    cpu[0] = CpuSample.take();
-                    emitted[0] = sim.stats().tokensEmitted();
-                    emitted[1] = System.nanoTime();
+                    w[0] = Window.take(sim);
+                    // the end of the measured window, before the step's end cancels the streams (and the client's
+                    // selector thread may end: its CPU would then be lost from the per-thread split)
+                    Thread.sleep(Duration.ofSeconds(seconds));
+                    w[1] = Window.take(sim);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -81,22 +82,45 @@ final class SimBenchCommand implements Callable<Integer> {
             RunResult r = Kneepoint.ladder(target, c.streams()).inputTokens(8)
                     .outputTokens(c.outputTokens()).warmup(warmup).stepDuration(Duration.ofSeconds(seconds))
                     .drainTimeout(Duration.ZERO).outputDir(null).name("bench-sim").run();
-            CpuSample after = CpuSample.take();
-            resetter.join();
-            SimStats st = sim.stats();
-            long emittedTokens = st.tokensEmitted() - emitted[0];
-            double emittedPerS = emittedTokens / ((System.nanoTime() - emitted[1]) / 1e9);
+            sampler.join();
+            SimStats st = w[1].stats();
+            long emittedTokens = st.tokensEmitted() - w[0].stats().tokensEmitted();
+            double emittedPerS = emittedTokens / ((w[1].nanos() - w[0].nanos()) / 1e9);
             StepResult s = r.steps().get(0);
             System.err.printf(Locale.ROOT, "bench-sim: window %.1f s, ok %d, failed %d, cancelled %d, warm-up %d%n",
                     s.windowS(), s.requestsOk(), s.requestsFailed(), s.cancelled(), s.warmupRequests());
             // per token the simulator wrote over the same span (it counts every token, also those of streams
             // that the step's end cancels, whose records a starved machine may lose)
-            String cpuPerToken = after.perToken(cpu[0], emittedTokens);
+            String cpuPerToken = w[1].cpu().perToken(w[0].cpu(), emittedTokens);
             return String.format(Locale.ROOT,
-                    "| %d | %d | %.0f | %d | %.0f%% | %.0f | %.0f | %.0f | %.1f | %.3f / %.2f / %.1f | %.1f / %.1f | %d | %s |",
+                    "| %d | %d | %.0f | %d | %.0f%% | %.0f | %.0f | %.0f | %.1f | %.3f / %.2f / %.1f | %.1f / %.1f | %d | %d / %d | %.0f | %s | %.2f |",
                     c.streams(), c.tokensPerS(), stepNanos / 1e6, c.outputTokens(), c.spread() * 100,
                     emittedPerS, s.outputTokensPerS(), s.concurrencyMean(), s.requestsPerS(), ms(st.emissionLagP50()),
-                    ms(st.emissionLagP99()), ms(st.emissionLagMax()), s.itl().p50(), s.itl().p99(), s.requestsFailed(), cpuPerToken);
+                    ms(st.emissionLagP99()), ms(st.emissionLagMax()), s.itl().p50(), s.itl().p99(), s.requestsFailed(),
+                    w[1].gcCount() - w[0].gcCount(), w[1].gcMillis() - w[0].gcMillis(),
+                    (w[1].allocated() - w[0].allocated()) / (double) Math.max(1, emittedTokens), cpuPerToken,
+                    java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        }
+    }
+
+    /**
+     * What the figures of one case are computed from, at the start and at the end of its measured window: the
+     * simulator's stats (emission lag since its reset, tokens written), CPU per thread group, garbage
+     * collections and their accumulated time over all collectors (for G1's young and mixed collections,
+     * stop-the-world, the pause time that stalls every thread, the engine's included), and the bytes
+     * allocated by the live platform threads (the client's selector and the engine among them).
+     */
+    private record Window(long nanos, SimStats stats, CpuSample cpu, long gcCount, long gcMillis, long allocated) {
+        static Window take(Simulator sim) {
+            long count = 0;
+            long ms = 0;
+            for (var b : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+                count += Math.max(0, b.getCollectionCount());
+                ms += Math.max(0, b.getCollectionTime());
+            }
+            long allocated = ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
+                    .getTotalThreadAllocatedBytes();
+            return new Window(System.nanoTime(), sim.stats(), CpuSample.take(), count, ms, allocated);
         }
     }
 

@@ -286,6 +286,9 @@ final class NioConnection {
                                 + Integer.toHexString(c & 0xff));
                     } else if (c == '\n') {
                         endSize(now);
+                    } else if (c == '\r') {
+                        chunkState = EXT; // the usual CRLF: nothing to check, nothing to allocate
+                        extension.setLength(0);
                     } else {
                         chunkState = EXT;
                         extension.setLength(0);
@@ -298,6 +301,10 @@ final class NioConnection {
                         if (extension.length() < 1024) {
                             extension.append((char) (c & 0xff));
                         }
+                        continue;
+                    }
+                    if (extension.isEmpty()) {
+                        endSize(now);
                         continue;
                     }
                     String ext = extension.toString().trim();

@@ -15,9 +15,11 @@ import java.util.Map;
  * ({@code chat.completion.chunk}) or {@code /v1/completions} ({@code text_completion}), and also a
  * whole non-streaming response (whose choices carry {@code message} instead of {@code delta}).
  *
- * <p>It reads with Jackson's streaming parser over a shared {@link JsonFactory}, keeps only the
- * fields that matter for measurement and skips the rest without building a tree. Stateless and
- * thread-safe.
+ * <p>The common shape (strings without escapes, integer usage counts) is read by a hand-written
+ * scanner without a parser object per event ({@link ChunkFastPath}, which gives up on anything else);
+ * the rest with Jackson's streaming parser over a shared {@link JsonFactory}. Both keep only the
+ * fields that matter for measurement and skip the rest without building a tree, and give the same
+ * result. Stateless and thread-safe.
  */
 public final class OpenAiChunkDecoder {
 
@@ -30,6 +32,8 @@ public final class OpenAiChunkDecoder {
     static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
             .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build());
     private static final JsonFactory JSON = MAPPER.getFactory();
+    /** Larger payloads always take the Jackson path (whose limits on string and number sizes then apply). */
+    private static final int FAST_PATH_MAX_CHARS = 1 << 20;
 
     private OpenAiChunkDecoder() {
     }
@@ -39,6 +43,17 @@ public final class OpenAiChunkDecoder {
         if (data.length() < 16 && data.strip().equals("[DONE]")) {
             return StreamPayload.DONE;
         }
+        if (data.length() <= FAST_PATH_MAX_CHARS) {
+            StreamPayload.Chunk fast = ChunkFastPath.tryDecode(data);
+            if (fast != null) {
+                return fast;
+            }
+        }
+        return decodeGeneral(data);
+    }
+
+    /** The general path: Jackson's streaming parser (package-private for the fast path's equivalence test). */
+    static StreamPayload decodeGeneral(String data) {
         try (JsonParser p = JSON.createParser(data)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return new StreamPayload.Malformed("expected a JSON object, got: " + snippet(data));

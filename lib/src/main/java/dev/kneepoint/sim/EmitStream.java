@@ -7,8 +7,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One streaming response, written at each output's due time by the engine thread itself: the engine
- * calls {@link #onTokens} when the output is due, which formats its SSE events and writes them as one
- * HTTP chunk to the socket without blocking. No thread wakes up per token.
+ * calls {@link #onTokens} when the output is due, which formats its SSE events straight into bytes and
+ * writes them as one HTTP chunk to the socket without blocking. No thread wakes up per token.
  *
  * <p>The connection's virtual thread ({@link #run}) is the stream's controller: it writes the headers
  * (after a slow-first-byte delay), sleeps through a stream stall, and whenever the socket's send buffer
@@ -32,7 +32,7 @@ final class EmitStream implements TokenSink {
     private final SimMetrics metrics;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final StringBuilder sb = new StringBuilder(1024);
+    private final ByteText sb = new ByteText(1024);
     private int faultAt;
     private Backlog backlog = new Backlog();
     private Backlog inFlight = new Backlog();
@@ -72,12 +72,12 @@ final class EmitStream implements TokenSink {
             if (end != null || failure != null) {
                 return; // ended early by a fault or a write error: the sequence's abort is on its way
             }
-            sb.setLength(0);
+            sb.clear();
             int split = format(tokens, generated, finished);
             backlog.addOut(scheduledNanos, tokens);
             boolean last = end == End.OK;
             if (split < 0) {
-                emit(ex.encodeChunk(sb, 0, sb.length(), last));
+                emit(ex.encodeChunk(sb.array(), 0, sb.length(), last));
                 if (end == End.EARLY && failure == null) {
                     // the terminal chunk of a stream cut short goes in its own write, as before this design: a
                     // client that read it with the last data could pool the connection that is about to close
@@ -85,11 +85,11 @@ final class EmitStream implements TokenSink {
                 }
             } else {
                 // stream stall: what came before the fault goes out now, the rest after the stall
-                emit(ex.encodeChunk(sb, 0, split, false));
+                emit(ex.encodeChunk(sb.array(), 0, split, false));
                 direct = false;
                 stallRequested = true;
                 if (failure == null) {
-                    backlog.append(ex.encodeChunk(sb, split, sb.length(), last));
+                    backlog.append(ex.encodeChunk(sb.array(), split, sb.length(), last));
                 }
                 changed.signal();
             }
@@ -143,10 +143,10 @@ final class EmitStream implements TokenSink {
         int prompt = r.promptTokens();
         int split = -1;
         if (!roleSent) {
-            sse.role(sb, usage(cr, prompt, 0));
+            sse.role(sb, usage(cr), prompt, 0);
             roleSent = true;
         }
-        sse.content(sb, r.textSeed(), sent, tokens, usage(cr, prompt, generated));
+        sse.content(sb, r.textSeed(), sent, tokens, usage(cr), prompt, generated);
         sent = generated;
         if (pending != null && sent >= faultAt) {
             FaultKind kind = pending;
@@ -174,8 +174,7 @@ final class EmitStream implements TokenSink {
             }
         }
         if (finished) {
-            sse.finish(sb, r.finishReason(), cr.continuousUsage() ? Sse.usage(prompt, sent)
-                    : cr.includeUsage() ? "null" : null);
+            sse.finish(sb, r.finishReason(), usage(cr), prompt, sent);
             if (cr.includeUsage()) {
                 sse.usageChunk(sb, prompt, sent);
             }
@@ -329,10 +328,10 @@ final class EmitStream implements TokenSink {
         }
     }
 
-    private static String usage(CompletionRequest cr, int prompt, int completion) {
+    private static int usage(CompletionRequest cr) {
         if (cr.continuousUsage()) {
-            return Sse.usage(prompt, completion);
+            return Sse.COUNT_USAGE;
         }
-        return cr.includeUsage() ? "null" : null;
+        return cr.includeUsage() ? Sse.NULL_USAGE : Sse.NO_USAGE;
     }
 }

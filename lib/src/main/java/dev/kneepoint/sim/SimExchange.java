@@ -21,6 +21,7 @@ final class SimExchange {
     /** Room before a chunk's data for its size (at most 8 hex digits) and CRLF. */
     private static final int CHUNK_HEAD = 10;
     private byte[] chunkBuf = new byte[1024];
+    private ByteBuffer chunkView = ByteBuffer.wrap(chunkBuf);
     private final boolean close;
     private boolean done;
     private boolean broken;
@@ -59,30 +60,24 @@ final class SimExchange {
     }
 
     /**
-     * Encodes {@code text[from, to)} as one HTTP chunk (followed by the terminal chunk when {@code last}),
-     * ASCII text straight into a buffer reused across this exchange's chunks (no String, byte array or
-     * framing copy); other text, and every chunk of a translated (native API) stream, takes the general
-     * path. The result is a view valid until the next call; empty text gives no chunk (only the terminal
-     * one, if asked for).
+     * Encodes UTF-8 {@code text[from, to)} as one HTTP chunk (followed by the terminal chunk when
+     * {@code last}) into a buffer reused across this exchange's chunks (one copy, no String); every
+     * chunk of a translated (native API) stream takes the general path. The result is a view valid
+     * until the next call; empty text gives no chunk (only the terminal one, if asked for).
      */
-    ByteBuffer encodeChunk(CharSequence text, int from, int to, boolean last) {
+    ByteBuffer encodeChunk(byte[] text, int from, int to, boolean last) {
         int n = to - from;
         if (translator != null) {
-            return general(translator.translate(text.subSequence(from, to).toString()), last);
+            return general(translator.translate(new String(text, from, n, StandardCharsets.UTF_8)), last);
         }
         int need = n + CHUNK_HEAD + 2 + LAST_CHUNK.length;
         if (chunkBuf.length < need) {
             chunkBuf = new byte[Math.max(need, chunkBuf.length * 2)];
+            chunkView = ByteBuffer.wrap(chunkBuf);
         }
         byte[] b = chunkBuf;
-        int k = CHUNK_HEAD;
-        for (int i = from; i < to; i++) {
-            char c = text.charAt(i);
-            if (c >= 0x80) {
-                return general(text.subSequence(from, to).toString(), last);
-            }
-            b[k++] = (byte) c;
-        }
+        System.arraycopy(text, from, b, CHUNK_HEAD, n);
+        int k = CHUNK_HEAD + n;
         int start = CHUNK_HEAD;
         if (n > 0) {
             b[k++] = '\r';
@@ -101,7 +96,7 @@ final class SimExchange {
             System.arraycopy(LAST_CHUNK, 0, b, k, LAST_CHUNK.length);
             k += LAST_CHUNK.length;
         }
-        return ByteBuffer.wrap(b, start, k - start);
+        return chunkView.limit(k).position(start);
     }
 
     private ByteBuffer general(String text, boolean last) {

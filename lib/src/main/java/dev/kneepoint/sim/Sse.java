@@ -1,5 +1,7 @@
 package dev.kneepoint.sim;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * OpenAI-shaped SSE events and JSON bodies, built by hand (this is the hot path). Chat chunks are
  * {@code chat.completion.chunk} objects, completion chunks {@code text_completion} objects.
@@ -17,8 +19,44 @@ final class Sse {
         }
     }
 
+    /** Each vocabulary word as UTF-8 bytes with its leading space (the hot path copies these). */
+    private static final byte[][] WORD_BYTES = new byte[VOCAB.length][];
+
+    static {
+        for (int i = 0; i < VOCAB.length; i++) {
+            WORD_BYTES[i] = (" " + VOCAB[i]).getBytes(StandardCharsets.US_ASCII);
+        }
+    }
+
+    /** No {@code usage} field. */
+    static final int NO_USAGE = 0;
+    /** {@code "usage":null} ({@code include_usage}: every chunk but the last). */
+    static final int NULL_USAGE = 1;
+    /** {@code "usage":{...}} with the counts (vLLM's {@code continuous_usage_stats}). */
+    static final int COUNT_USAGE = 2;
+
+    private static final byte[] DATA = ascii("data: ");
+    private static final byte[] ROLE = ascii(
+            "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]");
+    private static final byte[] CHAT_OPEN = ascii("[{\"index\":0,\"delta\":{\"content\":\"");
+    private static final byte[] TEXT_OPEN = ascii("[{\"index\":0,\"text\":\"");
+    private static final byte[] CHAT_CLOSE = ascii("\"},\"logprobs\":null,\"finish_reason\":null}]");
+    private static final byte[] TEXT_CLOSE = ascii("\",\"logprobs\":null,\"finish_reason\":null}]");
+    private static final byte[] CHAT_FINISH = ascii("[{\"index\":0,\"delta\":{},\"logprobs\":null,\"finish_reason\":\"");
+    private static final byte[] TEXT_FINISH = ascii("[{\"index\":0,\"text\":\"\",\"logprobs\":null,\"finish_reason\":\"");
+    private static final byte[] FINISH_CLOSE = ascii("\"}]");
+    private static final byte[] USAGE_NULL = ascii(",\"usage\":null}\n\n");
+    private static final byte[] USAGE_OPEN = ascii(",\"usage\":{\"prompt_tokens\":");
+    private static final byte[] USAGE_TOTAL = ascii(",\"total_tokens\":");
+    private static final byte[] USAGE_COMPLETION = ascii(",\"completion_tokens\":");
+    private static final byte[] USAGE_CLOSE = ascii("}}\n\n");
+    private static final byte[] EVENT_END = ascii("}\n\n");
+    private static final byte[] DONE = ascii("data: [DONE]\n\n");
+    private static final byte[] MALFORMED = ascii("[{\"index\":0,\"delta\":{\"content\":\"\n\n");
+
     private final boolean chat;
-    private final String prefix;
+    /** {@code data: {"id":...,"choices":} as UTF-8 bytes, the start of every chunk of this response. */
+    private final byte[] head;
 
     /**
      * @param chat chat completions (else text completions)
@@ -28,57 +66,62 @@ final class Sse {
      */
     Sse(boolean chat, String id, long created, String model) {
         this.chat = chat;
-        this.prefix = "{\"id\":\"" + id + "\",\"object\":\"" + (chat ? "chat.completion.chunk" : "text_completion")
-                + "\",\"created\":" + created + ",\"model\":\"" + Json.escape(model) + "\",\"choices\":";
+        this.head = ("data: {\"id\":\"" + id + "\",\"object\":\"" + (chat ? "chat.completion.chunk" : "text_completion")
+                + "\",\"created\":" + created + ",\"model\":\"" + Json.escape(model) + "\",\"choices\":")
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     /** Text of output tokens {@code [from, from + n)} of a request with text seed {@code seed}. */
     static void appendWords(StringBuilder sb, long seed, int from, int n) {
         for (int i = from; i < from + n; i++) {
-            sb.append(' ').append(VOCAB[(int) (Sequence.mix(seed + i) >>> 58)]);
+            sb.append(' ').append(VOCAB[word(seed, i)]);
         }
     }
 
+    private static int word(long seed, int i) {
+        return (int) (Sequence.mix(seed + i) >>> 58);
+    }
+
     /** The assistant role chunk (chat only). */
-    void role(StringBuilder sb, String usage) {
-        sb.append("data: ").append(prefix)
-                .append("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]");
-        usage(sb, usage);
+    void role(ByteText sb, int usage, int prompt, int completion) {
+        sb.append(head).append(ROLE);
+        usage(sb, usage, prompt, completion);
     }
 
     /** A content chunk carrying output tokens {@code [from, from + n)}. */
-    void content(StringBuilder sb, long seed, int from, int n, String usage) {
-        sb.append("data: ").append(prefix).append(chat ? "[{\"index\":0,\"delta\":{\"content\":\"" : "[{\"index\":0,\"text\":\"");
-        appendWords(sb, seed, from, n);
-        sb.append(chat ? "\"}" : "\"").append(",\"logprobs\":null,\"finish_reason\":null}]");
-        usage(sb, usage);
+    void content(ByteText sb, long seed, int from, int n, int usage, int prompt, int completion) {
+        sb.append(head).append(chat ? CHAT_OPEN : TEXT_OPEN);
+        for (int i = from; i < from + n; i++) {
+            sb.append(WORD_BYTES[word(seed, i)]);
+        }
+        sb.append(chat ? CHAT_CLOSE : TEXT_CLOSE);
+        usage(sb, usage, prompt, completion);
     }
 
     /** The finish chunk (empty delta / text). */
-    void finish(StringBuilder sb, String reason, String usage) {
-        sb.append("data: ").append(prefix).append(chat ? "[{\"index\":0,\"delta\":{}" : "[{\"index\":0,\"text\":\"\"")
-                .append(",\"logprobs\":null,\"finish_reason\":\"").append(reason).append("\"}]");
-        usage(sb, usage);
+    void finish(ByteText sb, String reason, int usage, int prompt, int completion) {
+        sb.append(head).append(chat ? CHAT_FINISH : TEXT_FINISH).append(reason).append(FINISH_CLOSE);
+        usage(sb, usage, prompt, completion);
     }
 
     /** The {@code include_usage} chunk with {@code "choices":[]}. */
-    void usageChunk(StringBuilder sb, int prompt, int completion) {
-        sb.append("data: ").append(prefix).append("[]");
-        usage(sb, usage(prompt, completion));
+    void usageChunk(ByteText sb, int prompt, int completion) {
+        sb.append(head).append('[').append(']');
+        usage(sb, COUNT_USAGE, prompt, completion);
     }
 
-    static void done(StringBuilder sb) {
-        sb.append("data: [DONE]\n\n");
+    static void done(ByteText sb) {
+        sb.append(DONE);
     }
 
     /** An error event as vLLM and OpenAI send mid-stream. */
-    static void error(StringBuilder sb, String message, int code) {
-        sb.append("data: ").append(errorJson(message, "internal_server_error", code)).append("\n\n");
+    static void error(ByteText sb, String message, int code) {
+        sb.append(DATA).append(errorJson(message, "internal_server_error", code)).append('\n').append('\n');
     }
 
     /** An event whose JSON is cut off (malformed). */
-    void malformed(StringBuilder sb) {
-        sb.append("data: ").append(prefix).append("[{\"index\":0,\"delta\":{\"content\":\"\n\n");
+    void malformed(ByteText sb) {
+        sb.append(head).append(MALFORMED);
     }
 
     static String usage(int prompt, int completion) {
@@ -91,10 +134,16 @@ final class Sse {
                 + "\",\"param\":null,\"code\":" + code + "}}";
     }
 
-    private static void usage(StringBuilder sb, String usage) {
-        if (usage != null) {
-            sb.append(",\"usage\":").append(usage);
+    private static void usage(ByteText sb, int usage, int prompt, int completion) {
+        switch (usage) {
+            case NULL_USAGE -> sb.append(USAGE_NULL);
+            case COUNT_USAGE -> sb.append(USAGE_OPEN).append(prompt).append(USAGE_TOTAL).append(prompt + completion)
+                    .append(USAGE_COMPLETION).append(completion).append(USAGE_CLOSE);
+            default -> sb.append(EVENT_END);
         }
-        sb.append("}\n\n");
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
     }
 }

@@ -1,0 +1,110 @@
+package dev.kneepoint.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The decoder's fast path gives exactly the Jackson path's result whenever it answers, and answers for
+ * the common chunk shapes (the point of having it).
+ */
+class ChunkFastPathTest {
+    private static final String HEAD = "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1,"
+            + "\"model\":\"m\",\"choices\":";
+
+    /** Payloads as servers send them (simulator, vLLM, OpenAI, SGLang-style), plus odd but valid JSON. */
+    static List<String> corpus() {
+        List<String> c = new ArrayList<>();
+        c.add(HEAD + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}");
+        c.add(HEAD + "[{\"index\":0,\"delta\":{\"content\":\" alpha beta\"},\"logprobs\":null,\"finish_reason\":null}]}");
+        c.add(HEAD + "[{\"index\":0,\"delta\":{\"content\":\" x\"},\"logprobs\":null,\"finish_reason\":null}],\"usage\":null}");
+        c.add(HEAD + "[{\"index\":0,\"delta\":{},\"logprobs\":null,\"finish_reason\":\"length\"}],\"usage\":"
+                + "{\"prompt_tokens\":8,\"total_tokens\":20,\"completion_tokens\":12}}");
+        c.add(HEAD + "[],\"usage\":{\"prompt_tokens\":8,\"total_tokens\":20,\"completion_tokens\":12}}");
+        c.add("{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"created\":1,\"model\":\"m\",\"choices\":"
+                + "[{\"index\":0,\"text\":\" gamma\",\"logprobs\":null,\"finish_reason\":null}]}");
+        c.add("{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"choices\":[{\"index\":0,\"text\":\"\",\"logprobs\":null,"
+                + "\"finish_reason\":\"stop\",\"stop_reason\":null}]}");
+        c.add(HEAD + "[{\"index\":0,\"delta\":{\"reasoning_content\":\"hmm\",\"content\":null},\"finish_reason\":null}]}");
+        c.add(HEAD + "[{\"index\":0,\"delta\":{\"reasoning\":\"a\",\"reasoning_content\":\"b\",\"content\":\"c\"}}]}");
+        c.add(HEAD + "[{\"index\":0,\"delta\":{\"content\":\"a\"}},{\"index\":1,\"delta\":{\"content\":\"b\"},"
+                + "\"finish_reason\":\"stop\"}]}");
+        c.add(HEAD + "[{\"index\":0,\"delta\":{\"content\":\"\\n\\\"quoted\\\" \\u00e9\"}}]}");
+        c.add(HEAD + "[{\"index\":0,\"delta\":{\"content\":\"caf\u00e9 \ud83d\ude00\"},\"logprobs\":{\"content\":[{\"token\":\"x\","
+                + "\"logprob\":-0.25,\"bytes\":[120],\"top_logprobs\":[]}]}}]}");
+        c.add(" { \"choices\" : [ { \"delta\" : { \"content\" : \"sp\" } , \"finish_reason\" : null } ] ,"
+                + " \"usage\" : { \"prompt_tokens\" : 3 , \"completion_tokens\" : -0 } } \n");
+        c.add("{\"choices\":null,\"usage\":{\"prompt_tokens\":1.5,\"completion_tokens\":2e3}}");
+        c.add("{\"choices\":[{\"delta\":null,\"text\":7,\"finish_reason\":true}],\"x\":[1,-2.5e-3,true,false,null,{},[]]}");
+        c.add("{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"whole\"},\"finish_reason\":\"stop\"}],"
+                + "\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":1,\"completion_tokens_details\":{\"reasoning_tokens\":0}}}");
+        c.add("{\"object\":\"error\",\"message\":\"boom\",\"code\":500}");
+        c.add("{\"error\":{\"message\":\"bad\",\"type\":\"internal\"}}");
+        c.add("{\"choices\":[{\"delta\":{\"content\":\"a\"}}],\"choices\":[{\"delta\":{\"content\":\"b\"}},{}]}");
+        c.add("{\"choices\":[{\"finish_reason\":\"a\"},{\"finish_reason\":\"b\"}],\"usage\":{\"prompt_tokens\":2147483647}}");
+        c.add("{\"timings\":{\"predicted_ms\":1.5},\"choices\":[]}");
+        c.add("{}");
+        c.add("{\"choices\":[{\"delta\":{\"role\":null,\"content\":\"x\"}}]}");
+        return c;
+    }
+
+    @Test
+    void answersTheCommonShapes() {
+        List<String> c = corpus();
+        for (int k : new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 18, 21, 22}) {
+            assertThat(ChunkFastPath.tryDecode(c.get(k))).as(c.get(k)).isNotNull();
+        }
+    }
+
+    @Test
+    void equalsTheJacksonPathOnTheCorpusEveryTruncationAndRandomMutations() {
+        SplittableRandom random = new SplittableRandom(42);
+        String alphabet = "{}[]:,\" \\0123456789.-+eEtrufalsn\u00e9x\n";
+        int answered = 0;
+        int checked = 0;
+        for (String base : corpus()) {
+            List<String> variants = new ArrayList<>();
+            variants.add(base);
+            for (int cut = 0; cut < base.length(); cut++) {
+                variants.add(base.substring(0, cut));
+            }
+            for (int m = 0; m < 300; m++) {
+                StringBuilder sb = new StringBuilder(base);
+                int edits = 1 + random.nextInt(3);
+                for (int e = 0; e < edits; e++) {
+                    int at = random.nextInt(sb.length() + 1);
+                    char ch = alphabet.charAt(random.nextInt(alphabet.length()));
+                    switch (random.nextInt(3)) {
+                        case 0 -> sb.insert(at, ch);
+                        case 1 -> {
+                            if (at < sb.length()) {
+                                sb.deleteCharAt(at);
+                            }
+                        }
+                        default -> {
+                            if (at < sb.length()) {
+                                sb.setCharAt(at, ch);
+                            }
+                        }
+                    }
+                }
+                variants.add(sb.toString());
+            }
+            for (String v : variants) {
+                StreamPayload.Chunk fast = ChunkFastPath.tryDecode(v);
+                checked++;
+                if (fast != null) {
+                    answered++;
+                    assertThat((Object) fast).as("payload %s", v).isEqualTo(OpenAiChunkDecoder.decodeGeneral(v));
+                }
+            }
+        }
+        // the comparison must have had something to compare: at least the 16 answered bases, and a share of
+        // the mutations (a changed digit or letter inside a string keeps the payload valid)
+        assertThat(answered).isGreaterThan(500);
+        assertThat(checked).isGreaterThan(answered);
+    }
+}
