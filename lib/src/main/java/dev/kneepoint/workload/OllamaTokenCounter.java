@@ -42,14 +42,7 @@ final class OllamaTokenCounter implements TokenCounter {
     private final AtomicLong calls = new AtomicLong();
 
     OllamaTokenCounter(HttpUrl baseUrl, String model, Map<String, Object> extraBody, OkHttpClient http) {
-        String path = baseUrl.encodedPath();
-        while (path.endsWith("/")) {
-            path = path.substring(0, path.length() - 1);
-        }
-        if (path.endsWith("/v1")) {
-            path = path.substring(0, path.length() - 3);
-        }
-        this.root = baseUrl.newBuilder().encodedPath(path.isEmpty() ? "/" : path + "/").build();
+        this.root = ServerTokenizer.serverRoot(baseUrl);
         this.model = model;
         this.extraBody = Map.copyOf(extraBody);
         this.http = http;

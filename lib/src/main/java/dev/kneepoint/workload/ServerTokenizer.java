@@ -55,6 +55,13 @@ final class ServerTokenizer implements TokenCounter {
     /** As above, trying first the dialect {@code hint} (the target's API) suggests. */
     ServerTokenizer(HttpUrl baseUrl, String model, OkHttpClient http, ApiKind hint) {
         this.http = http;
+        this.root = serverRoot(baseUrl);
+        this.model = model;
+        this.hint = hint;
+    }
+
+    /** The server's root for its own endpoints: {@code baseUrl} without trailing slashes and {@code /v1}, ending in '/'. */
+    static HttpUrl serverRoot(HttpUrl baseUrl) {
         String path = baseUrl.encodedPath();
         while (path.endsWith("/")) {
             path = path.substring(0, path.length() - 1);
@@ -62,9 +69,7 @@ final class ServerTokenizer implements TokenCounter {
         if (path.endsWith("/v1")) {
             path = path.substring(0, path.length() - 3);
         }
-        this.root = baseUrl.newBuilder().encodedPath(path.isEmpty() ? "/" : path + "/").build();
-        this.model = model;
-        this.hint = hint;
+        return baseUrl.newBuilder().encodedPath(path.isEmpty() ? "/" : path + "/").build();
     }
 
     /** HTTP calls made so far (calibration reports its round trips). */
