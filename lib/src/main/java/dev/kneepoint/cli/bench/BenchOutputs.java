@@ -64,38 +64,53 @@ public final class BenchOutputs {
 
     /** Figures of {@code kneepoint bench-sim --case 2000:50000:...} (the first table row). */
     public static List<Figure> sim(String stdout) {
+        List<String> header = null;
         List<String> r = null;
         for (String line : stdout.split("\n")) {
             List<String> c = cells(line);
-            if (c.size() >= 13 && c.get(0).matches("\\d+")) {
+            if (!c.isEmpty() && c.get(0).equals("streams")) {
+                header = c;
+            } else if (header != null && c.size() == header.size() && c.get(0).matches("\\d+")) {
                 r = c;
                 break;
             }
         }
         if (r == null) {
-            throw new IllegalArgumentException("no case row in the bench-sim output");
+            throw new IllegalArgumentException("no header and case row in the bench-sim output");
         }
-        int streams = (int) num(r, 0);
-        double target = num(r, 1);
-        double emitted = num(r, 5);
-        double received = num(r, 6);
-        double[] lag = slashed(r, 9, 3);
+        // columns by their header's name, not position: bench-sim gains columns (GC, allocation, load) over time
+        int streams = (int) num(r, column(header, "streams"));
+        double target = num(r, column(header, "target tok/s"));
+        double emitted = num(r, column(header, "emitted tok/s"));
+        double received = num(r, column(header, "received tok/s"));
+        double[] lag = slashed(r, column(header, "emission lag p50 / p99 / max"), 3);
         List<Figure> f = new ArrayList<>();
         f.add(Figure.judged("sim.emitted_tokens_per_s", "streamed tokens/s in total, simulator and client in one JVM (simulator's count)",
                 emitted, "tok/s", Target.atLeast(0.98 * target, target, String.format(Locale.ROOT,
                         "≥ %,.0f (−2 %%: paced at exactly that)", target)),
                 String.format(Locale.ROOT, "client received %,.0f tok/s (%.3f of emitted)", received, received / emitted)));
-        f.add(Figure.judged("sim.concurrency_mean", "concurrent streams", num(r, 7), "streams",
+        f.add(Figure.judged("sim.concurrency_mean", "concurrent streams", num(r, column(header, "conc mean")), "streams",
                 Target.atLeast(0.99 * streams, streams, String.format(Locale.ROOT, "≥ %,d (−1 %%: ramp edges)", streams)),
-                String.format(Locale.ROOT, "%.0f failures, %s output tokens, step %s ms", num(r, 11), r.get(3), r.get(2))));
+                String.format(Locale.ROOT, "%.0f failures, %s output tokens, step %s ms", num(r, column(header, "failures")),
+                        r.get(column(header, "output")), r.get(column(header, "step ms")))));
         f.add(Figure.judged("sim.emission_lag_p99_ms", "simulator emission lag p99 (write time − scheduled time)", lag[1], "ms",
                 Target.atMost(2, "≤ 2 ms"), String.format(Locale.ROOT, "p50 %.3f, max %.1f ms", lag[0], lag[2])));
-        String cpu = r.get(12);
+        String cpu = r.get(column(header, "CPU us/token"));
         int paren = cpu.indexOf(" (");
         f.add(Figure.info("sim.cpu_us_per_token", "whole-process CPU per emitted token (simulator + client)",
                 parse(paren < 0 ? cpu : cpu.substring(0, paren), "bench-sim CPU"), "µs",
                 paren < 0 ? "" : cpu.substring(paren + 2, cpu.length() - 1)));
         return f;
+    }
+
+    /** The index of the first header cell starting with {@code name}; an error naming it when there is none. */
+    private static int column(List<String> header, String name) {
+        for (int i = 0; i < header.size(); i++) {
+            if (header.get(i).startsWith(name)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no '" + name + "' column in the bench-sim output (columns: " + header + ")");
     }
 
     private static final Pattern COLD = Pattern.compile("cold start to first result: median ([0-9.]+) s \\(runs: ([^)]*)\\)");

@@ -95,7 +95,15 @@ class BenchOutputsTest {
         assertThat(loaded.get("sim.emission_lag_p99_ms").value()).isCloseTo(2772.43, within(EPS));
         assertThat(loaded.get("sim.emission_lag_p99_ms").verdict()).isEqualTo(Verdict.MISSED);
         assertThat(loaded.get("sim.emitted_tokens_per_s").note()).contains("received 2,825 tok/s (0.980 of emitted)");
-        assertThatThrownBy(() -> BenchOutputs.sim("transport NIO\n")).hasMessageContaining("no case row");
+        assertThatThrownBy(() -> BenchOutputs.sim("transport NIO\n")).hasMessageContaining("case row");
+
+        // bench-sim after it gained the GC, allocation and load columns (quiet machine, 2026-11-29 15:05 UTC):
+        // the columns are found by name, so the added ones do not shift the parse
+        Map<String, Figure> gc = byKey(BenchOutputs.sim(fixture("sim-quiet-gc-columns.out")));
+        assertThat(gc.get("sim.emission_lag_p99_ms").value()).isEqualTo(1.39);
+        assertThat(gc.get("sim.emitted_tokens_per_s").value()).isEqualTo(50002);
+        assertThat(gc.get("sim.concurrency_mean").value()).isEqualTo(2000);
+        assertThat(gc.get("sim.cpu_us_per_token").value()).isEqualTo(16.8);
     }
 
     @Test
