@@ -3,7 +3,7 @@
 # 'vllm bench serve', which runs without a GPU), against the same standalone simulator and the same
 # workload, each tool's CPU time measured with /usr/bin/time.
 #
-#   bin/kneepoint bench --peers [--quick] [--out DIR] [--tools kneepoint,aiperf,guidellm,vllm]
+#   bin/kneepoint bench --peers [--quick] [--out DIR] [--tools kneepoint,aiperf,guidellm,vllm] [--parts closed,rates,streams]
 #
 # Workload: chat completions, streaming, 128 prompt tokens (words of the simulator's vocabulary, one
 # token each), max_tokens 128 with ignore_eos, so every answer is exactly 128 tokens, one per SSE event.
@@ -12,7 +12,9 @@
 #      the long run's TTFT / TPOT / throughput figures are compared between tools.
 #   2. open loop, constant arrivals, a rate ladder, each rate for a few seconds: achieved dispatch rate
 #      versus the target and each tool's own dispatch lag, to find where the client falls behind.
-# --quick runs step 1 once (the long run only; CPU per token then includes start-up) and skips step 2.
+#   3. concurrent streams: a second simulator stepping every 100 ms, closed loop at c = 250 and 1,000 with 2 x c
+#      requests of 40 tokens: the most streams each tool holds with TPOT p50 at the engine's 100 ms pace.
+# --quick runs step 1 once (the long run only; CPU per token then includes start-up) and skips steps 2 and 3.
 # The peer tools come from PyPI, pinned, into a venv outside the repository
 # (KNEEPOINT_PEERS_VENV, default ~/.cache/kneepoint/peers-venv; vLLM in its own, KNEEPOINT_VLLM_VENV, default
 # ~/.cache/kneepoint/vllm-venv, since it pins its own torch). Results: DIR/results.md and results.json.
@@ -26,6 +28,7 @@ VLLM_VENV="${KNEEPOINT_VLLM_VENV:-$HOME/.cache/kneepoint/vllm-venv}"
 VLLM_VERSION=0.33.0
 QUICK=0
 TOOLS=kneepoint,aiperf,guidellm,vllm
+PARTS=closed,rates,streams
 OUT="$ROOT/bench/results/$(date -u +%Y%m%d-%H%M%S)"
 die() { echo "peers: $*" >&2; exit 1; }
 
@@ -34,19 +37,27 @@ while [[ $# -gt 0 ]]; do
     --quick) QUICK=1; shift ;;
     --out) OUT="$2"; shift 2 ;;
     --tools) TOOLS="$2"; shift 2 ;;
+    --parts) PARTS="$2"; shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-    *) die "unknown option '$1' (options: --quick, --out DIR, --tools LIST)" ;;
+    *) die "unknown option '$1' (options: --quick, --out DIR, --tools LIST, --parts LIST)" ;;
   esac
 done
 [[ -x /usr/bin/time ]] || die "/usr/bin/time is needed to measure each tool's CPU (apt-get install time)."
 
 IN=128; OUTTOK=128; CONC=8; SEED=42
+# Concurrent streams: a second simulator whose engine steps take 100 ms (no other cost), answers of 40 tokens,
+# so each stream is ~4 s of one token per 100 ms; each level runs 2 x c requests in a closed loop at c.
+STREAM_STEP_MS=100; STREAM_OUT=40
 if [[ $QUICK == 1 ]]; then
-  N_SMALL=0; N_LARGE=200; RATES=""; RATE_SECONDS=0
+  N_SMALL=0; N_LARGE=200; RATES=""; RATE_SECONDS=0; STREAM_LEVELS=""
 else
-  N_SMALL=40; N_LARGE=400; RATES="25 50 100 200 400"; RATE_SECONDS=6
+  N_SMALL=40; N_LARGE=400; RATES="25 50 100 200 400"; RATE_SECONDS=6; STREAM_LEVELS="250 1000"
 fi
 has() { [[ ",$TOOLS," == *",$1,"* ]]; }
+part() { [[ ",$PARTS," == *",$1,"* ]]; }
+part closed || { N_SMALL=0; N_LARGE=0; }
+part rates || RATES=""
+part streams || STREAM_LEVELS=""
 
 # --- peer tools ---------------------------------------------------------------------------------
 if has aiperf || has guidellm; then
@@ -72,6 +83,7 @@ mkdir -p "$OUT/runs"
 OUT="$(cd "$OUT" && pwd)"
 "$PY" "$ROOT/bench/sim_tokenizer.py" "$OUT/tokenizer" >/dev/null
 "$PY" "$ROOT/bench/prompts.py" "$OUT/prompts.jsonl" 20000 $IN $OUTTOK $SEED
+"$PY" "$ROOT/bench/prompts.py" "$OUT/prompts-streams.jsonl" 2000 $IN $STREAM_OUT $SEED
 
 # --- machine --------------------------------------------------------------------------------------
 {
@@ -88,7 +100,7 @@ OUT="$(cd "$OUT" && pwd)"
   fi
   has vllm && echo "vllm=$("$VLLM_VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("vllm"))')"
   echo "quick=$QUICK"
-  echo "workload=chat, stream, ${IN} prompt tokens, max_tokens ${OUTTOK}, ignore_eos; closed c=${CONC} n=${N_SMALL}/${N_LARGE}; rates ${RATES:-none} x ${RATE_SECONDS}s constant"
+  echo "workload=chat, stream, ${IN} prompt tokens, max_tokens ${OUTTOK}, ignore_eos; closed c=${CONC} n=${N_SMALL}/${N_LARGE}; rates ${RATES:-none} x ${RATE_SECONDS}s constant; streams ${STREAM_LEVELS:-none} (closed, 2 x c requests, max_tokens ${STREAM_OUT}, engine step ${STREAM_STEP_MS} ms)"
   echo "loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$OUT/env.txt"
 
@@ -183,6 +195,53 @@ if [[ -n "$RATES" ]]; then
   fi
 fi
 
-echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/env.txt"
 kill $SIM_PID 2>/dev/null || true
+
+# --- concurrent streams ---------------------------------------------------------------------------
+# How many slow streams each tool holds before it, not the server, sets the pace: the engine steps every
+# 100 ms whatever the batch (no per-sequence cost, room for 8,192 sequences), so a client that keeps up sees
+# TPOT p50 = 100 ms; one that falls behind reading, or cannot open the connections, shows it as a longer TPOT,
+# failures or fewer completions.
+if [[ -n "$STREAM_LEVELS" ]]; then
+  wait $SIM_PID 2>/dev/null || true
+  "$ROOT/bin/kneepoint" sim --port 0 --preset fast --seed $SEED --max-num-seqs 8192 --kv-tokens 32000000 \
+      --max-batched-tokens 65536 --step-overhead ${STREAM_STEP_MS}ms --decode-us 0 --prefill-us 0 --attention-ns 0 \
+      --jitter 0 > "$OUT/sim-streams.log" 2>&1 &
+  SIM_PID=$!
+  URL=""
+  for _ in $(seq 1 240); do
+    URL=$(sed -n 's/.* at \(http[^ ]*\) (Ctrl-C.*/\1/p' "$OUT/sim-streams.log" | head -1)
+    [[ -n "$URL" ]] && break
+    kill -0 $SIM_PID 2>/dev/null || die "the streams simulator did not start: $(cat "$OUT/sim-streams.log")"
+    sleep 0.5
+  done
+  [[ -n "$URL" ]] || die "the streams simulator did not print its URL within 120 s"
+  echo "peers: streams simulator at $URL" >&2
+  for c in $STREAM_LEVELS; do
+    n=$((2 * c))
+    has kneepoint && timed "kneepoint-s$c" kneepoint streams "$c:$n" \
+        "$ROOT/bin/kneepoint" run --url "$URL" --model sim-fast --input-tokens $IN --output-tokens $STREAM_OUT \
+        --seed $SEED --warmup 0s --out . --name kp --concurrency $c --max-requests $n --duration 600s
+    has aiperf && timed "aiperf-s$c" aiperf streams "$c:$n" \
+        "$VENV/bin/aiperf" profile --model sim-fast --url "$URL" --endpoint-type chat --streaming \
+        --tokenizer "$OUT/tokenizer" --prompt-corpus random --prompt-input-tokens-mean $IN \
+        --prompt-input-tokens-stddev 0 --prompt-output-tokens-mean $STREAM_OUT --prompt-output-tokens-stddev 0 \
+        --extra-inputs ignore_eos:true --random-seed $SEED --ui-type none --no-server-metrics --no-gpu-telemetry \
+        --output-artifact-dir out --concurrency $c --request-count $n
+    has guidellm && timed "guidellm-s$c" guidellm streams "$c:$n" \
+        "$VENV/bin/guidellm" run --backend "kind=openai_http,target=$URL,model=sim-fast" \
+        --data "kind=json_file,path=$OUT/prompts-streams.jsonl" --tokenizer "kind=huggingface_auto,model=$OUT/tokenizer" \
+        --output "kind=json,path=benchmarks.json" --disable-console-interactive \
+        --profile "kind=concurrent,streams=$c" --constraint "kind=max_requests,count=$n"
+    has vllm && timed "vllm-s$c" vllm streams "$c:$n" \
+        "$VLLM_VENV/bin/vllm" bench serve --backend openai-chat --base-url "$URL" --endpoint /v1/chat/completions \
+        --model sim-fast --tokenizer "$OUT/tokenizer" --dataset-name random --random-input-len $IN \
+        --random-output-len $STREAM_OUT --random-range-ratio 0 --ignore-eos --seed $SEED \
+        --percentile-metrics ttft,tpot,itl,e2el --metric-percentiles 50,99 --save-result --save-detailed \
+        --result-dir . --result-filename vllm.json --disable-tqdm --max-concurrency $c --request-rate inf --num-prompts $n
+  done
+  kill $SIM_PID 2>/dev/null || true
+fi
+
+echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/env.txt"
 "$ROOT/bin/kneepoint" peers-report "$OUT"

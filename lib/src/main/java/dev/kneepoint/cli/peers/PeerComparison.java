@@ -25,6 +25,9 @@ import java.util.Map;
  *       samples (CPU of the open-loop runs − the start-up CPU above, once per invocation) / their tokens. Not comparable between tools that fall behind
  *       (they read several events per syscall and pay less per token), shown for the record.</li>
  *   <li><b>Agreement</b>: the closed-loop point of the longest run, each figure divided by Kneepoint's.</li>
+ *   <li><b>Concurrent streams held</b>: the highest concurrency of the streams runs (an engine stepping every
+ *       {@value #STREAM_STEP_MS} ms whatever the batch) at which every request completed, none failed and TPOT
+ *       p50 stayed within 10 % of the engine's step: the client, not the server, would otherwise set the pace.</li>
  * </ul>
  *
  * @param tools one summary per tool, Kneepoint first, then in the order the runs name them
@@ -32,6 +35,8 @@ import java.util.Map;
 public record PeerComparison(List<ToolSummary> tools) {
     /** Dispatch lag p99 above which a rate counts as not sustained, ms (Kneepoint's own late-dispatch rule). */
     public static final double MAX_LAG_P99_MS = 10;
+    /** The streams simulator's engine step, ms ({@code bench/peers.sh} STREAM_STEP_MS). */
+    public static final double STREAM_STEP_MS = 100;
 
     public PeerComparison {
         tools = List.copyOf(tools);
@@ -56,13 +61,16 @@ public record PeerComparison(List<ToolSummary> tools) {
      * @param errors errors reading the tool's outputs, by run name
      * @param marginalCpuNsPerToken the marginal closed-loop cost, ns (NaN with fewer than two closed runs), kept
      *        beside the load-phase figure as a cross-check
+     * @param streams the points of the concurrent-streams runs, by concurrency
+     * @param maxStreamsHeld the highest concurrency held ({@link #held}); NaN when none was, or none was run
      */
     public record ToolSummary(String tool, double cpuNsPerToken, String cpuMethod, double startupCpuS,
             double openCpuNsPerToken, PeerPoint closed, List<PeerPoint> open, double maxSustainedRps, double maxDispatchedRps,
             double firstUnsustainedRps,
-            Map<String, String> errors, double marginalCpuNsPerToken) {
+            Map<String, String> errors, double marginalCpuNsPerToken, List<PeerPoint> streams, double maxStreamsHeld) {
         public ToolSummary {
             open = List.copyOf(open);
+            streams = List.copyOf(streams);
             errors = Map.copyOf(errors);
         }
     }
@@ -148,8 +156,41 @@ public record PeerComparison(List<ToolSummary> tools) {
         double floor = Double.isNaN(max) ? Double.NEGATIVE_INFINITY : max;
         double firstFail = open.stream().filter(p -> p.load() > floor && !p.sustained(MAX_LAG_P99_MS))
                 .mapToDouble(PeerPoint::load).findFirst().orElse(Double.NaN);
+        List<PeerPoint> streams = new ArrayList<>();
+        double maxHeld = Double.NaN;
+        for (PeerRun r : runs) {
+            if (r.kind().equals("streams") && r.error() == null) {
+                long asked = requestsAsked(r.load());
+                for (PeerPoint p : r.points()) {
+                    streams.add(p);
+                    if (held(p, asked) && (Double.isNaN(maxHeld) || p.load() > maxHeld)) {
+                        maxHeld = p.load();
+                    }
+                }
+            }
+        }
+        streams.sort(Comparator.comparingDouble(PeerPoint::load));
         return new ToolSummary(tool, cpuNs, method, startup, openNs, closedPoint, open, max, maxDispatched, firstFail, errors,
-                marginalNs);
+                marginalNs, streams, maxHeld);
+    }
+
+    /**
+     * Whether a tool held a streams level: every one of the {@code asked} requests completed (when known), none
+     * failed, and TPOT p50 is within 10 % of the engine's {@value #STREAM_STEP_MS} ms step.
+     */
+    static boolean held(PeerPoint p, long asked) {
+        return p.requestsFailed() == 0 && p.requestsOk() > 0 && (asked < 0 || p.requestsOk() >= asked)
+                && !Double.isNaN(p.tpotP50Ms()) && p.tpotP50Ms() <= 1.1 * STREAM_STEP_MS;
+    }
+
+    /** The request count of a {@code c:n} load, or -1. */
+    static long requestsAsked(String load) {
+        int colon = load.indexOf(':');
+        try {
+            return colon < 0 ? -1 : Long.parseLong(load.substring(colon + 1).strip());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** Load-phase CPU of every open-loop run / their tokens, ns; NaN unless every open run has samples. */

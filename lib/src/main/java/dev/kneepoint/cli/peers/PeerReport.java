@@ -28,14 +28,16 @@ public final class PeerReport {
         ToolSummary kp = c.tool("kneepoint");
         b.append("| tool | client CPU µs/token | × Kneepoint | method | marginal µs/token (cross-check) | start-up CPU s "
                 + "| open-loop µs/token | max sustained rate req/s "
-                + "| × Kneepoint | first higher rate not sustained | max rate dispatched ≥ 95 % (lag ignored) |\n");
-        b.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + "| × Kneepoint | first higher rate not sustained | max rate dispatched ≥ 95 % (lag ignored) "
+                + "| max concurrent streams held | × Kneepoint |\n");
+        b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (ToolSummary t : c.tools()) {
-            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", t.tool(),
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", t.tool(),
                     f(t.cpuNsPerToken() / 1e3, 1), x(t.cpuNsPerToken(), kp == null ? Double.NaN : kp.cpuNsPerToken()),
                     t.cpuMethod(), f(t.marginalCpuNsPerToken() / 1e3, 1), f(t.startupCpuS(), 1), f(t.openCpuNsPerToken() / 1e3, 1), f(t.maxSustainedRps(), 0),
                     x(t.maxSustainedRps(), kp == null ? Double.NaN : kp.maxSustainedRps()), f(t.firstUnsustainedRps(), 0),
-                    f(t.maxDispatchedRps(), 0)));
+                    f(t.maxDispatchedRps(), 0), f(t.maxStreamsHeld(), 0),
+                    x(t.maxStreamsHeld(), kp == null ? Double.NaN : kp.maxStreamsHeld())));
         }
         b.append("\nAgreement at the closed-loop point (longest run; ratio to Kneepoint in brackets; TPOT = AIPerf's and GuideLLM's ITL, vLLM's TPOT):\n\n");
         b.append("| tool | concurrency | requests | TTFT p50 ms | TTFT p99 ms | TPOT p50 ms | output tok/s | req/s |\n");
@@ -65,6 +67,22 @@ public final class PeerReport {
                             f(p.dispatchRps(), 1), f(PeerComparison.ratio(p.dispatchRps(), p.load()), 3), f(p.requestsPerS(), 1),
                             f(p.lagP50Ms(), 3), f(p.lagP99Ms(), 2), f(p.ttftP50Ms(), 2), p.requestsFailed(),
                             p.sustained(PeerComparison.MAX_LAG_P99_MS) ? "yes" : "**no**"));
+                }
+            }
+        }
+        if (c.tools().stream().anyMatch(t -> !t.streams().isEmpty())) {
+            b.append("\nConcurrent streams (closed loop at each concurrency, 2 × c requests of 40 tokens; the engine steps every ")
+                    .append(f(PeerComparison.STREAM_STEP_MS, 0)).append(" ms whatever the batch, so a client that keeps up sees TPOT "
+                    + "p50 at that pace; held = all requests completed, none failed, TPOT p50 ≤ 1.1 × step; implied concurrency = "
+                    + "req/s × (TTFT p50 + 39 × TPOT p50), Little's law):\n\n");
+            b.append("| tool | concurrency | completed | failed | TTFT p50 ms | TPOT p50 ms | req/s | implied concurrency | held |\n");
+            b.append("|---|---|---|---|---|---|---|---|---|\n");
+            for (ToolSummary t : c.tools()) {
+                for (PeerPoint p : t.streams()) {
+                    double implied = p.requestsPerS() * (p.ttftP50Ms() + 39 * p.tpotP50Ms()) / 1e3;
+                    b.append(String.format(Locale.ROOT, "| %s | %.0f | %d | %d | %s | %s | %s | %s | %s |%n", t.tool(), p.load(),
+                            p.requestsOk(), p.requestsFailed(), f(p.ttftP50Ms(), 1), f(p.tpotP50Ms(), 1), f(p.requestsPerS(), 1),
+                            f(implied, 0), PeerComparison.held(p, 2 * Math.round(p.load())) ? "yes" : "**no**")); // 2 x c asked
                 }
             }
         }
@@ -106,6 +124,8 @@ public final class PeerReport {
                 num(g, "max_sustained_rps_vs_kneepoint", PeerComparison.ratio(t.maxSustainedRps(), kp == null ? Double.NaN : kp.maxSustainedRps()));
                 num(g, "first_unsustained_rps", t.firstUnsustainedRps());
                 num(g, "max_dispatched_rps", t.maxDispatchedRps());
+                num(g, "max_streams_held", t.maxStreamsHeld());
+                num(g, "max_streams_held_vs_kneepoint", PeerComparison.ratio(t.maxStreamsHeld(), kp == null ? Double.NaN : kp.maxStreamsHeld()));
                 g.writeFieldName("closed");
                 if (t.closed() == null) {
                     g.writeNull();
@@ -114,6 +134,11 @@ public final class PeerReport {
                 }
                 g.writeArrayFieldStart("open");
                 for (PeerPoint p : t.open()) {
+                    point(g, p);
+                }
+                g.writeEndArray();
+                g.writeArrayFieldStart("streams");
+                for (PeerPoint p : t.streams()) {
                     point(g, p);
                 }
                 g.writeEndArray();

@@ -81,4 +81,32 @@ class LoadPhaseTest {
         PeerPoint p = new PeerPoint("open", 100, 10, 0, phase.tokens(), 1, 1, 1, 1, 1, 100, 0.1, 1, 100);
         return new PeerRun(name, "t", "open", "100", 0, 9.0, 0, 10, "", List.of(p), null, phase);
     }
+
+    @Test
+    void streamsHeldIsTheHighestLevelAtTheEnginesPaceWithEveryRequestDone() {
+        // c=250: 500 asked, 500 done, TPOT 101 ms -> held; c=1000: 2000 done but TPOT 135 ms -> not held;
+        // c=500: TPOT 104 ms but 990 of 1000 done -> not held
+        PeerRun s250 = streams("t-s250", "250:500", streamsPoint(250, 500, 101));
+        PeerRun s500 = streams("t-s500", "500:1000", streamsPoint(500, 990, 104));
+        PeerRun s1000 = streams("t-s1000", "1000:2000", streamsPoint(1000, 2000, 135));
+        ToolSummary t = PeerComparison.summarise("t", List.of(s1000, s250, s500));
+        assertThat(t.maxStreamsHeld()).isEqualTo(250);
+        assertThat(t.streams()).extracting(PeerPoint::load).containsExactly(250.0, 500.0, 1000.0);
+        assertThat(t.closed()).as("streams runs are not the closed-loop agreement point").isNull();
+        assertThat(t.cpuMethod()).as("nor CPU-per-token runs").isEqualTo("none");
+        // the boundary: TPOT p50 exactly 1.1 x the 100 ms step holds, just above does not
+        assertThat(PeerComparison.held(streamsPoint(10, 20, 110.0), 20)).isTrue();
+        assertThat(PeerComparison.held(streamsPoint(10, 20, 110.01), 20)).isFalse();
+        String md = PeerReport.markdown(java.util.Map.of(), List.of(s250, s500, s1000), PeerComparison.of(List.of(s250, s500, s1000)));
+        assertThat(md).contains("| t | 250 | 500 | 0 |").contains("| t | 1000 | 2000 | 0 |");
+        assertThat(md.lines().filter(l -> l.startsWith("| t | 1000 |")).findFirst().orElseThrow()).endsWith("| **no** |");
+    }
+
+    private static PeerPoint streamsPoint(double c, long ok, double tpotMs) {
+        return new PeerPoint("closed", c, ok, 0, ok * 40, 8, 100, 120, tpotMs, 1, c / 4.0, Double.NaN, Double.NaN, 1);
+    }
+
+    private static PeerRun streams(String name, String load, PeerPoint p) {
+        return new PeerRun(name, "t", "streams", load, 0, 5, 0, 10, "", List.of(p), null, null);
+    }
 }
