@@ -12,7 +12,8 @@
 #      the long run's TTFT / TPOT / throughput figures are compared between tools.
 #   2. open loop, constant arrivals, a rate ladder, each rate for a few seconds: achieved dispatch rate
 #      versus the target and each tool's own dispatch lag, to find where the client falls behind.
-#   3. concurrent streams: a second simulator stepping every 100 ms, closed loop at c = 250 and 1,000 with 2 x c
+#   3. concurrent streams: a second simulator stepping every 100 ms, closed loop at c = 250, 1,000, 2,000 and 4,000
+#      (KNEEPOINT_PEERS_STREAMS="..." to change) with 2 x c
 #      requests of 40 tokens: the most streams each tool holds with TPOT p50 at the engine's 100 ms pace.
 # --quick runs step 1 once (the long run only; CPU per token then includes start-up) and skips steps 2 and 3.
 # The peer tools come from PyPI, pinned, into a venv outside the repository
@@ -51,7 +52,7 @@ STREAM_STEP_MS=100; STREAM_OUT=40
 if [[ $QUICK == 1 ]]; then
   N_SMALL=0; N_LARGE=200; RATES=""; RATE_SECONDS=0; STREAM_LEVELS=""
 else
-  N_SMALL=40; N_LARGE=400; RATES="25 50 100 200 400"; RATE_SECONDS=6; STREAM_LEVELS="250 1000"
+  N_SMALL=40; N_LARGE=400; RATES="25 50 100 200 400"; RATE_SECONDS=6; STREAM_LEVELS="${KNEEPOINT_PEERS_STREAMS:-250 1000 2000 4000}"
 fi
 has() { [[ ",$TOOLS," == *",$1,"* ]]; }
 part() { [[ ",$PARTS," == *",$1,"* ]]; }
@@ -83,7 +84,9 @@ mkdir -p "$OUT/runs"
 OUT="$(cd "$OUT" && pwd)"
 "$PY" "$ROOT/bench/sim_tokenizer.py" "$OUT/tokenizer" >/dev/null
 "$PY" "$ROOT/bench/prompts.py" "$OUT/prompts.jsonl" 20000 $IN $OUTTOK $SEED
-"$PY" "$ROOT/bench/prompts.py" "$OUT/prompts-streams.jsonl" 2000 $IN $STREAM_OUT $SEED
+STREAM_PROMPTS=2000   # GuideLLM stops when its prompts run out: at least 2 x the highest level
+for c in $STREAM_LEVELS; do (( 2 * c > STREAM_PROMPTS )) && STREAM_PROMPTS=$((2 * c)); done
+"$PY" "$ROOT/bench/prompts.py" "$OUT/prompts-streams.jsonl" $STREAM_PROMPTS $IN $STREAM_OUT $SEED
 
 # --- machine --------------------------------------------------------------------------------------
 {

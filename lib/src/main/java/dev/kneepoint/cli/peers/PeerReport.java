@@ -73,13 +73,14 @@ public final class PeerReport {
         if (c.tools().stream().anyMatch(t -> !t.streams().isEmpty())) {
             b.append("\nConcurrent streams (closed loop at each concurrency, 2 × c requests of 40 tokens; the engine steps every ")
                     .append(f(PeerComparison.STREAM_STEP_MS, 0)).append(" ms whatever the batch, so a client that keeps up sees TPOT "
-                    + "p50 at that pace; held = all requests completed, none failed, TPOT p50 ≤ 1.1 × step; implied concurrency = "
-                    + "req/s × (TTFT p50 + 39 × TPOT p50), Little's law):\n\n");
+                    + "p50 at that pace; implied concurrency = req/s × (TTFT p50 + 39 × TPOT p50), Little's law; held = all "
+                    + "requests completed, none failed, TPOT p50 ≤ 1.1 × step, implied concurrency ≥ "
+                    + f(PeerComparison.MIN_IMPLIED_SHARE, 1) + " × c):\n\n");
             b.append("| tool | concurrency | completed | failed | TTFT p50 ms | TPOT p50 ms | req/s | implied concurrency | held |\n");
             b.append("|---|---|---|---|---|---|---|---|---|\n");
             for (ToolSummary t : c.tools()) {
                 for (PeerPoint p : t.streams()) {
-                    double implied = p.requestsPerS() * (p.ttftP50Ms() + 39 * p.tpotP50Ms()) / 1e3;
+                    double implied = PeerComparison.impliedConcurrency(p);
                     b.append(String.format(Locale.ROOT, "| %s | %.0f | %d | %d | %s | %s | %s | %s | %s |%n", t.tool(), p.load(),
                             p.requestsOk(), p.requestsFailed(), f(p.ttftP50Ms(), 1), f(p.tpotP50Ms(), 1), f(p.requestsPerS(), 1),
                             f(implied, 0), PeerComparison.held(p, 2 * Math.round(p.load())) ? "yes" : "**no**")); // 2 x c asked

@@ -97,6 +97,11 @@ class LoadPhaseTest {
         // the boundary: TPOT p50 exactly 1.1 x the 100 ms step holds, just above does not
         assertThat(PeerComparison.held(streamsPoint(10, 20, 110.0), 20)).isTrue();
         assertThat(PeerComparison.held(streamsPoint(10, 20, 110.01), 20)).isFalse();
+        // at the pace, every request done, but only 1,762 of 4,000 streams in flight (AIPerf at 4,000, run 3): not held
+        PeerPoint few = new PeerPoint("closed", 4000, 8000, 0, 320_000, 20, 237.4, 300, 104.8, 1, 407.2,
+                Double.NaN, Double.NaN, 1);
+        assertThat(PeerComparison.impliedConcurrency(few)).isCloseTo(407.2 * (237.4 + 39 * 104.8) / 1e3, within(1e-9));
+        assertThat(PeerComparison.held(few, 8000)).isFalse();
         String md = PeerReport.markdown(java.util.Map.of(), List.of(s250, s500, s1000), PeerComparison.of(List.of(s250, s500, s1000)));
         assertThat(md).contains("| t | 250 | 500 | 0 |").contains("| t | 1000 | 2000 | 0 |");
         assertThat(md.lines().filter(l -> l.startsWith("| t | 1000 |")).findFirst().orElseThrow()).endsWith("| **no** |");
