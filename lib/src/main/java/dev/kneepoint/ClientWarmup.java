@@ -4,6 +4,8 @@ import dev.kneepoint.client.Cancellation;
 import dev.kneepoint.client.OpenAiClient;
 import dev.kneepoint.client.RequestContext;
 import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.client.Transport;
+import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RunClock;
 import dev.kneepoint.sim.SimConfig;
 import dev.kneepoint.sim.Simulator;
@@ -13,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Warms the client's own request path before a JVM's first sweep, so that class loading and the first JIT
@@ -36,8 +39,9 @@ final class ClientWarmup {
     /**
      * Warms the path {@code target} will use, unless this JVM already did.
      *
-     * @return the warm-up's wall time in ms, 0 when it was already done, or -1 when it failed (a warm-up that
-     *         fails is not an error of the run: the run then starts cold, as it would have without it)
+     * @return the warm-up's wall time in ms, 0 when it was already done, or -1 when it failed or no request came
+     *         back OK (a warm-up that fails is not an error of the run: the run then starts cold, as it would have
+     *         without it)
      */
     static double ensure(TargetConfig target) {
         String key = target.usesNio() + "|" + target.apiKind() + "|" + target.stream() + "|" + target.continuousUsageStats();
@@ -49,26 +53,31 @@ final class ClientWarmup {
                 .decodeNanosPerSeq(5_000).prefillNanosPerToken(100).attentionNanosPerContextToken(0).build();
         try (Simulator sim = Simulator.start(config);
              OpenAiClient client = new OpenAiClient(TargetConfig.builder().baseUrl(sim.url()).model("kneepoint-warmup")
-                     .apiKind(target.apiKind()).transport(target.transport()).stream(target.stream())
+                     // the transport the target will really use: AUTO resolves by scheme, and the warm-up is http
+                     .apiKind(target.apiKind()).transport(target.usesNio() ? Transport.NIO : Transport.OKHTTP)
+                     .stream(target.stream())
                      .continuousUsageStats(target.continuousUsageStats()).build())) {
             RunClock clock = RunClock.system();
             RequestSpec spec = new RequestSpec("warm up the client's request path", List.of(), TOKENS, -1,
                     Map.of("ignore_eos", true), "warmup");
+            AtomicInteger ok = new AtomicInteger();
             List<Thread> threads = new ArrayList<>();
             for (int s = 0; s < STREAMS; s++) {
                 int stream = s;
                 threads.add(Thread.ofVirtual().name("kneepoint-client-warmup-" + s).start(() -> {
                     for (int r = 0; r < REQUESTS_PER_STREAM && !Thread.currentThread().isInterrupted(); r++) {
                         long id = (long) stream * REQUESTS_PER_STREAM + r;
-                        client.execute(spec, new RequestContext(id, "client-warmup", true, clock.now(), clock),
-                                new Cancellation());
+                        if (client.execute(spec, new RequestContext(id, "client-warmup", true, clock.now(), clock),
+                                new Cancellation()).outcome() instanceof Outcome.Ok) {
+                            ok.incrementAndGet();
+                        }
                     }
                 }));
             }
             for (Thread t : threads) {
                 t.join();
             }
-            return (System.nanoTime() - start) / 1e6;
+            return ok.get() == 0 ? -1 : (System.nanoTime() - start) / 1e6; // nothing came back: nothing was warmed
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return -1;
