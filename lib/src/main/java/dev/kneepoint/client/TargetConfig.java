@@ -426,15 +426,24 @@ public final class TargetConfig {
         }
 
         private static HttpUrl endpointOf(HttpUrl base, ApiKind kind) {
-            String path = base.encodedPath();
-            while (path.endsWith("/")) {
-                path = path.substring(0, path.length() - 1);
-            }
-            if (path.endsWith("/v1")) {
-                path = path.substring(0, path.length() - 3);
-            }
-            return base.newBuilder().encodedPath(path + kind.path()).build();
+            String root = serverRoot(base).encodedPath(); // ends in '/'; kind paths start with one
+            return base.newBuilder().encodedPath(root.substring(0, root.length() - 1) + kind.path()).build();
         }
+    }
+
+    /**
+     * The server's root for its own endpoints ({@code /tokenize}, {@code /api/generate}, the API paths): {@code base}
+     * without trailing slashes and without a final {@code /v1}, ending in '/'.
+     */
+    public static HttpUrl serverRoot(HttpUrl base) {
+        String path = base.encodedPath();
+        while (path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        if (path.endsWith("/v1")) {
+            path = path.substring(0, path.length() - 3);
+        }
+        return base.newBuilder().encodedPath(path.isEmpty() ? "/" : path + "/").build();
     }
 
     @Override

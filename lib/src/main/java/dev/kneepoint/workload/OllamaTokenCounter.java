@@ -2,6 +2,7 @@ package dev.kneepoint.workload;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kneepoint.client.TargetConfig;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ final class OllamaTokenCounter implements TokenCounter {
     private final AtomicLong calls = new AtomicLong();
 
     OllamaTokenCounter(HttpUrl baseUrl, String model, Map<String, Object> extraBody, OkHttpClient http) {
-        this.root = ServerTokenizer.serverRoot(baseUrl);
+        this.root = TargetConfig.serverRoot(baseUrl);
         this.model = model;
         this.extraBody = Map.copyOf(extraBody);
         this.http = http;

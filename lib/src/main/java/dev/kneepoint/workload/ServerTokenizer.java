@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.HttpClients;
+import dev.kneepoint.client.TargetConfig;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -55,21 +56,9 @@ final class ServerTokenizer implements TokenCounter {
     /** As above, trying first the dialect {@code hint} (the target's API) suggests. */
     ServerTokenizer(HttpUrl baseUrl, String model, OkHttpClient http, ApiKind hint) {
         this.http = http;
-        this.root = serverRoot(baseUrl);
+        this.root = TargetConfig.serverRoot(baseUrl);
         this.model = model;
         this.hint = hint;
-    }
-
-    /** The server's root for its own endpoints: {@code baseUrl} without trailing slashes and {@code /v1}, ending in '/'. */
-    static HttpUrl serverRoot(HttpUrl baseUrl) {
-        String path = baseUrl.encodedPath();
-        while (path.endsWith("/")) {
-            path = path.substring(0, path.length() - 1);
-        }
-        if (path.endsWith("/v1")) {
-            path = path.substring(0, path.length() - 3);
-        }
-        return baseUrl.newBuilder().encodedPath(path.isEmpty() ? "/" : path + "/").build();
     }
 
     /** HTTP calls made so far (calibration reports its round trips). */
