@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Records what Kneepoint's GPU sampler reads from a real nvidia-smi, to replay in tests (issue #7:
 # "GPU sampler tested with a recorded nvidia-smi CSV"). Runs on a machine with an NVIDIA GPU and needs only
-# bash and nvidia-smi (no JDK): the outputs are parsed by GpuMetricsTest back on the development machine.
+# bash and nvidia-smi (no JDK): copy the .csv outputs into lib/src/test/resources/fixtures/gpu/captures/ (named
+# <gpu>__<driver>__<what>.csv) and NvidiaSmiCsvTest parses them with the recorded captures already there.
 #
 #   bench/device/gpu-record.sh OUT_DIR [SECONDS]
 #

@@ -15,52 +15,19 @@ public final class GpuMetrics {
     /** The nvidia-smi query fields, in the order {@link #parseCsvLine} expects them. */
     public static final String QUERY = "index,utilization.gpu,memory.used,memory.total,power.draw,temperature.gpu,clocks.sm";
 
-    private static final String[] NAMES = {null, "gpu_util_pct", "mem_used_bytes", "mem_total_bytes", "power_w",
-            "temp_c", "sm_clock_mhz"};
     private static final double MIB = 1024.0 * 1024.0;
 
     private GpuMetrics() {}
 
     /**
-     * Parses one line of {@code nvidia-smi --query-gpu=}{@link #QUERY}{@code --format=csv,noheader,nounits}.
+     * Parses one line of {@code nvidia-smi --query-gpu=}{@link #QUERY}{@code --format=csv,noheader,nounits}
+     * ({@link NvidiaSmiCsv#sampler()}; {@link NvidiaSmiCsv#ofHeader} reads the other forms).
      *
-     * @throws IllegalArgumentException when the line has not seven fields or no GPU index
+     * @throws IllegalArgumentException when the line has not seven fields, no GPU index, or a value that is not a
+     *         number or a not-available mark
      */
     public static List<TelemetrySample> parseCsvLine(String line, long tNanos) {
-        String[] f = line.split(",", -1);
-        if (f.length != NAMES.length) {
-            throw new IllegalArgumentException("expected " + NAMES.length + " comma-separated fields (" + QUERY
-                    + "), got " + f.length + ": '" + line.strip() + "'");
-        }
-        String index = f[0].strip();
-        if (!index.matches("\\d+")) {
-            throw new IllegalArgumentException("expected a GPU index first, got '" + index + "'");
-        }
-        Map<String, String> labels = Map.of("gpu", index);
-        List<TelemetrySample> out = new ArrayList<>(NAMES.length - 1);
-        for (int i = 1; i < NAMES.length; i++) {
-            double v = number(f[i]);
-            if (Double.isNaN(v)) {
-                continue; // [N/A], [Not Supported]: missing, not zero
-            }
-            if (NAMES[i].startsWith("mem_")) {
-                v *= MIB; // nounits: MiB
-            }
-            out.add(TelemetrySample.of(tNanos, "gpu", NAMES[i], labels, Kind.GAUGE, v));
-        }
-        return out;
-    }
-
-    private static double number(String s) {
-        String t = s.strip();
-        if (t.isEmpty() || t.startsWith("[")) {
-            return Double.NaN;
-        }
-        try {
-            return Double.parseDouble(t);
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
+        return NvidiaSmiCsv.sampler().samples(line, tNanos);
     }
 
     /**
