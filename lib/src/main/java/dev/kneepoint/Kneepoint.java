@@ -6,6 +6,7 @@ import dev.kneepoint.io.RunLoader;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.sim.SimConfig;
 import dev.kneepoint.sim.Simulator;
+import dev.kneepoint.telemetry.GpuLogImport;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -77,6 +78,15 @@ public final class Kneepoint {
     /** Loads a run directory written earlier (also one from a run that was killed: it is marked incomplete). */
     public static RunResult load(Path runDirectory) {
         return RunLoader.stream(runDirectory, r -> { }).result();
+    }
+
+    /**
+     * Adds a GPU log written on the server host during a run ({@code nvidia-smi --query-gpu=timestamp,index,... --format=csv
+     * -lms 500 -f gpu.csv}) to that run's telemetry, on the run's clock; {@code zone} is the GPU host's time zone.
+     * See {@link GpuLogImport}.
+     */
+    public static GpuLogImport.Result importGpuLog(Path runDirectory, Path csv, java.time.ZoneId zone) {
+        return GpuLogImport.into(runDirectory, csv, zone);
     }
 
     /** The per-step summary as a text table. */

@@ -85,9 +85,10 @@ final class SweepExecution {
         }
         Map<String, Object> config = new LinkedHashMap<>(sweep.describe());
         config.put("client_warmup_ms", Double.isNaN(warmupMs) ? "off" : warmupMs < 0 ? "failed" : warmupMs);
-        RunClock clock = RunClock.system();
+        Instant clockOrigin = Instant.now();
+        RunClock clock = RunClock.system(); // its zero is clockOrigin, to a few microseconds
         this.directory = sweep.outputDir() == null ? null
-                : RunDirectory.builder(sweep.outputDir()).slug(sweep.name())
+                : RunDirectory.builder(sweep.outputDir()).slug(sweep.name()).clockOrigin(clockOrigin)
                         .targetUrl(sweep.target().baseUrl().toString()).model(sweep.target().model())
                         .config(config).slo(sweep.slo()).clientThresholds(sweep.clientThresholds()).open();
         this.aggregator = directory == null ? new RunAggregator(sweep.slo()).clientThresholds(sweep.clientThresholds())

@@ -98,6 +98,62 @@ class TelemetrySweepTest {
     }
 
     @Test
+    void aGpuLogWrittenOnTheServerHostJoinsTheStepsOnTheRunClock() throws Exception {
+        RunResult r;
+        try (Simulator sim = Kneepoint.simulator("fast")) {
+            r = Kneepoint.ladder(Kneepoint.target(sim), 1, 2).inputTokens(16).outputTokens(16)
+                    .stepDuration(Duration.ofMillis(500)).warmup(Duration.ofMillis(100)).gpu(Gpu.off())
+                    .outputDir(runs).name("gpu-log").run();
+        }
+        Path dir;
+        try (Stream<Path> list = Files.list(runs)) {
+            dir = list.findFirst().orElseThrow();
+        }
+        JsonNode manifest = new ObjectMapper().readTree(dir.resolve("manifest.json").toFile());
+        java.time.Instant origin = java.time.Instant.parse(manifest.get("clock_origin").asText());
+        java.time.Instant end = java.time.Instant.parse(manifest.get("end_time").asText());
+        // a log as nvidia-smi -lms 50 would write on a host in UTC+9: one row per 50 ms across the whole run
+        java.time.ZoneId tokyo = java.time.ZoneId.of("Asia/Tokyo");
+        var ts = java.time.format.DateTimeFormatter.ofPattern("yyyy/MM/dd HH:mm:ss.SSS", java.util.Locale.ROOT);
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        lines.add("timestamp, index, utilization.gpu [%], memory.used [MiB]");
+        java.util.List<long[]> rows = new java.util.ArrayList<>(); // {t on the run clock, utilisation}
+        for (int k = 0; origin.plusMillis(50L * k).isBefore(end); k++) {
+            java.time.LocalDateTime local = java.time.LocalDateTime.ofInstant(origin.plusMillis(50L * k), tokyo);
+            String stamp = ts.format(local); // millisecond resolution, as nvidia-smi prints
+            long t = Duration.between(origin, java.time.LocalDateTime.parse(stamp, ts).atZone(tokyo).toInstant()).toNanos();
+            int util = (k * 37) % 101;
+            if (t >= 0) {
+                rows.add(new long[] {t, util});
+            }
+            lines.add(stamp + ", 0, " + util + " %, 1024 MiB");
+        }
+        Path csv = runs.resolve("gpu.csv");
+        Files.write(csv, lines);
+        var imported = dev.kneepoint.telemetry.GpuLogImport.into(dir, csv, tokyo);
+        assertThat(imported.problems()).isEmpty();
+        assertThat(imported.imported()).isEqualTo(rows.size());
+
+        Table steps = RunTables.load(dir).stepsWithTelemetry();
+        String col = "gpu:gpu_util_pct{gpu=0}_mean";
+        assertThat(steps.columnNames()).contains(col);
+        for (int i = 0; i < r.steps().size(); i++) {
+            var w = r.steps().get(i).window();
+            double sum = 0;
+            int n = 0;
+            for (long[] row : rows) {
+                if (row[0] >= w.startNanos() && row[0] < w.endNanos()) {
+                    sum += row[1];
+                    n++;
+                }
+            }
+            // the same rows, in the same order: the step's mean is exactly the mean of the rows in its window
+            assertThat(n).as("rows in step " + i).isGreaterThanOrEqualTo(5);
+            assertThat(steps.doubleColumn(col).get(i)).as("step " + i).isEqualTo(sum / n);
+        }
+    }
+
+    @Test
     void offWritesNoTelemetryAndTheStepTableStaysPlain() throws Exception {
         try (Simulator sim = Kneepoint.simulator("fast")) {
             Kneepoint.ladder(Kneepoint.target(sim), 1).inputTokens(16).outputTokens(8)

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "kneepoint", mixinStandardHelpOptions = true, version = "kneepoint 0.1.0",
         description = "Measures what an LLM server really delivers under load.",
         subcommands = {DemoCommand.class, RunCommand.class, SimCommand.class, AnalyzeCommand.class, BenchCommand.class, SimBenchCommand.class,
-                PeerReportCommand.class})
+                PeerReportCommand.class, ImportGpuCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {

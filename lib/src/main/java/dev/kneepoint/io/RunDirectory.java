@@ -231,6 +231,9 @@ public final class RunDirectory implements RunListener, AutoCloseable {
             g.writeStringField("run_id", runId());
             g.writeBooleanField("complete", complete);
             g.writeStringField("start_time", DateTimeFormatter.ISO_INSTANT.format(startTime));
+            if (config.clockOrigin != null) {
+                g.writeStringField("clock_origin", DateTimeFormatter.ISO_INSTANT.format(config.clockOrigin));
+            }
             g.writeStringField("end_time", endTime == null ? null : DateTimeFormatter.ISO_INSTANT.format(endTime));
             g.writeStringField("ending", ending);
             g.writeStringField("target_url", config.targetUrl);
@@ -291,6 +294,7 @@ public final class RunDirectory implements RunListener, AutoCloseable {
         private Slo slo = Slo.none();
         private ClientThresholds clientThresholds = ClientThresholds.defaults();
         private Clock clock = Clock.systemUTC();
+        private Instant clockOrigin;
         private long flushIntervalMillis = 200;
 
         private Builder(Path parent) {
@@ -299,6 +303,13 @@ public final class RunDirectory implements RunListener, AutoCloseable {
 
         /** Short name appended to the folder name (lower-cased, non-alphanumerics become {@code -}). */
         public Builder slug(String slug) { this.slug = slug; return this; }
+
+        /**
+         * The wall-clock instant of the run clock's zero ({@code RunClock} nanoseconds count from it), written to
+         * the manifest as {@code clock_origin}: what aligns readings taken elsewhere (a GPU log on the server host)
+         * with the requests. Unset, the manifest has none and such readings align on {@code start_time}.
+         */
+        public Builder clockOrigin(Instant origin) { this.clockOrigin = origin; return this; }
 
         public Builder targetUrl(String url) { this.targetUrl = url; return this; }
 

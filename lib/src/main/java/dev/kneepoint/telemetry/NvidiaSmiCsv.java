@@ -140,6 +140,11 @@ public final class NvidiaSmiCsv {
         return out;
     }
 
+    /** True when the layout has a {@code timestamp} column. */
+    public boolean hasTimestamp() {
+        return timestampColumn >= 0;
+    }
+
     /** The row's {@code timestamp} column (nvidia-smi's {@code yyyy/MM/dd HH:mm:ss.SSS}, the GPU host's local time). */
     public Optional<LocalDateTime> timestamp(String line) {
         if (timestampColumn < 0) {

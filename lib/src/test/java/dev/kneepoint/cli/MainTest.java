@@ -44,6 +44,7 @@ class MainTest {
         assertThat(dirs.get(0).resolve("report.txt")).content().contains("c=2").contains("Readings:");
         String analyzed = capture(() -> Main.execute("analyze", dirs.get(0).toString(), dirs.get(1).toString()), 0);
         assertThat(analyzed).contains("c=1").contains("c=2").contains("== Comparison against");
+        importGpuAddsAServerHostLog(dirs.get(1));
         assertThat(dirs.get(0).resolve("comparison.csv")).isNotEmptyFile();
         // --min-effect 50: every percentile row's practical threshold is half its baseline (CSV: 0.5 x baseline).
         capture(() -> Main.execute("analyze", "--min-effect", "50", dirs.get(0).toString(), dirs.get(1).toString()), 0);
@@ -99,6 +100,41 @@ class MainTest {
         assertThat(Durations.parse("PT3S")).isEqualTo(Duration.ofSeconds(3));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Durations.parse("soon"))
                 .hasMessageContaining("e.g. 500ms, 30s");
+    }
+
+    /** {@code import-gpu}: a log written in UTC lands in the run; a second import and a bad zone exit 2. */
+    private void importGpuAddsAServerHostLog(Path run) throws Exception {
+        var manifest = new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.resolve("manifest.json").toFile());
+        java.time.Instant origin = java.time.Instant.parse(manifest.get("clock_origin").asText());
+        var ts = java.time.format.DateTimeFormatter.ofPattern("yyyy/MM/dd HH:mm:ss.SSS", java.util.Locale.ROOT)
+                .withZone(java.time.ZoneOffset.UTC);
+        Path csv = out.resolve("gpu.csv");
+        Files.write(csv, List.of("timestamp, index, power.draw [W]", ts.format(origin.plusMillis(200)) + ", 0, 300.5 W",
+                ts.format(origin.plusMillis(400)) + ", 0, 310.25 W", ts.format(origin.minusSeconds(5)) + ", 0, 80.00 W"));
+        String printed = capture(() -> Main.execute("import-gpu", run.toString(), csv.toString(), "--zone", "UTC"), 0);
+        assertThat(printed).contains("imported 2 of 3 rows (2 samples)").contains("aligned on clock_origin")
+                .contains("1 rows fell outside the run");
+        assertThat(dev.kneepoint.telemetry.TelemetryLoader.load(run).series("gpu:power_w{gpu=0}"))
+                .extracting(dev.kneepoint.telemetry.TelemetrySample::value).containsExactly(300.5, 310.25);
+        assertThat(errOf(() -> Main.execute("import-gpu", run.toString(), csv.toString(), "--zone", "UTC")))
+                .contains("already");
+        assertThat(errOf(() -> Main.execute("import-gpu", run.toString(), csv.toString(), "--zone", "Mars/Olympus")))
+                .contains("--zone 'Mars/Olympus' is not a time zone");
+    }
+
+    /** Standard error of an action that must exit 2. */
+    private static String errOf(Action action) throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream old = System.err;
+        int code;
+        try {
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            code = action.run();
+        } finally {
+            System.setErr(old);
+        }
+        assertThat(code).as("exit code; stderr:\n" + err).isEqualTo(2);
+        return err.toString(StandardCharsets.UTF_8);
     }
 
     private interface Action {
