@@ -1,33 +1,22 @@
 package dev.kneepoint;
 
-import dev.kneepoint.client.OpenAiClient;
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.io.RunDirectory;
-import dev.kneepoint.load.ArrivalPlan;
 import dev.kneepoint.load.BackgroundStream;
 import dev.kneepoint.load.CapPolicy;
-import dev.kneepoint.load.ClosedLoopStep;
-import dev.kneepoint.load.Ladder;
 import dev.kneepoint.load.LoadProgress;
 import dev.kneepoint.load.LoadRun;
-import dev.kneepoint.load.OpenLoopStep;
 import dev.kneepoint.load.Workload;
 import dev.kneepoint.metrics.ClientThresholds;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.telemetry.Gpu;
 import dev.kneepoint.telemetry.Telemetry;
-import dev.kneepoint.workload.DescribedWorkload;
-import dev.kneepoint.workload.RequestSpec;
-import dev.kneepoint.workload.SyntheticPrompts;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -49,43 +38,45 @@ import java.util.Objects;
  * All settings are checked when the sweep starts and every problem is reported at once.
  */
 public final class Sweep {
-    private final TargetConfig baseTarget;
-    private TargetConfig target;
-    private String api;
-    private List<Integer> concurrency = List.of();
-    private List<Double> rates = List.of();
-    private String arrival = "poisson";
-    private double burstCv = 2.0;
-    private long seed = 42;
-    private int inputTokens = 128;
-    private int outputTokens = 128;
-    private boolean ignoreEos = true;
-    private Workload workload;
-    private Duration stepDuration = Duration.ofSeconds(10);
-    private Duration warmup = Duration.ofSeconds(2);
-    private Duration pause = Duration.ZERO;
-    private Duration thinkTime = Duration.ZERO;
-    private Duration drainTimeout = Duration.ofSeconds(30);
-    private long maxRequestsPerStep = -1;
-    private boolean baseline;
-    private int maxInFlight = -1;
-    private CapPolicy capPolicy = CapPolicy.QUEUE;
-    private Slo slo = Slo.none();
-    private ClientThresholds clientThresholds = ClientThresholds.defaults();
-    private double stopFailureRate = Double.NaN;
-    private double stopP99Ms = Double.NaN;
-    private Path outputDir = Path.of("runs");
-    private boolean writeRunDirectory = true;
-    private String name = "sweep";
-    private LoadProgress progress;
-    private boolean allowConcurrent;
-    private boolean clientWarmup = true;
-    private BackgroundStream background;
-    private double backgroundRate = Double.NaN;
-    private Workload backgroundWorkload;
-    private double[] backgroundStepRates;
+    // Package-private so that SweepChecks, SweepPlan and SweepManifest can read them; only the setters
+    // below and SweepChecks.validate (target, background) write them.
+    final TargetConfig baseTarget;
+    TargetConfig target;
+    String api;
+    List<Integer> concurrency = List.of();
+    List<Double> rates = List.of();
+    String arrival = "poisson";
+    double burstCv = 2.0;
+    long seed = 42;
+    int inputTokens = 128;
+    int outputTokens = 128;
+    boolean ignoreEos = true;
+    Workload workload;
+    Duration stepDuration = Duration.ofSeconds(10);
+    Duration warmup = Duration.ofSeconds(2);
+    Duration pause = Duration.ZERO;
+    Duration thinkTime = Duration.ZERO;
+    Duration drainTimeout = Duration.ofSeconds(30);
+    long maxRequestsPerStep = -1;
+    boolean baseline;
+    int maxInFlight = -1;
+    CapPolicy capPolicy = CapPolicy.QUEUE;
+    Slo slo = Slo.none();
+    ClientThresholds clientThresholds = ClientThresholds.defaults();
+    double stopFailureRate = Double.NaN;
+    double stopP99Ms = Double.NaN;
+    Path outputDir = Path.of("runs");
+    boolean writeRunDirectory = true;
+    String name = "sweep";
+    LoadProgress progress;
+    boolean allowConcurrent;
+    boolean clientWarmup = true;
+    BackgroundStream background;
+    double backgroundRate = Double.NaN;
+    Workload backgroundWorkload;
+    double[] backgroundStepRates;
 
-    private Telemetry telemetry = Telemetry.defaults();
+    Telemetry telemetry = Telemetry.defaults();
 
     Sweep(TargetConfig target) {
         this.baseTarget = Objects.requireNonNull(target, "target");
@@ -363,83 +354,9 @@ public final class Sweep {
         return prepare().startAsync();
     }
 
+    /** Checks every setting (all problems at once, see {@link SweepChecks}) and plans the ladder. */
     SweepExecution prepare() {
-        List<String> problems = new ArrayList<>();
-        try {
-            target = effectiveTarget();
-        } catch (IllegalArgumentException e) {
-            problems.add(e.getMessage());
-        }
-        if (concurrency.isEmpty() == rates.isEmpty()) {
-            problems.add("give either concurrency levels (closed loop) or request rates (open loop), not "
-                    + (concurrency.isEmpty() ? "neither" : "both"));
-        }
-        concurrency.stream().filter(c -> c < 1).findFirst().ifPresent(c ->
-                problems.add("concurrency must be >= 1, got " + c));
-        rates.stream().filter(r -> !(r > 0) || r.isInfinite()).findFirst().ifPresent(r ->
-                problems.add("request rate must be a positive finite number of requests per second, got " + r));
-        if (!List.of("constant", "poisson", "gamma").contains(arrival)) {
-            problems.add("arrival must be constant, poisson or gamma, got '" + arrival + "'");
-        }
-        if (workload == null && inputTokens < 1) {
-            problems.add("inputTokens must be >= 1, got " + inputTokens);
-        }
-        if (workload == null && outputTokens < 1) {
-            problems.add("outputTokens must be >= 1, got " + outputTokens);
-        }
-        if (stepDuration == null || stepDuration.isNegative() || stepDuration.isZero()) {
-            problems.add("stepDuration must be positive, got " + stepDuration);
-        }
-        if (warmup == null || warmup.isNegative()) {
-            problems.add("warmup must be >= 0, got " + warmup);
-        }
-        if (pause == null || pause.isNegative()) {
-            problems.add("pause must be >= 0, got " + pause);
-        }
-        if (!Double.isNaN(stopFailureRate) && (stopFailureRate < 0 || stopFailureRate > 1)) {
-            problems.add("stopWhenFailureRateAbove takes a fraction in [0, 1], got " + stopFailureRate);
-        }
-        if (clientThresholds == null) {
-            problems.add("clientCheck thresholds must not be null (use ClientCheck.thresholds().build() for the defaults)");
-        }
-        if (name == null || !name.matches("[A-Za-z0-9._-]{1,60}")) {
-            problems.add("name must be 1-60 letters, digits, '.', '_' or '-', got '" + name + "'");
-        }
-        if (telemetry.enabled()) {
-            problems.addAll(telemetry.problems());
-        }
-        if (backgroundWorkload != null) {
-            try {
-                if (backgroundStepRates != null) {
-                    double first = java.util.Arrays.stream(backgroundStepRates).filter(r -> r > 0).findFirst().orElse(1);
-                    background = new BackgroundStream(backgroundWorkload, ArrivalPlan.poisson(first, seed ^ 0x6267L),
-                            BackgroundStream.DEFAULT_TAG, drainTimeout).withStepRates(backgroundStepRates);
-                } else {
-                    background = new BackgroundStream(backgroundWorkload, ArrivalPlan.poisson(backgroundRate, seed ^ 0x6267L),
-                            BackgroundStream.DEFAULT_TAG, drainTimeout);
-                }
-            } catch (IllegalArgumentException e) {
-                problems.add("background: " + e.getMessage());
-            }
-        }
-        int ladderSteps = concurrency.isEmpty() ? rates.size() : concurrency.size();
-        if (background != null && background.perStep() && background.stepRatesRps().size() != ladderSteps) {
-            problems.add("background: " + background.stepRatesRps().size() + " per-step rates for a ladder of "
-                    + ladderSteps + " steps; give one rate per step (0 for none)");
-        }
-        Ladder ladder = null;
-        try {
-            ladder = ladder();
-        } catch (IllegalArgumentException e) {
-            if (problems.isEmpty()) {
-                problems.add(e.getMessage());
-            }
-        }
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("Invalid sweep (" + problems.size() + " problem"
-                    + (problems.size() == 1 ? "" : "s") + "):\n  - " + String.join("\n  - ", problems));
-        }
-        return new SweepExecution(this, ladder);
+        return new SweepExecution(this, SweepChecks.validate(this));
     }
 
     /** The target with the {@link #api} override applied; throws naming the problem when it is unknown. */
@@ -447,96 +364,14 @@ public final class Sweep {
         return api == null ? baseTarget : baseTarget.withApiKind(ApiKind.parse(api));
     }
 
-    private Ladder ladder() {
-        Ladder l;
-        if (!concurrency.isEmpty()) {
-            ClosedLoopStep.Builder b = ClosedLoopStep.builder().concurrency(concurrency.get(0))
-                    .warmup(warmup).duration(stepDuration).thinkTime(thinkTime).drainTimeout(drainTimeout);
-            if (maxRequestsPerStep > 0) {
-                b.maxRequests(maxRequestsPerStep);
-            }
-            l = Ladder.concurrency(concurrency, b.build());
-        } else {
-            OpenLoopStep.Builder b = OpenLoopStep.builder().arrival(arrivalPlan(rates.get(0)))
-                    .warmup(warmup).duration(stepDuration).drainTimeout(drainTimeout);
-            if (maxRequestsPerStep > 0) {
-                b.maxRequests(maxRequestsPerStep);
-            }
-            if (maxInFlight > 0) {
-                b.maxInFlight(maxInFlight, capPolicy);
-            }
-            l = Ladder.rates(rates, b.build());
-        }
-        if (baseline) {
-            l = l.withBaseline();
-        }
-        return l.withPause(pause);
-    }
-
-    private ArrivalPlan arrivalPlan(double rate) {
-        return switch (arrival) {
-            case "constant" -> ArrivalPlan.constant(rate);
-            case "gamma" -> ArrivalPlan.gamma(rate, burstCv, seed);
-            default -> ArrivalPlan.poisson(rate, seed);
-        };
-    }
-
+    /** The synthetic prompts of {@link #inputTokens}/{@link #outputTokens}, or the user's workload. */
     Workload workloadOrSynthetic() {
-        if (workload != null) {
-            return workload;
-        }
-        SyntheticPrompts prompts = new SyntheticPrompts(seed);
-        Map<String, Object> extra = ignoreEos ? Map.of("ignore_eos", true) : Map.of();
-        int in = inputTokens;
-        int out = outputTokens;
-        return index -> new RequestSpec(prompts.prompt(index, in), List.of(), out, in, extra, "default");
+        return SweepPlan.workload(this);
     }
 
-    /** The run's configuration as written to {@code manifest.json} (no secrets). */
+    /** The run's configuration as written to {@code manifest.json} (no secrets); see {@link SweepManifest}. */
     Map<String, Object> describe() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("name", name);
-        m.put("target", target.describe());
-        m.put("mode", concurrency.isEmpty() ? "open" : "closed");
-        if (concurrency.isEmpty()) {
-            m.put("rates_rps", rates);
-            m.put("arrival", arrival);
-            if (arrival.equals("gamma")) {
-                m.put("burstiness_cv", burstCv);
-            }
-            m.put("max_in_flight", maxInFlight);
-            m.put("cap_policy", maxInFlight > 0 ? capPolicy.name().toLowerCase(Locale.ROOT) : "");
-        } else {
-            m.put("concurrency", concurrency);
-            m.put("think_time_s", thinkTime.toNanos() / 1e9);
-        }
-        m.put("workload", workload == null
-                ? Map.of("kind", "synthetic", "input_tokens", inputTokens, "output_tokens", outputTokens,
-                        "ignore_eos", ignoreEos)
-                : workload instanceof DescribedWorkload d ? d.describe() : Map.of("kind", workload.getClass().getName()));
-        m.put("seed", seed);
-        m.put("step_duration_s", stepDuration.toNanos() / 1e9);
-        m.put("warmup_s", warmup.toNanos() / 1e9);
-        m.put("pause_s", pause.toNanos() / 1e9);
-        m.put("max_requests_per_step", maxRequestsPerStep);
-        m.put("baseline", baseline);
-        m.put("slo", slo.toString());
-        m.put("concurrent_runs_allowed", allowConcurrent);
-        m.put("telemetry", telemetry.describe());
-        if (background != null) {
-            Map<String, Object> bg = new LinkedHashMap<>();
-            bg.put("tag", background.tag());
-            bg.put("rate_rps", background.perStep() ? null : background.rateRps());
-            if (background.perStep()) {
-                bg.put("step_rates_rps", background.stepRatesRps());
-            }
-            bg.put("arrival", background.arrival().label());
-            bg.put("seed", background.arrival().seed());
-            bg.put("workload", background.workload() instanceof DescribedWorkload d ? d.describe()
-                    : Map.of("kind", background.workload().getClass().getName()));
-            m.put("background", bg);
-        }
-        return m;
+        return SweepManifest.describe(this);
     }
 
     TargetConfig target() { return target; }

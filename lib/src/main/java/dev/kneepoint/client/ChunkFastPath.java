@@ -51,10 +51,7 @@ final class ChunkFastPath {
     private StreamPayload.Chunk chunk() {
         ws();
         expect('{');
-        ws();
-        if (peek() == '}') {
-            i++;
-        } else {
+        if (membersFollow('}')) {
             while (true) {
                 int k = key();
                 colon();
@@ -89,6 +86,16 @@ final class ChunkFastPath {
                 completionTokens, -1, null);
     }
 
+    /** Just inside an object or array: true when a member follows, false (and past it) when it is empty. */
+    private boolean membersFollow(char close) {
+        ws();
+        if (peek() == close) {
+            i++;
+            return false;
+        }
+        return true;
+    }
+
     /** After a member: true when a comma (another member follows), false at the closing {@code close}. */
     private boolean next(char close) {
         ws();
@@ -111,17 +118,13 @@ final class ChunkFastPath {
         }
         i++;
         choices = 0;
-        ws();
-        if (peek() == ']') {
-            i++;
+        if (!membersFollow(']')) {
             return;
         }
         do {
             expect('{');
             choices++;
-            ws();
-            if (peek() == '}') {
-                i++;
+            if (!membersFollow('}')) {
                 continue;
             }
             do {
@@ -156,9 +159,7 @@ final class ChunkFastPath {
 
     private void delta() {
         i++;
-        ws();
-        if (peek() == '}') {
-            i++;
+        if (!membersFollow('}')) {
             return;
         }
         do {
@@ -183,9 +184,7 @@ final class ChunkFastPath {
             return;
         }
         i++;
-        ws();
-        if (peek() == '}') {
-            i++;
+        if (!membersFollow('}')) {
             return;
         }
         do {
@@ -245,9 +244,7 @@ final class ChunkFastPath {
             case '"' -> skipString();
             case '{' -> {
                 i++;
-                ws();
-                if (peek() == '}') {
-                    i++;
+                if (!membersFollow('}')) {
                     return;
                 }
                 do {
@@ -258,9 +255,7 @@ final class ChunkFastPath {
             }
             case '[' -> {
                 i++;
-                ws();
-                if (peek() == ']') {
-                    i++;
+                if (!membersFollow(']')) {
                     return;
                 }
                 do {

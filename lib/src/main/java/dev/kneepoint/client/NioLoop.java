@@ -11,7 +11,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -35,19 +34,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class NioLoop implements Runnable {
     /** Idle connections kept over all hosts. */
     static final int MAX_IDLE_CONNECTIONS = 4096;
-    /**
-     * A pooled connection idle longer than this is closed rather than reused: 2 s, below the 5 s keep-alive
-     * timeout of common servers (uvicorn for vLLM/SGLang, cpp-httplib for llama-server, Node), so a server
-     * closing an idle connection at the moment it is reused cannot make a request meet a stale connection
-     * (which would be resent, the lost attempt counted inside its TTFT).
-     */
-    static final long IDLE_KEEP_NANOS = 2_000_000_000L;
-    /**
-     * A server that closes a pooled connection within this time of its last response, without having said
-     * {@code Connection: close}, closes connections after responses (not on an idle timeout, which common servers
-     * set to 5 s or more): its connections are no longer pooled ({@link NioPool#learnClosesUnannounced}).
-     */
-    static final long UNANNOUNCED_CLOSE_NANOS = 1_000_000_000L;
     static final long DRAIN_NANOS = 1_000_000_000L;
     static final long DRAIN_BYTES = 64 * 1024;
     /** How long the loop thread outlives its last request (so no thread of ours survives a run for long). */
@@ -65,8 +51,7 @@ final class NioLoop implements Runnable {
     private final NioPool idle = new NioPool(MAX_IDLE_CONNECTIONS);
     private final byte[] readArray = new byte[64 * 1024];
     private final ByteBuffer readBuf = ByteBuffer.wrap(readArray);
-    private long nextScan = Long.MAX_VALUE;
-    private boolean scanDue;
+    private final NioDeadlines deadlines = new NioDeadlines();
     private long loopNanos;
     private volatile boolean evictIdle;
     private final Object lifecycle = new Object();
@@ -173,11 +158,11 @@ final class NioLoop implements Runnable {
                 } else {
                     quietSince = -1;
                 }
-                long wait = scanDue ? Math.max(1, (nextScan - now + 999_999) / 1_000_000) : 0;
+                long wait = deadlines.waitMillis(now);
                 if (quietSince >= 0) {
                     wait = wait == 0 ? LINGER_NANOS / 1_000_000 : Math.min(wait, LINGER_NANOS / 1_000_000);
                 }
-                if (scanDue && nextScan - now <= 0) {
+                if (deadlines.overdue(now)) {
                     selector.selectNow(this::ready);
                 } else {
                     selector.select(this::ready, wait);
@@ -198,8 +183,8 @@ final class NioLoop implements Runnable {
                         close(c);
                     }
                 }
-                if (scanDue && loopNanos - nextScan >= 0) {
-                    scan(loopNanos);
+                if (deadlines.reached(loopNanos)) {
+                    deadlines.scan(loopNanos, active, draining, this::close);
                 }
             } catch (IOException | RuntimeException | Error e) {
                 failAll(e);
@@ -227,8 +212,8 @@ final class NioLoop implements Runnable {
             return;
         }
         active.add(x);
-        due(x.deadline());
-        NioConnection c = pooled(x);
+        deadlines.due(x.deadline());
+        NioConnection c = idle.takeReusable(NioPool.key(x.target), loopNanos, readBuf, this::close);
         try {
             if (c != null) {
                 x.connected = true;
@@ -272,44 +257,6 @@ final class NioLoop implements Runnable {
         return true;
     }
 
-    private NioConnection pooled(NioExchange x) {
-        String key = NioPool.key(x.target);
-        for (NioConnection c; (c = idle.take(key)) != null; ) {
-            if (loopNanos - c.idleSince < IDLE_KEEP_NANOS && healthy(c)) {
-                c.reused = true;
-                return c;
-            }
-            close(c);
-        }
-        return null;
-    }
-
-    /**
-     * A pooled connection is healthy when a non-blocking read finds neither data nor end of stream; one the
-     * server closed soon after its response teaches the pool that this server does so.
-     */
-    private boolean healthy(NioConnection c) {
-        int n;
-        try {
-            readBuf.clear();
-            n = c.channel.isOpen() ? c.channel.read(readBuf) : -1;
-        } catch (IOException e) {
-            n = -1;
-        }
-        if (n < 0) {
-            closedWhileIdle(c);
-        }
-        return n == 0;
-    }
-
-    /** The server closed (or reset) the pooled connection {@code c}. */
-    private void closedWhileIdle(NioConnection c) {
-        // the clock now, not loopNanos: the loop may have slept (or had no thread) since it last read the clock
-        if (System.nanoTime() - c.idleSince < UNANNOUNCED_CLOSE_NANOS) {
-            idle.learnClosesUnannounced(c.poolKey);
-        }
-    }
-
     private void connect(NioExchange x) throws IOException {
         SocketChannel ch = SocketChannel.open();
         NioConnection c = new NioConnection(ch, NioPool.key(x.target));
@@ -326,7 +273,7 @@ final class NioLoop implements Runnable {
 
     private void connected(NioConnection c) throws IOException {
         c.exchange.connected = true;
-        due(c.exchange.deadline());
+        deadlines.due(c.exchange.deadline());
         write(c);
     }
 
@@ -370,7 +317,7 @@ final class NioLoop implements Runnable {
             if (x != null && !x.isComplete() && !retryStale(c, x)) {
                 x.failed(e);
             } else if (x == null && c.pooled) {
-                closedWhileIdle(c); // reset while idle
+                idle.closedWhileIdle(c); // reset while idle
             }
             close(c);
         } catch (RuntimeException e) {
@@ -391,7 +338,7 @@ final class NioLoop implements Runnable {
         NioExchange x = c.exchange;
         if (x == null && !draining.contains(c)) {
             if (n < 0) {
-                closedWhileIdle(c);
+                idle.closedWhileIdle(c);
             }
             close(c); // an idle pooled connection was closed by the server or sent unasked bytes
             return;
@@ -410,11 +357,11 @@ final class NioLoop implements Runnable {
             if (!c.bodyDone()) {
                 c.drainUntil = loopNanos + DRAIN_NANOS;
                 if (draining.add(c)) {
-                    due(c.drainUntil);
+                    deadlines.due(c.drainUntil);
                 }
             }
         } else if (x != null && !x.isComplete()) {
-            due(x.deadline());
+            deadlines.due(x.deadline());
         }
         if (c.exchange == null) {
             if (n < 0 || c.drainedBytes > DRAIN_BYTES) {
@@ -448,42 +395,6 @@ final class NioLoop implements Runnable {
         } catch (IOException e) {
             // closing a socket we give up on: nothing left to report
         }
-    }
-
-    /** Arranges a deadline check at {@code at} (System.nanoTime) at the latest. */
-    private void due(long at) {
-        if (!scanDue || at - nextScan < 0) {
-            nextScan = at;
-            scanDue = true;
-        }
-    }
-
-    /** Ends requests whose deadline passed and connections that drained too long; plans the next check. */
-    private void scan(long now) {
-        scanDue = false;
-        nextScan = Long.MAX_VALUE;
-        List<NioExchange> expired = new ArrayList<>();
-        for (NioExchange x : active) {
-            if (x.expired(now) != null) {
-                expired.add(x);
-            } else {
-                due(x.deadline());
-            }
-        }
-        for (NioExchange x : expired) {
-            NioConnection c = x.connection;
-            x.timedOut(x.expired(now));
-            close(c);
-        }
-        List<NioConnection> stale = new ArrayList<>();
-        for (NioConnection c : draining) {
-            if (now - c.drainUntil >= 0) {
-                stale.add(c);
-            } else {
-                due(c.drainUntil);
-            }
-        }
-        stale.forEach(this::close);
     }
 
     /** Last resort when the loop itself failed: no request may wait forever. */

@@ -1,8 +1,5 @@
 package dev.kneepoint.client;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -336,10 +333,10 @@ public final class TargetConfig {
                 problems.add("TGI's /generate_stream always streams: keep stream(true), or use the OpenAI API"
                         + " (api chat or completions) for non-streaming requests");
             }
-            checkPositive(problems, "connectTimeout", connectTimeout);
-            checkPositive(problems, "firstTokenTimeout", firstTokenTimeout);
-            checkPositive(problems, "idleTimeout", idleTimeout);
-            checkPositive(problems, "totalTimeout", totalTimeout);
+            TargetChecks.checkPositive(problems, "connectTimeout", connectTimeout);
+            TargetChecks.checkPositive(problems, "firstTokenTimeout", firstTokenTimeout);
+            TargetChecks.checkPositive(problems, "idleTimeout", idleTimeout);
+            TargetChecks.checkPositive(problems, "totalTimeout", totalTimeout);
             if (maxEventBytes <= 0) {
                 problems.add("maxEventBytes must be positive, got " + maxEventBytes);
             }
@@ -359,70 +356,15 @@ public final class TargetConfig {
                     problems.add("extra body fields need non-blank names");
                 }
             });
-            List<java.security.cert.X509Certificate> trusted = readTrusted(problems);
-            String key = readKey(problems);
+            List<java.security.cert.X509Certificate> trusted =
+                    TargetChecks.readTrusted(trustCertificate, insecureSkipTlsVerify, problems);
+            String key = TargetChecks.readKey(apiKeyEnv, apiKeyFile, environment, problems);
             if (!problems.isEmpty()) {
                 throw new IllegalArgumentException("Invalid target configuration ("
                         + problems.size() + " problem" + (problems.size() > 1 ? "s" : "") + "):\n - "
                         + String.join("\n - ", problems));
             }
             return new TargetConfig(this, base, endpointOf(base, apiKind), key, trusted);
-        }
-
-        private List<java.security.cert.X509Certificate> readTrusted(List<String> problems) {
-            if (trustCertificate == null) {
-                return List.of();
-            }
-            if (insecureSkipTlsVerify) {
-                problems.add("give either trustCertificate or insecureSkipTlsVerify, not both");
-                return List.of();
-            }
-            try {
-                return TlsSettings.readCertificates(trustCertificate);
-            } catch (IOException | java.security.GeneralSecurityException | RuntimeException e) {
-                problems.add("certificate file '" + trustCertificate + "' cannot be read as PEM or DER X.509 ("
-                        + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage())
-                        + "); export the server's CA certificate, e.g. with openssl s_client -showcerts");
-                return List.of();
-            }
-        }
-
-        private String readKey(List<String> problems) {
-            if (apiKeyEnv != null && apiKeyFile != null) {
-                problems.add("give the API key either from an environment variable or from a file, not both");
-                return null;
-            }
-            if (apiKeyEnv != null) {
-                String v = apiKeyEnv.isBlank() ? null : environment.apply(apiKeyEnv);
-                if (v == null || v.isBlank()) {
-                    problems.add("API key environment variable '" + apiKeyEnv + "' is not set or empty");
-                    return null;
-                }
-                return v.strip();
-            }
-            if (apiKeyFile != null) {
-                try {
-                    String v = Files.readString(apiKeyFile, StandardCharsets.UTF_8).strip();
-                    int nl = v.indexOf('\n');
-                    v = nl < 0 ? v : v.substring(0, nl).strip();
-                    if (v.isEmpty()) {
-                        problems.add("API key file '" + apiKeyFile + "' is empty");
-                        return null;
-                    }
-                    return v;
-                } catch (IOException | RuntimeException e) {
-                    problems.add("API key file '" + apiKeyFile + "' cannot be read ("
-                            + e.getClass().getSimpleName() + ")");
-                    return null;
-                }
-            }
-            return null;
-        }
-
-        private static void checkPositive(List<String> problems, String name, Duration d) {
-            if (d == null || d.isNegative() || d.isZero()) {
-                problems.add(name + " must be a positive duration, got " + d);
-            }
         }
 
         private static HttpUrl endpointOf(HttpUrl base, ApiKind kind) {

@@ -1,16 +1,10 @@
 package dev.kneepoint.client;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -29,9 +23,8 @@ final class KeepAliveServer implements AutoCloseable {
         boolean answer(int onConnection, Socket s, OutputStream out) throws Exception;
     }
 
-    private final ServerSocket listener;
+    private final AcceptLoop loop;
     private final Script script;
-    private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     final AtomicInteger connections = new AtomicInteger();
     /** Requests read, answered or not. */
     final AtomicInteger requests = new AtomicInteger();
@@ -40,40 +33,24 @@ final class KeepAliveServer implements AutoCloseable {
 
     KeepAliveServer(Script script) throws IOException {
         this.script = script;
-        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread.ofVirtual().name("keepalive-server-accept").start(this::acceptLoop);
+        this.loop = new AcceptLoop("keepalive-server", connections, this::serve);
     }
 
     /** A server whose script needs the server itself (e.g. {@link #readNextRequest}). */
     KeepAliveServer(java.util.function.Function<KeepAliveServer, Script> script) throws IOException {
         this.script = script.apply(this);
-        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread.ofVirtual().name("keepalive-server-accept").start(this::acceptLoop);
+        this.loop = new AcceptLoop("keepalive-server", connections, this::serve);
     }
 
     String url() {
-        return "http://127.0.0.1:" + listener.getLocalPort();
-    }
-
-    private void acceptLoop() {
-        while (!listener.isClosed()) {
-            try {
-                Socket s = listener.accept();
-                s.setTcpNoDelay(true);
-                sockets.add(s);
-                connections.incrementAndGet();
-                Thread.ofVirtual().name("keepalive-server-conn").start(() -> serve(s));
-            } catch (IOException e) {
-                return;
-            }
-        }
+        return loop.url();
     }
 
     private void serve(Socket s) {
         try (s) {
             InputStream in = s.getInputStream();
             for (int n = 0; ; n++) {
-                if (!readRequest(in)) {
+                if (!AcceptLoop.readRequest(in)) {
                     return; // the client closed the connection
                 }
                 requests.incrementAndGet();
@@ -84,34 +61,8 @@ final class KeepAliveServer implements AutoCloseable {
         } catch (Exception e) {
             // the client went away or the script reset the connection: the end of this connection
         } finally {
-            sockets.remove(s);
             closedConnections.incrementAndGet();
         }
-    }
-
-    /** Reads one request; false at a clean end of stream before it. */
-    private static boolean readRequest(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        int last4 = 0;
-        while (last4 != 0x0D0A0D0A) {
-            int c = in.read();
-            if (c < 0) {
-                if (head.size() == 0) {
-                    return false;
-                }
-                throw new IOException("client closed in the middle of a request");
-            }
-            head.write(c);
-            last4 = (last4 << 8) | c;
-        }
-        long length = 0;
-        for (String line : head.toString(StandardCharsets.ISO_8859_1).split("\r\n")) {
-            if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
-                length = Long.parseLong(line.substring(15).strip());
-            }
-        }
-        in.skipNBytes(length);
-        return true;
     }
 
     /**
@@ -120,7 +71,7 @@ final class KeepAliveServer implements AutoCloseable {
      * {@link #requests}.
      */
     boolean readNextRequest(Socket s) throws IOException {
-        boolean read = readRequest(s.getInputStream());
+        boolean read = AcceptLoop.readRequest(s.getInputStream());
         if (read) {
             requests.incrementAndGet();
         }
@@ -150,8 +101,8 @@ final class KeepAliveServer implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        listener.close();
-        for (Socket s : sockets) {
+        loop.listener.close();
+        for (Socket s : loop.sockets) {
             s.close();
         }
     }

@@ -1,13 +1,9 @@
 package dev.kneepoint.real;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import dev.kneepoint.Kneepoint;
 import dev.kneepoint.client.ApiKind;
-import dev.kneepoint.client.Cancellation;
-import dev.kneepoint.client.OpenAiClient;
-import dev.kneepoint.client.RequestContext;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.load.ExecutedStep;
 import dev.kneepoint.load.GateDecision;
@@ -18,7 +14,6 @@ import dev.kneepoint.metrics.RunClock;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepResult;
-import dev.kneepoint.metrics.TokenSource;
 import dev.kneepoint.workload.RequestSpec;
 import dev.kneepoint.workload.SyntheticPrompts;
 import java.io.IOException;
@@ -73,11 +68,7 @@ class LlamaServerTest {
     /** Per test, so that every test shows as skipped (with the reason) or failed, never silently absent. */
     @BeforeEach
     void requireServer() {
-        switch (gate) {
-            case RealServer.Gate.Skip s -> Assumptions.abort(s.reason());
-            case RealServer.Gate.Fail f -> fail(f.reason());
-            case RealServer.Gate.Run r -> assertThat(server).isNotNull();
-        }
+        RealServerSupport.require(gate, server);
     }
 
     @AfterAll
@@ -111,60 +102,19 @@ class LlamaServerTest {
 
     private static RequestRecord send(ApiKind kind, String prompt, int maxTokens) {
         RequestSpec spec = new RequestSpec(prompt, List.of(), maxTokens, -1, IGNORE_EOS, "real");
-        try (OpenAiClient client = new OpenAiClient(target(kind))) {
-            return client.execute(spec, new RequestContext(nextId++, "real", false, CLOCK.now(), CLOCK),
-                    new Cancellation());
-        }
-    }
-
-    private static void assertStreamedOk(RequestRecord r, int maxTokens) {
-        assertThat(r.outcome()).as("outcome of %s", r).isEqualTo(Outcome.OK);
-        if (fallback()) {
-            assertFallbackStreamedOk(r, maxTokens);
-            return;
-        }
-        assertThat(r.tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
-        // ignore_eos + max_tokens: the server must stop at exactly the budget, by length.
-        assertThat(r.outputTokens()).isEqualTo(maxTokens);
-        assertThat(r.finishReason()).isEqualTo("length");
-        assertThat(r.promptTokens()).isPositive();
-        assertThat(r.chunkNanos().length).as("one SSE event per token on llama.cpp").isEqualTo(maxTokens);
-        assertThat(r.ttftNanos()).isPositive();
-        assertThat(r.tpotNanos()).isPositive();
-        // llama.cpp's own counts, sent in the final chunk's timings, agree with its usage block.
-        assertThat(r.serverTimings()).containsKeys("prompt_n", "prompt_ms", "predicted_n", "predicted_ms",
-                "predicted_per_token_ms");
-        assertThat(r.serverTimings().get("predicted_n")).isEqualTo((double) maxTokens);
-        // --no-cache-prompt: the whole prompt is prefilled for every request (honest TTFT).
-        assertThat(r.serverTimings().get("prompt_n")).isEqualTo((double) r.promptTokens());
-    }
-
-    /**
-     * llama_cpp.server streams one event per token but sends no usage and no timings: Kneepoint counts
-     * events (token source {@code events}, METRICS.md's last resort). Exact: the end tokens are biased away
-     * and llama_cpp.server emits each sampled token as its own event (it only holds text back while it could be
-     * the start of a stop string or an incomplete UTF-8 sequence, which these English outputs do not produce).
-     */
-    private static void assertFallbackStreamedOk(RequestRecord r, int maxTokens) {
-        assertThat(r.tokenSource()).as("no usage in llama_cpp.server streams").isEqualTo(TokenSource.EVENTS);
-        assertThat(r.serverTimings()).as("no llama.cpp timings in llama_cpp.server streams").isNullOrEmpty();
-        assertThat(r.outputTokens()).isEqualTo(maxTokens);
-        assertThat(r.chunkNanos().length).as("one SSE event per token").isEqualTo(maxTokens);
-        assertThat(r.finishReason()).isEqualTo("length");
-        assertThat(r.ttftNanos()).isPositive();
-        assertThat(r.tpotNanos()).isPositive();
+        return RealServerSupport.send(target(kind), spec, nextId++, CLOCK);
     }
 
     @Test
     void streamingChatGivesOkRecordsWithServerUsageAndTimings() {
         RequestRecord r = send(ApiKind.CHAT, "Write one sentence about mountains.", 32);
-        assertStreamedOk(r, 32);
+        LlamaRecords.assertStreamedOk(r, 32, fallback());
     }
 
     @Test
     void streamingCompletionsGiveOkRecordsWithServerUsageAndTimings() {
         RequestRecord r = send(ApiKind.COMPLETIONS, "The history of the bicycle begins", 32);
-        assertStreamedOk(r, 32);
+        LlamaRecords.assertStreamedOk(r, 32, fallback());
     }
 
     @Test
@@ -178,7 +128,7 @@ class LlamaServerTest {
         List<String> rows = new ArrayList<>();
         for (int i = 1; i <= 5; i++) {
             RequestRecord r = send(ApiKind.COMPLETIONS, prompts.prompt(i, 200), out);
-            assertStreamedOk(r, out);
+            LlamaRecords.assertStreamedOk(r, out, fallback());
             Map<String, Double> t = r.serverTimings();
             double ttftMs = r.ttftNanos() / 1e6;
             double promptMs = t.get("prompt_ms");
@@ -200,12 +150,12 @@ class LlamaServerTest {
         // this 2-core machine is shared (a descheduled thread costs tens of ms); a client that waited for
         // the wrong event (usage chunk, second token) would exceed it by a full decode time or more.
         REPORT.add("timings (completions, ~200-word prompt, 48 tokens): " + rows);
-        assertThat(median(overheadMs)).as("median TTFT - prompt_ms (ms); %s", rows).isBetween(0.0, 60.0);
+        assertThat(RealServerSupport.median(overheadMs)).as("median TTFT - prompt_ms (ms); %s", rows).isBetween(0.0, 60.0);
         // TPOT and llama.cpp's decode time per token cover the same span; only the ends differ (SSE write
         // and client read of the first and last token; measured < 1% here). 15% is what a 60 ms client-side
         // delay at one end (the bound above) does to 47 intervals of ~9 ms: noise passes, a client stamping
         // tokens at the wrong event (stream end, buffered reads) does not.
-        assertThat(median(tpotRelErr)).as("median |TPOT - server| / server; %s", rows).isLessThan(0.15);
+        assertThat(RealServerSupport.median(tpotRelErr)).as("median |TPOT - server| / server; %s", rows).isLessThan(0.15);
     }
 
     @Test
@@ -369,7 +319,7 @@ class LlamaServerTest {
         for (int i = 1; i <= 5; i++) {
             int before = log == null ? 0 : log.entries().size();
             RequestRecord r = send(ApiKind.COMPLETIONS, prompts.prompt(i, 200), out);
-            assertStreamedOk(r, out);
+            LlamaRecords.assertStreamedOk(r, out, fallback());
             long[] t = r.chunkNanos();
             List<Double> itlMs = new ArrayList<>();
             for (int k = 1; k < t.length; k++) {
@@ -383,7 +333,7 @@ class LlamaServerTest {
             assertThat(itlMs.stream().mapToDouble(Double::doubleValue).average().orElseThrow())
                     .isCloseTo(tpotMs, org.assertj.core.data.Offset.offset(0.001));
             String row = String.format(Locale.ROOT, "ttft=%.1f tpot=%.2f itl_p50=%.2f", ttftMs, tpotMs,
-                    median(itlMs));
+                    RealServerSupport.median(itlMs));
             if (log != null) {
                 PerfLog.Entry e = log.awaitEntry(before);
                 row += " " + e;
@@ -403,17 +353,17 @@ class LlamaServerTest {
         // one decode step: prefill is a batch of ~200 rows, so it costs many decode steps (about 90x on
         // llama-server here). 5x leaves room for prefill's better batching efficiency and noise; a client that
         // stamped the first token at the response headers or a role-only event would fall far below it.
-        assertThat(median(ttfts)).as("median TTFT vs 5 x median TPOT; %s", rows)
-                .isGreaterThan(5 * median(tpots));
+        assertThat(RealServerSupport.median(ttfts)).as("median TTFT vs 5 x median TPOT; %s", rows)
+                .isGreaterThan(5 * RealServerSupport.median(tpots));
         if (log != null) {
             // Same bound as for llama-server's prompt_ms: HTTP, JSON, tokenizing, first sampling, SSE, read.
-            assertThat(median(overheadMs)).as("median TTFT - prompt eval (ms); %s", rows).isBetween(0.0, 60.0);
+            assertThat(RealServerSupport.median(overheadMs)).as("median TTFT - prompt eval (ms); %s", rows).isBetween(0.0, 60.0);
             // Between the first and the last token the server runs N-1 llama_decode() calls, so TPOT is at
             // least their mean (0.95: jitter of the first/last read). Above it: llama_cpp.server's Python work
             // per token (logits copy for the logit bias, sampling, detokenizing, JSON, the thread hand-off to
             // the event loop): median 1.14-1.25x measured here, single requests up to 1.5x under load. 2.0 leaves
             // room for the shared machine and still fails a client that counted half the tokens.
-            assertThat(median(tpotRatio)).as("median TPOT / (eval ms / runs); %s", rows).isBetween(0.95, 2.0);
+            assertThat(RealServerSupport.median(tpotRatio)).as("median TPOT / (eval ms / runs); %s", rows).isBetween(0.95, 2.0);
         }
     }
 
@@ -445,11 +395,5 @@ class LlamaServerTest {
         // Served one by one, aggregate throughput stays that of one user (0.6-1.6x for noise).
         assertThat(c4.outputTokensPerS()).as("aggregate tokens/s c4 vs c1%n%s", table)
                 .isBetween(0.6 * c1.outputTokensPerS(), 1.6 * c1.outputTokensPerS());
-    }
-
-    private static double median(List<Double> xs) {
-        List<Double> s = xs.stream().sorted().toList();
-        int m = s.size() / 2;
-        return s.size() % 2 == 1 ? s.get(m) : (s.get(m - 1) + s.get(m)) / 2;
     }
 }

@@ -38,22 +38,8 @@ final class OllamaServer {
 
     /** Run / skip / fail from the environment and a probe of {@code GET /api/version} (pure, unit-tested). */
     static RealServer.Gate gate(Map<String, String> env, RealServer.Probe probe) {
-        boolean required = "1".equals(env.get(REQUIRE_VAR)) || "true".equalsIgnoreCase(env.get(REQUIRE_VAR));
-        String url = env.get(URL_VAR);
-        String problem;
-        if (url == null || url.isBlank()) {
-            problem = URL_VAR + " is not set (start one with `bin/kneepoint-ollama start` and export the URL it prints)";
-        } else {
-            url = url.strip().replaceAll("/+$", "").replaceAll("/v1$", "");
-            problem = probe.problem(url);
-            if (problem == null) {
-                return new RealServer.Gate.Run(url);
-            }
-            problem = "Ollama at " + url + " is not usable: " + problem;
-        }
-        return required
-                ? new RealServer.Gate.Fail(problem + " but " + REQUIRE_VAR + "=1 requires the Ollama server")
-                : new RealServer.Gate.Skip(problem);
+        return RealServerSupport.gate(env, probe, URL_VAR, REQUIRE_VAR, "bin/kneepoint-ollama", "Ollama",
+                "the Ollama server");
     }
 
     /** {@code GET /api/version} must answer 200 within a few seconds. */

@@ -1,13 +1,11 @@
 package dev.kneepoint.real;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import dev.kneepoint.Kneepoint;
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.Cancellation;
 import dev.kneepoint.client.OpenAiClient;
-import dev.kneepoint.client.RequestContext;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
@@ -29,7 +27,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,11 +60,7 @@ class OllamaServerTest {
 
     @BeforeEach
     void requireServer() {
-        switch (gate) {
-            case RealServer.Gate.Skip s -> Assumptions.abort(s.reason());
-            case RealServer.Gate.Fail f -> fail(f.reason());
-            case RealServer.Gate.Run r -> assertThat(server).isNotNull();
-        }
+        RealServerSupport.require(gate, server);
     }
 
     @AfterAll
@@ -90,10 +83,7 @@ class OllamaServerTest {
 
     private static RequestRecord send(ApiKind kind, String prompt, int maxTokens, Map<String, Object> extra) {
         RequestSpec spec = new RequestSpec(prompt, List.of(), maxTokens, -1, extra, "real");
-        try (OpenAiClient client = new OpenAiClient(target(kind))) {
-            return client.execute(spec, new RequestContext(nextId++, "real", false, CLOCK.now(), CLOCK),
-                    new Cancellation());
-        }
+        return RealServerSupport.send(target(kind), spec, nextId++, CLOCK);
     }
 
     /** What every streamed native Ollama request must satisfy: Kneepoint's counts are the server's. */
@@ -179,7 +169,7 @@ class OllamaServerTest {
                 .apiKind(ApiKind.OLLAMA_GENERATE).build();
         try (OpenAiClient client = new OpenAiClient(t)) {
             RequestRecord r = client.execute(new RequestSpec("hi", List.of(), 4, -1, Map.of(), "real"),
-                    new RequestContext(nextId++, "real", false, CLOCK.now(), CLOCK), new Cancellation());
+                    RealServerSupport.context(nextId++, CLOCK), new Cancellation());
             assertThat(r.outcome().label()).isEqualTo("HTTP_ERROR(404)");
             assertThat(r.outcome().detail()).contains("no-such-model").contains("not found");
         }
@@ -222,11 +212,11 @@ class OllamaServerTest {
         // runner process (a second HTTP request) + first sampling + two NDJSON writes + OkHttp read. Bounded at 100 ms
         // (llama-server's bound is 60 ms; Ollama adds the serve-to-runner hop) on this shared 2-core machine; a client
         // waiting for the wrong event (the done line, a second token) would exceed it by the whole decode.
-        assertThat(median(overheadMs)).as("median TTFT - (load_ms + prompt_eval_ms) (ms); %s", rows).isBetween(0.0, 100.0);
+        assertThat(RealServerSupport.median(overheadMs)).as("median TTFT - (load_ms + prompt_eval_ms) (ms); %s", rows).isBetween(0.0, 100.0);
         // TPOT and Ollama's eval_duration per step cover the same span; eval_duration leaves out sampling time and
         // the relay through `ollama serve`, so TPOT runs a little above it. 20%: noise and those per-token costs
         // pass; a client that stamped tokens at the wrong read (buffering, stream end) does not.
-        assertThat(median(tpotRelErr)).as("median |TPOT - server| / server; %s", rows).isLessThan(0.20);
+        assertThat(RealServerSupport.median(tpotRelErr)).as("median |TPOT - server| / server; %s", rows).isLessThan(0.20);
     }
 
     @Test
@@ -289,11 +279,5 @@ class OllamaServerTest {
         RequestRecord r = send(ApiKind.CHAT, text.text(), 2);
         assertThat(r.outcome()).isEqualTo(Outcome.OK);
         assertThat(r.promptTokens()).isEqualTo(64 + cal.calibrator().chatOverhead(List.of("user")));
-    }
-
-    private static double median(List<Double> xs) {
-        List<Double> s = xs.stream().sorted().toList();
-        int m = s.size() / 2;
-        return s.size() % 2 == 1 ? s.get(m) : (s.get(m - 1) + s.get(m)) / 2;
     }
 }

@@ -77,22 +77,8 @@ final class RealServer {
 
     /** Decides run / skip / fail from the environment and a health probe (pure, unit-tested). */
     static Gate gate(Map<String, String> env, Probe probe) {
-        boolean required = "1".equals(env.get(REQUIRE_VAR)) || "true".equalsIgnoreCase(env.get(REQUIRE_VAR));
-        String url = env.get(URL_VAR);
-        String problem;
-        if (url == null || url.isBlank()) {
-            problem = URL_VAR + " is not set (start one with `bin/kneepoint-llama start` and export the URL it prints)";
-        } else {
-            url = url.strip().replaceAll("/+$", "").replaceAll("/v1$", "");
-            problem = probe.problem(url);
-            if (problem == null) {
-                return new Gate.Run(url);
-            }
-            problem = "llama-server at " + url + " is not usable: " + problem;
-        }
-        return required
-                ? new Gate.Fail(problem + " but " + REQUIRE_VAR + "=1 requires the real server")
-                : new Gate.Skip(problem);
+        return RealServerSupport.gate(env, probe, URL_VAR, REQUIRE_VAR, "bin/kneepoint-llama", "llama-server",
+                "the real server");
     }
 
     /** Connects to the server named by the environment; the caller has checked {@link #gate}. */

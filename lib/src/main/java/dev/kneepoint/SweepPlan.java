@@ -1,0 +1,64 @@
+package dev.kneepoint;
+
+import dev.kneepoint.load.ArrivalPlan;
+import dev.kneepoint.load.ClosedLoopStep;
+import dev.kneepoint.load.Ladder;
+import dev.kneepoint.load.OpenLoopStep;
+import dev.kneepoint.load.Workload;
+import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.workload.SyntheticPrompts;
+import java.util.List;
+import java.util.Map;
+
+/** What a {@link Sweep} will run: its ladder of steps and the workload each request comes from. */
+final class SweepPlan {
+    private SweepPlan() {
+    }
+
+    /** The ladder: one closed-loop step per concurrency level, or one open-loop step per rate. */
+    static Ladder ladder(Sweep s) {
+        Ladder l;
+        if (!s.concurrency.isEmpty()) {
+            ClosedLoopStep.Builder b = ClosedLoopStep.builder().concurrency(s.concurrency.get(0))
+                    .warmup(s.warmup).duration(s.stepDuration).thinkTime(s.thinkTime).drainTimeout(s.drainTimeout);
+            if (s.maxRequestsPerStep > 0) {
+                b.maxRequests(s.maxRequestsPerStep);
+            }
+            l = Ladder.concurrency(s.concurrency, b.build());
+        } else {
+            OpenLoopStep.Builder b = OpenLoopStep.builder().arrival(arrivalPlan(s, s.rates.get(0)))
+                    .warmup(s.warmup).duration(s.stepDuration).drainTimeout(s.drainTimeout);
+            if (s.maxRequestsPerStep > 0) {
+                b.maxRequests(s.maxRequestsPerStep);
+            }
+            if (s.maxInFlight > 0) {
+                b.maxInFlight(s.maxInFlight, s.capPolicy);
+            }
+            l = Ladder.rates(s.rates, b.build());
+        }
+        if (s.baseline) {
+            l = l.withBaseline();
+        }
+        return l.withPause(s.pause);
+    }
+
+    private static ArrivalPlan arrivalPlan(Sweep s, double rate) {
+        return switch (s.arrival) {
+            case "constant" -> ArrivalPlan.constant(rate);
+            case "gamma" -> ArrivalPlan.gamma(rate, s.burstCv, s.seed);
+            default -> ArrivalPlan.poisson(rate, s.seed);
+        };
+    }
+
+    /** The user's workload, or synthetic prompts of the sweep's input/output lengths and seed. */
+    static Workload workload(Sweep s) {
+        if (s.workload != null) {
+            return s.workload;
+        }
+        SyntheticPrompts prompts = new SyntheticPrompts(s.seed);
+        Map<String, Object> extra = s.ignoreEos ? Map.of("ignore_eos", true) : Map.of();
+        int in = s.inputTokens;
+        int out = s.outputTokens;
+        return index -> new RequestSpec(prompts.prompt(index, in), List.of(), out, in, extra, "default");
+    }
+}
