@@ -63,9 +63,8 @@ import java.util.TreeMap;
  * @param retried           requests resent once on a fresh connection after their kept-alive connection turned out
  *                          stale before any response byte ({@link RequestRecord#retried()}), counted over the same
  *                          requests as {@code requestsOk + requestsFailed}: OK and failed (dropped included) alike,
- *                          warm-up and cancelled requests excluded. The resend is part of each one's latency
- *                          (timestamps count from the first attempt); a step whose requests were resent paid for
- *                          connections the server closed under it
+ *                          warm-up and cancelled requests excluded. Not extra requests: each was one request
+ *                          whose latency includes the lost attempt (its timestamps count from the first dispatch)
  */
 public record StepResult(
         StepInfo info, StepWindow window, double windowS,
