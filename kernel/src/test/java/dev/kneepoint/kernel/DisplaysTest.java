@@ -113,8 +113,11 @@ class DisplaysTest {
     static StepResult step(int index, String label, int concurrency, Distribution d, Map<String, Long> failures) {
         StepInfo info = new StepInfo(index, label, StepInfo.CLOSED, concurrency, Double.NaN, "", -1, "", 0, -1, -1);
         long failed = failures.values().stream().mapToLong(Long::longValue).sum();
-        return new StepResult(info, new StepWindow(0, 0, 10_000_000_000L, true), 10.0, 5, failed, 0, 0, 0, failures,
-                d, d, d, d, d, d, d, Distribution.empty(), 123.4, 50, 0.5, 0.5, 1.0, 0.0, 1.0, 0, 0, Map.of(), 64, 32,
-                new Slo(Double.NaN, Double.NaN, Double.NaN, 99, Double.NaN, Slo.Basis.AUTO));
+        return StepResult.builder().info(info).window(new StepWindow(0, 0, 10_000_000_000L, true)).windowS(10.0)
+                .requestsOk(5).requestsFailed(failed).failuresByClass(failures).ttft(d).ttftSched(d).itl(d).chunkGap(d)
+                .tpot(d).e2e(d).e2eSched(d).outputTokensPerS(123.4).inputTokensPerS(50).requestsPerS(0.5)
+                .goodputRps(0.5).goodFraction(1.0).failureRate(0.0).concurrencyMean(1.0).meanPromptTokens(64)
+                .meanOutputTokens(32).slo(new Slo(Double.NaN, Double.NaN, Double.NaN, 99, Double.NaN, Slo.Basis.AUTO))
+                .build();
     }
 }

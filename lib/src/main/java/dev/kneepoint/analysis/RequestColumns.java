@@ -15,7 +15,7 @@ import tech.tablesaw.api.Table;
 /**
  * One streaming pass from request records to the per-request table: the facts go into primitive
  * arrays (no per-request objects are kept) and then into exactly-sized Tablesaw columns.
- * About 120 bytes per request once built (11 doubles, 4 ints, 1 long, 4 dictionary-coded strings, 1 boolean).
+ * About 120 bytes per request once built (11 doubles, 4 ints, 1 long, 4 dictionary-coded strings, 2 booleans).
  */
 final class RequestColumns {
     private static final double MS = 1e6;
@@ -33,11 +33,13 @@ final class RequestColumns {
     private final short[][] codes = new short[STRINGS.length][];
     private final java.util.List<Map<String, Short>> dictionaries = new java.util.ArrayList<>();
     private boolean[] warmup;
+    private boolean[] retried;
 
     RequestColumns(int expected) {
         capacity = Math.max(16, expected);
         id = new long[capacity];
         warmup = new boolean[capacity];
+        retried = new boolean[capacity];
         for (int i = 0; i < DOUBLES.length; i++) {
             doubles[i] = new double[capacity];
         }
@@ -64,6 +66,7 @@ final class RequestColumns {
         }
         id[n] = r.id();
         warmup[n] = r.warmup();
+        retried[n] = r.retried();
         doubles[0][n] = seconds(r.intendedNanos());
         doubles[1][n] = seconds(r.dispatchNanos());
         doubles[2][n] = seconds(end(r));
@@ -127,6 +130,7 @@ final class RequestColumns {
         capacity = capacity + (capacity >> 1);
         id = Arrays.copyOf(id, capacity);
         warmup = Arrays.copyOf(warmup, capacity);
+        retried = Arrays.copyOf(retried, capacity);
         for (int i = 0; i < doubles.length; i++) {
             doubles[i] = Arrays.copyOf(doubles[i], capacity);
         }
@@ -154,6 +158,8 @@ final class RequestColumns {
         }
         t.addColumns(BooleanColumn.create("warmup", Arrays.copyOf(warmup, n)));
         warmup = null;
+        t.addColumns(BooleanColumn.create("retried", Arrays.copyOf(retried, n)));
+        retried = null;
         for (int i = 0; i < DOUBLES.length; i++) {
             t.addColumns(DoubleColumn.create(DOUBLES[i], Arrays.copyOf(doubles[i], n)));
             doubles[i] = null;

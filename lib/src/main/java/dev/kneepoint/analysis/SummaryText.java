@@ -12,7 +12,8 @@ import java.util.function.Function;
  * reads first. Deterministic ({@link Locale#ROOT}); NaN prints as {@code -}. When some step's OK requests
  * carried reasoning tokens, four columns follow: {@code reason_tok} (per OK request), {@code reason%}
  * (share of the output tokens), {@code ttfat_p50} and {@code ttfat_p99} (time to the first answer token); without
- * reasoning the table is unchanged.
+ * reasoning the table is unchanged. Notes follow the table, per step: nothing measured, client-bound, requests resent
+ * on a fresh connection after a stale kept-alive one (only when some were: {@link StepResult#retried()}), failures.
  */
 public final class SummaryText {
     private record Column(String header, Function<StepResult, String> value) {}
@@ -99,6 +100,12 @@ public final class SummaryText {
             if (s.clientBound()) {
                 sb.append("client-bound: the load generator limited step ").append(s.info().label()).append(" (")
                         .append(s.clientCheck().evidenceText()).append("); its numbers understate the server\n");
+            }
+            if (s.retried() > 0) {
+                sb.append(s.retried()).append(s.retried() == 1 ? " request" : " requests").append(" in ")
+                        .append(s.info().label()).append(s.retried() == 1 ? " was" : " were")
+                        .append(" resent on a fresh connection (stale keep-alive: the server had closed the connection;"
+                                + " latency counts from the first attempt)\n");
             }
             if (!s.failuresByClass().isEmpty()) {
                 sb.append("failures in ").append(s.info().label()).append(": ").append(s.failuresByClass()).append('\n');

@@ -30,7 +30,8 @@ public final class Tables {
      * One row per request (warm-up and failures included, flagged), in the order given. Missing values
      * (no first token, a dropped request's dispatch) are NaN / Tablesaw's missing int.
      *
-     * <p>Columns: {@code id, step, tag, outcome, token_source, warmup, intended_s, dispatch_s, end_s}
+     * <p>Columns: {@code id, step, tag, outcome, token_source, warmup, retried} (resent on a fresh connection after a
+     * stale kept-alive one, {@link RequestRecord#retried()}), {@code intended_s, dispatch_s, end_s}
      * (seconds on the run clock), {@code schedule_lag_ms, ttft_ms, ttft_sched_ms, tpot_ms, e2e_ms,
      * e2e_sched_ms, chunk_gap_max_ms, user_tokens_per_s, prompt_tokens, output_tokens,
      * requested_output_tokens, chunks}.
@@ -52,7 +53,8 @@ public final class Tables {
 
     /**
      * One row per step with every step metric of METRICS.md: load, window, counts, failure classes,
-     * windowed rates, goodput, and for each distribution {@code <name>_count, _mean_ms, _stddev_ms,
+     * windowed rates, goodput, {@code retried} (requests resent on a fresh connection after a stale kept-alive one,
+     * {@link StepResult#retried()}; after {@code count_discrepancy}), and for each distribution {@code <name>_count, _mean_ms, _stddev_ms,
      * _min_ms, _p50_ms, _p90_ms, _p95_ms, _p99_ms, _p99.9_ms, _max_ms}; then the client self-check:
      * {@code client_bound, client_evidence, client_cpu_pct, gc_pause_ms, gc_pause_pct, probe_delay_p99_ms,
      * schedule_lag_limit_ms} (NaN where the client's health was not measured; {@code schedule_lag_p99_ms} is among
@@ -86,6 +88,7 @@ public final class Tables {
                 DoubleColumn.create("concurrency_mean", steps.stream().mapToDouble(StepResult::concurrencyMean)),
                 LongColumn.create("output_len_mismatch", steps.stream().mapToLong(StepResult::outputLenMismatch)),
                 LongColumn.create("count_discrepancy", steps.stream().mapToLong(StepResult::countDiscrepancy)),
+                LongColumn.create("retried", steps.stream().mapToLong(StepResult::retried)),
                 StringColumn.create("token_sources", steps.stream().map(s -> joined(s.tokenSources()))),
                 StringColumn.create("slo", steps.stream().map(s -> s.slo().toString())));
         for (LatencyMetric m : LatencyMetric.values()) {

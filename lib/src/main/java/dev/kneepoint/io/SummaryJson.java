@@ -1,6 +1,7 @@
 package dev.kneepoint.io;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.kneepoint.metrics.BackgroundResult;
 import dev.kneepoint.metrics.Distribution;
 import dev.kneepoint.metrics.RunResult;
@@ -24,12 +25,14 @@ import java.util.Map;
  * {@code ttfat_ms}, the time to the first answer token, only for a step whose requests carried reasoning) an object
  * {@code {count, mean, stddev, min, p50, p90, p95, p99, p999, max}}, then {@code output_tokens_per_s,
  * input_tokens_per_s, requests_per_s, goodput_rps, good_fraction, concurrency_mean, output_len_mismatch,
- * count_discrepancy, reasoning_tokens, mean_reasoning_tokens, token_sources{source: n}, slo{...}, client_check{...}}
- * (the reasoning counts cover the OK requests: output tokens carried as reasoning content, already part of the output
+ * count_discrepancy, retried, reasoning_tokens, mean_reasoning_tokens, token_sources{source: n}, slo{...},
+ * client_check{...}} ({@code retried}: requests resent on a fresh connection after a stale kept-alive one, among the
+ * OK and failed ones, {@link StepResult#retried()}; the reasoning counts cover the OK requests: output tokens carried as reasoning content, already part of the output
  * tokens; client_check: whether the load generator limited the step, with its evidence and signals, see
  * {@code StepJson.writeCheck}). After {@code steps}, {@code client_bound_steps[]}: the labels of the client-bound steps
  * (empty when the client kept up). The reasoning and client keys were added to version 1 without a version change, as
- * additive keys. Sealed by a golden-file test.
+ * additive keys, and so was {@code retried} ({@link #retried} reads a summary written before it as 0). Sealed by a
+ * golden-file test.
  *
  * <p>A run with background traffic ({@link dev.kneepoint.metrics.BackgroundResult}) has one more top-level
  * key after {@code client_bound_steps}: {@code background{tag, rate_rps, arrival, steps[], total}}, whose steps and total
@@ -58,6 +61,24 @@ public final class SummaryJson {
     /** Writes {@code run} to {@code file} atomically (temporary file, then move). */
     public static void write(Path file, RunResult run) {
         Json.writeAtomically(file, g -> write(g, run));
+    }
+
+    /**
+     * A step's {@code retried} count from one object of a summary's {@code steps[]} (or of its background's): 0 for a
+     * summary written before the count existed, where the key is missing.
+     *
+     * @throws IllegalArgumentException when the key is there but is not a whole number of at least 0
+     */
+    public static long retried(JsonNode step) {
+        JsonNode n = java.util.Objects.requireNonNull(step, "step").get("retried");
+        if (n == null) {
+            return 0;
+        }
+        if (!n.isIntegralNumber() || !n.canConvertToLong() || n.asLong() < 0) {
+            throw new IllegalArgumentException("summary step '" + step.path("label").asText("?")
+                    + "': retried must be a whole number >= 0, got " + n);
+        }
+        return n.asLong();
     }
 
     static void write(JsonGenerator g, RunResult run) throws IOException {
@@ -133,6 +154,7 @@ public final class SummaryJson {
         Json.number(g, "concurrency_mean", s.concurrencyMean());
         g.writeNumberField("output_len_mismatch", s.outputLenMismatch());
         g.writeNumberField("count_discrepancy", s.countDiscrepancy());
+        g.writeNumberField("retried", s.retried());
         g.writeNumberField("reasoning_tokens", s.reasoningTokens());
         Json.number(g, "mean_reasoning_tokens", s.meanReasoningTokens());
         writeCounts(g, "token_sources", s.tokenSources());

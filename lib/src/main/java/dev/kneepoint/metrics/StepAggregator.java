@@ -71,6 +71,8 @@ public final class StepAggregator {
     private long warmup;
     private long lenMismatch;
     private long countDiscrepancy;
+    /** Resent requests among the OK and failed ones (warm-up and cancelled excluded). */
+    private long retried;
 
     private long okPromptTokens;
     private long okOutputTokens;
@@ -258,6 +260,7 @@ public final class StepAggregator {
             switch (r.outcome()) {
                 case Outcome.Ok o -> {
                     ok++;
+                    retried += r.retried() ? 1 : 0;
                     okPromptTokens += Math.max(0, r.promptTokens());
                     okOutputTokens += r.outputTokens();
                     okReasoningTokens += Math.max(0, r.reasoningTokens());
@@ -266,6 +269,7 @@ public final class StepAggregator {
                 case Outcome.Cancelled c -> cancelled++;
                 default -> {
                     failed++;
+                    retried += r.retried() ? 1 : 0;
                     dropped += r.outcome() instanceof Outcome.Dropped ? 1 : 0;
                     failures.merge(r.outcome().label(), 1L, Long::sum);
                 }
@@ -377,22 +381,24 @@ public final class StepAggregator {
         synchronized (lock) {
             Histogram[] h = histograms(); // a compacted aggregator stays compacted
             WindowFacts.Rates rates = facts.rates(window);
-            long outcomes = ok + failed;
             double windowS = window.lengthNanos() / 1e9;
             Distribution lag = Distribution.of(h[7]);
             Map<String, Long> tokenSources = new TreeMap<>();
             sources.forEach((s, n) -> tokenSources.put(s.label(), n));
-            return new StepResult(info, window, windowS, ok, failed, cancelled, dropped, warmup + extraWarmup,
-                    failures, Distribution.of(h[0]), Distribution.of(h[1]), Distribution.of(h[2]),
-                    Distribution.of(h[3]), Distribution.of(h[4]), Distribution.of(h[5]),
-                    Distribution.of(h[6]), lag, rates.outputTokensPerS(),
-                    rates.inputTokensPerS(), rates.requestsPerS(), rates.goodputRps(), rates.goodFraction(),
-                    outcomes == 0 ? Double.NaN : (double) failed / outcomes, rates.concurrencyMean(),
-                    lenMismatch, countDiscrepancy, tokenSources, ok == 0 ? Double.NaN : (double) okPromptTokens / ok,
-                    ok == 0 ? Double.NaN : (double) okOutputTokens / ok, slo, okReasoningTokens,
-                    ok == 0 ? Double.NaN : (double) okReasoningTokens / ok,
-                    ClientCheck.evaluate(info, windowS, ok + failed + cancelled, lag, client, clientThresholds),
-                    firstAnswerSeen ? Distribution.of(h[8]) : Distribution.empty());
+            return StepResult.builder().info(info).window(window).windowS(windowS).requestsOk(ok).requestsFailed(failed)
+                    .cancelled(cancelled).dropped(dropped).warmupRequests(warmup + extraWarmup).failuresByClass(failures)
+                    .ttft(Distribution.of(h[0])).ttftSched(Distribution.of(h[1])).itl(Distribution.of(h[2]))
+                    .chunkGap(Distribution.of(h[3])).tpot(Distribution.of(h[4])).e2e(Distribution.of(h[5]))
+                    .e2eSched(Distribution.of(h[6])).scheduleLag(lag).outputTokensPerS(rates.outputTokensPerS())
+                    .inputTokensPerS(rates.inputTokensPerS()).requestsPerS(rates.requestsPerS())
+                    .goodputRps(rates.goodputRps()).goodFraction(rates.goodFraction())
+                    .concurrencyMean(rates.concurrencyMean()).outputLenMismatch(lenMismatch)
+                    .countDiscrepancy(countDiscrepancy).tokenSources(tokenSources)
+                    .meanPromptTokens(ok == 0 ? Double.NaN : (double) okPromptTokens / ok)
+                    .meanOutputTokens(ok == 0 ? Double.NaN : (double) okOutputTokens / ok).slo(slo)
+                    .reasoningTokens(okReasoningTokens) // failure rate, mean reasoning tokens: the builder's (per OK request)
+                    .clientCheck(ClientCheck.evaluate(info, windowS, ok + failed + cancelled, lag, client, clientThresholds))
+                    .ttfat(firstAnswerSeen ? Distribution.of(h[8]) : Distribution.empty()).retried(retried).build();
         }
     }
 }

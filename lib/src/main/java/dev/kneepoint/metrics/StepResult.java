@@ -1,6 +1,8 @@
 package dev.kneepoint.metrics;
 
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -16,6 +18,10 @@ import java.util.TreeMap;
  * Windowed rates are about time, not membership: they count whatever of the step happened inside the
  * window (tokens arriving, prompts dispatched, requests completing), warm-up requests included.
  * Rates are NaN for a zero-length window.
+ *
+ * <p>Built by {@link StepAggregator}; elsewhere (tests, hand-made results) with {@link #builder()}, whose
+ * {@link Builder#build()} fills in the defaults and reports every invalid field at once. The canonical constructor
+ * checks only what it must.
  *
  * @param info              what load the step applied
  * @param window            measurement window
@@ -54,6 +60,11 @@ import java.util.TreeMap;
  *                          requests that produced answer text; equal to TTFT for requests without reasoning. Empty when
  *                          the step's records carry no first-answer time (no request with reasoning)
  * @param clientCheck       whether the load generator, not the server, limited the step ({@link ClientCheck})
+ * @param retried           requests resent once on a fresh connection after their kept-alive connection turned out
+ *                          stale before any response byte ({@link RequestRecord#retried()}), counted over the same
+ *                          requests as {@code requestsOk + requestsFailed}: OK and failed (dropped included) alike,
+ *                          warm-up and cancelled requests excluded. Not extra requests: each was one request
+ *                          whose latency includes the lost attempt (its timestamps count from the first dispatch)
  */
 public record StepResult(
         StepInfo info, StepWindow window, double windowS,
@@ -65,66 +76,7 @@ public record StepResult(
         double goodFraction, double failureRate, double concurrencyMean,
         long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources,
         double meanPromptTokens, double meanOutputTokens, Slo slo, long reasoningTokens, double meanReasoningTokens,
-        ClientCheck clientCheck, Distribution ttfat) {
-
-    /** A result without a time-to-first-answer distribution (empty): the form before it was measured. */
-    public StepResult(
-            StepInfo info, StepWindow window, double windowS,
-            long requestsOk, long requestsFailed, long cancelled, long dropped, long warmupRequests,
-            Map<String, Long> failuresByClass,
-            Distribution ttft, Distribution ttftSched, Distribution itl, Distribution chunkGap,
-            Distribution tpot, Distribution e2e, Distribution e2eSched, Distribution scheduleLag,
-            double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
-            double goodFraction, double failureRate, double concurrencyMean,
-            long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources,
-            double meanPromptTokens, double meanOutputTokens, Slo slo, long reasoningTokens, double meanReasoningTokens,
-            ClientCheck clientCheck) {
-        this(info, window, windowS, requestsOk, requestsFailed, cancelled, dropped, warmupRequests, failuresByClass,
-                ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, outputTokensPerS, inputTokensPerS,
-                requestsPerS, goodputRps, goodFraction, failureRate, concurrencyMean, outputLenMismatch,
-                countDiscrepancy, tokenSources, meanPromptTokens, meanOutputTokens, slo, reasoningTokens,
-                meanReasoningTokens, clientCheck, Distribution.empty());
-    }
-
-    /** A result without reasoning counts (0 reasoning tokens); the form before reasoning was counted apart. */
-    public StepResult(
-            StepInfo info, StepWindow window, double windowS,
-            long requestsOk, long requestsFailed, long cancelled, long dropped, long warmupRequests,
-            Map<String, Long> failuresByClass,
-            Distribution ttft, Distribution ttftSched, Distribution itl, Distribution chunkGap,
-            Distribution tpot, Distribution e2e, Distribution e2eSched, Distribution scheduleLag,
-            double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
-            double goodFraction, double failureRate, double concurrencyMean,
-            long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources,
-            double meanPromptTokens, double meanOutputTokens, Slo slo, ClientCheck clientCheck) {
-        this(info, window, windowS, requestsOk, requestsFailed, cancelled, dropped, warmupRequests, failuresByClass,
-                ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, outputTokensPerS, inputTokensPerS,
-                requestsPerS, goodputRps, goodFraction, failureRate, concurrencyMean, outputLenMismatch,
-                countDiscrepancy, tokenSources, meanPromptTokens, meanOutputTokens, slo, 0,
-                requestsOk == 0 ? Double.NaN : 0.0, clientCheck);
-    }
-
-    /**
-     * A result with reasoning counts but without client health ({@link ClientHealth#NOT_MEASURED}): its
-     * client check judges the schedule lag alone, against {@link ClientThresholds#defaults()}.
-     */
-    public StepResult(
-            StepInfo info, StepWindow window, double windowS,
-            long requestsOk, long requestsFailed, long cancelled, long dropped, long warmupRequests,
-            Map<String, Long> failuresByClass,
-            Distribution ttft, Distribution ttftSched, Distribution itl, Distribution chunkGap,
-            Distribution tpot, Distribution e2e, Distribution e2eSched, Distribution scheduleLag,
-            double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
-            double goodFraction, double failureRate, double concurrencyMean,
-            long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources,
-            double meanPromptTokens, double meanOutputTokens, Slo slo, long reasoningTokens, double meanReasoningTokens) {
-        this(info, window, windowS, requestsOk, requestsFailed, cancelled, dropped, warmupRequests, failuresByClass,
-                ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, outputTokensPerS, inputTokensPerS,
-                requestsPerS, goodputRps, goodFraction, failureRate, concurrencyMean, outputLenMismatch,
-                countDiscrepancy, tokenSources, meanPromptTokens, meanOutputTokens, slo, reasoningTokens,
-                meanReasoningTokens, ClientCheck.evaluate(info, windowS, requestsOk + requestsFailed + cancelled,
-                        scheduleLag, ClientHealth.NOT_MEASURED, ClientThresholds.defaults()));
-    }
+        ClientCheck clientCheck, Distribution ttfat, long retried) {
 
     public StepResult {
         Objects.requireNonNull(info, "info");
@@ -137,25 +89,13 @@ public record StepResult(
     }
 
     /**
-     * A step without client health ({@link ClientHealth#NOT_MEASURED}): its client check judges the schedule lag
-     * alone, against {@link ClientThresholds#defaults()}.
+     * A builder holding the defaults: 0 counts, empty maps and distributions ({@link Distribution#empty()}), NaN
+     * rates and means, {@link Slo#none()}; {@code windowS}, {@code failureRate}, {@code meanReasoningTokens} and
+     * {@code clientCheck} are derived when not given (see {@link Builder}). {@code info} and {@code window} are
+     * required.
      */
-    public StepResult(
-            StepInfo info, StepWindow window, double windowS,
-            long requestsOk, long requestsFailed, long cancelled, long dropped, long warmupRequests,
-            Map<String, Long> failuresByClass,
-            Distribution ttft, Distribution ttftSched, Distribution itl, Distribution chunkGap,
-            Distribution tpot, Distribution e2e, Distribution e2eSched, Distribution scheduleLag,
-            double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
-            double goodFraction, double failureRate, double concurrencyMean,
-            long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources,
-            double meanPromptTokens, double meanOutputTokens, Slo slo) {
-        this(info, window, windowS, requestsOk, requestsFailed, cancelled, dropped, warmupRequests, failuresByClass,
-                ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, outputTokensPerS, inputTokensPerS,
-                requestsPerS, goodputRps, goodFraction, failureRate, concurrencyMean, outputLenMismatch,
-                countDiscrepancy, tokenSources, meanPromptTokens, meanOutputTokens, slo,
-                ClientCheck.evaluate(info, windowS, requestsOk + requestsFailed + cancelled, scheduleLag,
-                        ClientHealth.NOT_MEASURED, ClientThresholds.defaults()));
+    public static Builder builder() {
+        return new Builder();
     }
 
     /** True when the load generator, not the server, limited this step ({@link ClientCheck#clientBound()}). */
@@ -189,5 +129,223 @@ public record StepResult(
                         + "req/s=%.3f, goodput=%.3f, conc=%.2f, ttft p99=%.3fms, ttft_sched p99=%.3fms, itl p99=%.3fms]",
                 info.label(), windowS, requestsOk, requestsFailed, outputTokensPerS, requestsPerS, goodputRps,
                 concurrencyMean, ttft.p99(), ttftSched.p99(), itl.p99());
+    }
+
+    /**
+     * Builds a {@link StepResult}; {@link #build()} reports every problem at once. Each setter is named after the
+     * record component it sets. Defaults, for what is not set:
+     * <ul>
+     *   <li>counts ({@code requestsOk ... warmupRequests, outputLenMismatch, countDiscrepancy, reasoningTokens,
+     *       retried}): 0; {@code failuresByClass}, {@code tokenSources}: empty; every distribution:
+     *       {@link Distribution#empty()};</li>
+     *   <li>rates ({@code outputTokensPerS, inputTokensPerS, requestsPerS, goodputRps, goodFraction,
+     *       concurrencyMean}) and {@code meanPromptTokens, meanOutputTokens}: NaN (not measured);
+     *       {@code slo}: {@link Slo#none()};</li>
+     *   <li>{@code windowS}: the window's length in seconds; {@code failureRate}:
+     *       {@code requestsFailed / (requestsOk + requestsFailed)}, NaN when both are 0; {@code meanReasoningTokens}:
+     *       {@code reasoningTokens / requestsOk}, NaN without OK requests;</li>
+     *   <li>{@code clientCheck}: the schedule lag alone judged against {@link ClientThresholds#defaults()}, without
+     *       client health: {@code ClientCheck.evaluate(info, windowS, requestsOk + requestsFailed + cancelled,
+     *       scheduleLag, ClientHealth.NOT_MEASURED, ClientThresholds.defaults())}.</li>
+     * </ul>
+     * Not thread-safe.
+     */
+    public static final class Builder {
+        private final List<String> nulls = new ArrayList<>();
+        private StepInfo info;
+        private StepWindow window;
+        private double windowS = Double.NaN;
+        private boolean windowSSet;
+        private long requestsOk;
+        private long requestsFailed;
+        private long cancelled;
+        private long dropped;
+        private long warmupRequests;
+        private long outputLenMismatch;
+        private long countDiscrepancy;
+        private long reasoningTokens;
+        private long retried;
+        private Map<String, Long> failuresByClass = Map.of();
+        private Map<String, Long> tokenSources = Map.of();
+        private Distribution ttft;
+        private Distribution ttftSched;
+        private Distribution itl;
+        private Distribution chunkGap;
+        private Distribution tpot;
+        private Distribution e2e;
+        private Distribution e2eSched;
+        private Distribution scheduleLag;
+        private Distribution ttfat;
+        private double outputTokensPerS = Double.NaN;
+        private double inputTokensPerS = Double.NaN;
+        private double requestsPerS = Double.NaN;
+        private double goodputRps = Double.NaN;
+        private double goodFraction = Double.NaN;
+        private double failureRate = Double.NaN;
+        private boolean failureRateSet;
+        private double concurrencyMean = Double.NaN;
+        private double meanPromptTokens = Double.NaN;
+        private double meanOutputTokens = Double.NaN;
+        private double meanReasoningTokens = Double.NaN;
+        private boolean meanReasoningTokensSet;
+        private Slo slo = Slo.none();
+        private ClientCheck clientCheck;
+        private boolean clientCheckSet;
+
+        private Builder() {}
+
+        private <T> T nonNull(T value, String name) {
+            if (value == null) {
+                nulls.add(name);
+            }
+            return value;
+        }
+
+        /** What load the step applied (required). */
+        public Builder info(StepInfo info) { this.info = info; return this; }
+        /** The measurement window (required). */
+        public Builder window(StepWindow window) { this.window = window; return this; }
+        /** Window length, s (default: the window's length); must be ≥ 0. */
+        public Builder windowS(double seconds) { this.windowS = seconds; this.windowSSet = true; return this; }
+        /** OK requests. */
+        public Builder requestsOk(long n) { this.requestsOk = n; return this; }
+        /** Not OK and not cancelled requests, dropped included. */
+        public Builder requestsFailed(long n) { this.requestsFailed = n; return this; }
+        /** Cancelled requests. */
+        public Builder cancelled(long n) { this.cancelled = n; return this; }
+        /** Dropped requests (at most {@code requestsFailed}: they are part of it). */
+        public Builder dropped(long n) { this.dropped = n; return this; }
+        /** Warm-up requests. */
+        public Builder warmupRequests(long n) { this.warmupRequests = n; return this; }
+        /** Outcome label → count of the failed requests. */
+        public Builder failuresByClass(Map<String, Long> counts) { this.failuresByClass = nonNull(counts, "failuresByClass"); return this; }
+        /** {@code t_first_token − t_dispatch}. */
+        public Builder ttft(Distribution d) { this.ttft = nonNull(d, "ttft"); return this; }
+        /** {@code t_first_token − t_intended}. */
+        public Builder ttftSched(Distribution d) { this.ttftSched = nonNull(d, "ttftSched"); return this; }
+        /** Per-token inter-token latency. */
+        public Builder itl(Distribution d) { this.itl = nonNull(d, "itl"); return this; }
+        /** Raw gaps between token-carrying events. */
+        public Builder chunkGap(Distribution d) { this.chunkGap = nonNull(d, "chunkGap"); return this; }
+        /** Time per output token. */
+        public Builder tpot(Distribution d) { this.tpot = nonNull(d, "tpot"); return this; }
+        /** {@code t_last_token − t_dispatch}. */
+        public Builder e2e(Distribution d) { this.e2e = nonNull(d, "e2e"); return this; }
+        /** {@code t_last_token − t_intended}. */
+        public Builder e2eSched(Distribution d) { this.e2eSched = nonNull(d, "e2eSched"); return this; }
+        /** {@code t_dispatch − t_intended}. */
+        public Builder scheduleLag(Distribution d) { this.scheduleLag = nonNull(d, "scheduleLag"); return this; }
+        /** Time to the first answer token. */
+        public Builder ttfat(Distribution d) { this.ttfat = nonNull(d, "ttfat"); return this; }
+        /** Output tokens arriving in the window / window length. */
+        public Builder outputTokensPerS(double v) { this.outputTokensPerS = v; return this; }
+        /** Prompt tokens of requests dispatched in the window / window length. */
+        public Builder inputTokensPerS(double v) { this.inputTokensPerS = v; return this; }
+        /** OK requests completing in the window / window length. */
+        public Builder requestsPerS(double v) { this.requestsPerS = v; return this; }
+        /** Requests completing in the window that met the SLO / window length. */
+        public Builder goodputRps(double v) { this.goodputRps = v; return this; }
+        /** Good / all non-cancelled outcomes completing in the window. */
+        public Builder goodFraction(double v) { this.goodFraction = v; return this; }
+        /** requestsFailed / (requestsOk + requestsFailed) (default: computed from the counts). */
+        public Builder failureRate(double v) { this.failureRate = v; this.failureRateSet = true; return this; }
+        /** Time-average of requests in flight over the window. */
+        public Builder concurrencyMean(double v) { this.concurrencyMean = v; return this; }
+        /** OK requests whose output length differs from the requested one. */
+        public Builder outputLenMismatch(long n) { this.outputLenMismatch = n; return this; }
+        /** Requests whose client-side token count disagrees with the server total. */
+        public Builder countDiscrepancy(long n) { this.countDiscrepancy = n; return this; }
+        /** Token source label → requests. */
+        public Builder tokenSources(Map<String, Long> counts) { this.tokenSources = nonNull(counts, "tokenSources"); return this; }
+        /** Mean prompt tokens of the OK requests. */
+        public Builder meanPromptTokens(double v) { this.meanPromptTokens = v; return this; }
+        /** Mean output tokens of the OK requests. */
+        public Builder meanOutputTokens(double v) { this.meanOutputTokens = v; return this; }
+        /** The SLO goodput was judged against (default {@link Slo#none()}). */
+        public Builder slo(Slo slo) { this.slo = nonNull(slo, "slo"); return this; }
+        /** Reasoning tokens of the OK requests. */
+        public Builder reasoningTokens(long n) { this.reasoningTokens = n; return this; }
+        /** Mean reasoning tokens of the OK requests (default: reasoningTokens / requestsOk, NaN without OK requests). */
+        public Builder meanReasoningTokens(double v) {
+            this.meanReasoningTokens = v;
+            this.meanReasoningTokensSet = true;
+            return this;
+        }
+        /** The client self-check (default: schedule lag alone, without client health, default thresholds). */
+        public Builder clientCheck(ClientCheck check) {
+            this.clientCheck = nonNull(check, "clientCheck");
+            this.clientCheckSet = true;
+            return this;
+        }
+        /** Requests resent on a fresh connection after a stale kept-alive one (at most requestsOk + requestsFailed). */
+        public Builder retried(long n) { this.retried = n; return this; }
+
+        /**
+         * The result.
+         *
+         * @throws IllegalArgumentException listing every problem at once: a missing {@code info} or {@code window},
+         *                                  a null argument, a negative count, a negative or NaN {@code windowS},
+         *                                  more dropped than failed or more retried than OK + failed requests
+         */
+        public StepResult build() {
+            List<String> problems = new ArrayList<>();
+            if (info == null) {
+                problems.add("info is required (the step's StepInfo)");
+            }
+            if (window == null) {
+                problems.add("window is required (the step's StepWindow)");
+            }
+            for (String name : nulls) {
+                problems.add(name + " must not be null (leave it unset for the default)");
+            }
+            if (windowSSet && !(windowS >= 0)) {
+                problems.add("windowS must be >= 0 seconds (or unset: the window's length), got " + windowS);
+            }
+            count("requestsOk", requestsOk, problems);
+            count("requestsFailed", requestsFailed, problems);
+            count("cancelled", cancelled, problems);
+            count("dropped", dropped, problems);
+            count("warmupRequests", warmupRequests, problems);
+            count("outputLenMismatch", outputLenMismatch, problems);
+            count("countDiscrepancy", countDiscrepancy, problems);
+            count("reasoningTokens", reasoningTokens, problems);
+            count("retried", retried, problems);
+            if (dropped > requestsFailed && requestsFailed >= 0) {
+                problems.add("dropped (" + dropped + ") must be <= requestsFailed (" + requestsFailed
+                        + "): dropped requests are counted as failed too");
+            }
+            if (retried > requestsOk + requestsFailed && requestsOk >= 0 && requestsFailed >= 0) {
+                problems.add("retried (" + retried + ") must be <= requestsOk + requestsFailed (" + (requestsOk
+                        + requestsFailed) + "): only those requests are counted as resent");
+            }
+            if (!problems.isEmpty()) {
+                throw new IllegalArgumentException("Invalid StepResult (" + problems.size() + " problem"
+                        + (problems.size() == 1 ? "" : "s") + "): " + String.join("; ", problems));
+            }
+            double seconds = windowSSet ? windowS : window.lengthNanos() / 1e9;
+            long outcomes = requestsOk + requestsFailed;
+            double rate = failureRateSet ? failureRate : outcomes == 0 ? Double.NaN : (double) requestsFailed / outcomes;
+            double meanReasoning = meanReasoningTokensSet ? meanReasoningTokens
+                    : requestsOk == 0 ? Double.NaN : (double) reasoningTokens / requestsOk;
+            Distribution lag = orEmpty(scheduleLag);
+            ClientCheck check = clientCheckSet ? clientCheck : ClientCheck.evaluate(info, seconds,
+                    requestsOk + requestsFailed + cancelled, lag, ClientHealth.NOT_MEASURED, ClientThresholds.defaults());
+            return new StepResult(info, window, seconds, requestsOk, requestsFailed, cancelled, dropped,
+                    warmupRequests, failuresByClass, orEmpty(ttft), orEmpty(ttftSched), orEmpty(itl), orEmpty(chunkGap),
+                    orEmpty(tpot), orEmpty(e2e), orEmpty(e2eSched), lag, outputTokensPerS, inputTokensPerS,
+                    requestsPerS, goodputRps, goodFraction, rate, concurrencyMean, outputLenMismatch, countDiscrepancy,
+                    tokenSources, meanPromptTokens, meanOutputTokens, slo, reasoningTokens, meanReasoning, check,
+                    orEmpty(ttfat), retried);
+        }
+
+        private static void count(String name, long n, List<String> problems) {
+            if (n < 0) {
+                problems.add(name + " must be >= 0, got " + n);
+            }
+        }
+
+        private static Distribution orEmpty(Distribution d) {
+            return d == null ? Distribution.empty() : d;
+        }
     }
 }

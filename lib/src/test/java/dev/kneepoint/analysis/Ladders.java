@@ -72,10 +72,14 @@ public final class Ladders {
         double rps = s.ok / 60.0;
         double fr = s.ok + s.failed == 0 ? Double.NaN : (double) s.failed / (s.ok + s.failed);
         Distribution lag = constant(s.lagMs);
-        return new StepResult(info, w, 60, s.ok, s.failed, 0, 0, 0, s.failures, ttft, ttft, itl, itl, itl, lat, lat,
-                lag, s.tokensPerS, rps * 100, rps, rps, 1, fr, s.load, 0, 0, Map.of("server_usage", s.ok),
-                100, rps == 0 ? Double.NaN : s.tokensPerS / rps, s.slo,
-                ClientCheck.evaluate(info, 60, s.ok + s.failed, lag, s.client, ClientThresholds.defaults()));
+        return StepResult.builder().info(info).window(w).windowS(60).requestsOk(s.ok).requestsFailed(s.failed)
+                .failuresByClass(s.failures).ttft(ttft).ttftSched(ttft).itl(itl).chunkGap(itl).tpot(itl).e2e(lat)
+                .e2eSched(lat).scheduleLag(lag).outputTokensPerS(s.tokensPerS).inputTokensPerS(rps * 100)
+                .requestsPerS(rps).goodputRps(rps).goodFraction(1).failureRate(fr).concurrencyMean(s.load)
+                .tokenSources(Map.of("server_usage", s.ok)).meanPromptTokens(100)
+                .meanOutputTokens(rps == 0 ? Double.NaN : s.tokensPerS / rps).slo(s.slo)
+                .clientCheck(ClientCheck.evaluate(info, 60, s.ok + s.failed, lag, s.client, ClientThresholds.defaults()))
+                .build();
     }
 
     public static RunResult run(String id, Spec... specs) {

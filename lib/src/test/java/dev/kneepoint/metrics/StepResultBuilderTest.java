@@ -1,0 +1,115 @@
+package dev.kneepoint.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+/** {@link StepResult#builder()}: every problem reported at once, and the defaults the old overloads gave. */
+class StepResultBuilderTest {
+    private static final StepInfo INFO = TestRecords.closedStep("c=2", 2);
+    /** Window [1, 3) s: 2 s long. */
+    private static final StepWindow WINDOW = new StepWindow(0, 1_000_000_000L, 3_000_000_000L, true);
+
+    private static Distribution lagOf(long... ms) {
+        Histogram h = Distribution.newHistogram();
+        for (long m : ms) {
+            h.recordValue(m * 1_000_000L);
+        }
+        return Distribution.of(h);
+    }
+
+    @Test
+    void buildReportsEveryProblemAtOnce() {
+        assertThatThrownBy(() -> StepResult.builder().ttft(null).windowS(-1).requestsOk(2).requestsFailed(1)
+                .cancelled(-2).warmupRequests(-3).dropped(5).retried(9).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("Invalid StepResult (8 problems): ")
+                .hasMessageContaining("info is required")
+                .hasMessageContaining("window is required")
+                .hasMessageContaining("ttft must not be null")
+                .hasMessageContaining("windowS must be >= 0 seconds (or unset: the window's length), got -1.0")
+                .hasMessageContaining("cancelled must be >= 0, got -2")
+                .hasMessageContaining("warmupRequests must be >= 0, got -3")
+                .hasMessageContaining("dropped (5) must be <= requestsFailed (1)")
+                .hasMessageContaining("retried (9) must be <= requestsOk + requestsFailed (3)");
+    }
+
+    @Test
+    void oneProblemIsSingularAndNaNWindowIsAProblem() {
+        assertThatThrownBy(() -> StepResult.builder().info(INFO).window(WINDOW).windowS(Double.NaN).build())
+                .hasMessage("Invalid StepResult (1 problem): windowS must be >= 0 seconds (or unset: the window's"
+                        + " length), got NaN");
+        assertThatThrownBy(() -> StepResult.builder().info(INFO).window(WINDOW).slo(null).clientCheck(null)
+                .failuresByClass(null).build())
+                .hasMessageStartingWith("Invalid StepResult (3 problems): ")
+                .hasMessageContaining("slo must not be null").hasMessageContaining("clientCheck must not be null")
+                .hasMessageContaining("failuresByClass must not be null");
+    }
+
+    @Test
+    void defaultsOfAnAlmostEmptyBuilder() {
+        StepResult r = StepResult.builder().info(INFO).window(WINDOW).build();
+        assertThat(r.windowS()).isEqualTo(2.0); // the window's length: (3e9 - 1e9) ns, exact in binary
+        assertThat(r.requestsOk() + r.requestsFailed() + r.cancelled() + r.dropped() + r.warmupRequests()
+                + r.outputLenMismatch() + r.countDiscrepancy() + r.reasoningTokens() + r.retried()).isZero();
+        assertThat(r.failuresByClass()).isEmpty();
+        assertThat(r.tokenSources()).isEmpty();
+        assertThat(r.distributions().values()).allSatisfy(d -> assertThat(d.count()).isZero());
+        assertThat(r.ttfat()).isEqualTo(Distribution.empty());
+        assertThat(new double[] {r.outputTokensPerS(), r.inputTokensPerS(), r.requestsPerS(), r.goodputRps(),
+                r.goodFraction(), r.failureRate(), r.concurrencyMean(), r.meanPromptTokens(), r.meanOutputTokens(),
+                r.meanReasoningTokens()}).containsOnly(Double.NaN);
+        assertThat(r.slo()).isEqualTo(Slo.none());
+        assertThat(r.clientBound()).isFalse();
+        assertThat(r.clientCheck().health()).isEqualTo(ClientHealth.NOT_MEASURED);
+    }
+
+    /**
+     * The old overloads (removed) delegated with: reasoning tokens 0 and mean reasoning tokens 0.0 (NaN without OK
+     * requests), client check {@code ClientCheck.evaluate(info, windowS, ok + failed + cancelled, scheduleLag,
+     * NOT_MEASURED, defaults)}, an empty ttfat. The builder given the same explicit fields gives the same result.
+     */
+    @Test
+    void defaultsEqualWhatTheOldOverloadsProduced() {
+        Distribution d = lagOf(10, 20, 30);
+        Distribution lag = lagOf(0, 1, 40); // p99 40 ms > limit max(5, 5% x 2 s / 5 requests = 20 ms): crossed
+        Slo slo = Slo.builder().ttftMs(100).build();
+        Map<String, Long> failures = Map.of("HTTP_ERROR(503)", 1L);
+        Map<String, Long> sources = Map.of("server_usage", 4L);
+        StepResult built = StepResult.builder().info(INFO).window(WINDOW).windowS(2.0).requestsOk(3)
+                .requestsFailed(1).cancelled(1).warmupRequests(2).failuresByClass(failures).ttft(d).ttftSched(d).itl(d)
+                .chunkGap(d).tpot(d).e2e(d).e2eSched(d).scheduleLag(lag).outputTokensPerS(50).inputTokensPerS(150)
+                .requestsPerS(1.5).goodputRps(1).goodFraction(0.5).failureRate(0.25).concurrencyMean(1.8)
+                .outputLenMismatch(1).tokenSources(sources).meanPromptTokens(100).meanOutputTokens(33).slo(slo)
+                .build();
+        StepResult old = new StepResult(INFO, WINDOW, 2.0, 3, 1, 1, 0, 2, failures, d, d, d, d, d, d, d, lag, 50, 150,
+                1.5, 1, 0.5, 0.25, 1.8, 1, 0, sources, 100, 33, slo, 0, 0.0,
+                ClientCheck.evaluate(INFO, 2.0, 5, lag, ClientHealth.NOT_MEASURED, ClientThresholds.defaults()),
+                Distribution.empty(), 0);
+        assertThat(built).isEqualTo(old);
+        assertThat(built.clientBound()).as("the derived check judged the lag: 40 ms > 20 ms").isTrue();
+        // Without OK requests the old overloads gave NaN mean reasoning tokens, and so does the builder.
+        StepResult none = StepResult.builder().info(INFO).window(WINDOW).requestsFailed(2).build();
+        assertThat(none.meanReasoningTokens()).isNaN();
+        assertThat(none.failureRate()).isEqualTo(1.0); // derived: 2 failed / 2 outcomes
+    }
+
+    @Test
+    void explicitValuesOverrideTheDerivedOnes() {
+        ClientCheck check = ClientCheck.evaluate(INFO, 2.0, 1, lagOf(1), ClientHealth.NOT_MEASURED,
+                ClientThresholds.defaults());
+        StepResult r = StepResult.builder().info(INFO).window(WINDOW).windowS(1.5).requestsOk(4).reasoningTokens(10)
+                .meanReasoningTokens(7).failureRate(0.5).clientCheck(check).retried(3).build();
+        assertThat(r.windowS()).isEqualTo(1.5);
+        assertThat(r.meanReasoningTokens()).isEqualTo(7.0);
+        assertThat(r.failureRate()).isEqualTo(0.5);
+        assertThat(r.clientCheck()).isSameAs(check);
+        assertThat(r.retried()).isEqualTo(3);
+        // derived when not given: 10 reasoning tokens / 4 OK requests
+        assertThat(StepResult.builder().info(INFO).window(WINDOW).requestsOk(4).reasoningTokens(10).build()
+                .meanReasoningTokens()).isEqualTo(2.5);
+    }
+}
