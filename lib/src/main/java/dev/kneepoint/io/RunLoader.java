@@ -35,6 +35,12 @@ import java.util.function.Consumer;
  * <p>Two ways in: {@link #load} keeps every record in memory; {@link #stream} hands each record to a
  * consumer and keeps none (one pass, for runs of millions of requests).
  *
+ * <p>The background stream named by the manifest's {@code config.background} (records with its tag, outside every
+ * step of {@code steps.jsonl}) is measured apart, as the records stream past, by the live path's aggregation
+ * ({@link BackgroundReadBack}): no background record is kept, and the {@link BackgroundResult} equals the one the
+ * live run reported. A step whose window is known only once the file is read (a step that never finished, one
+ * that {@code steps.jsonl} lacks) has its background measured by a second read of {@code requests.jsonl}.
+ *
  * <p>A crashed run loads too: it is marked incomplete; a truncated last line is tolerated
  * ({@link LoadedRun#truncatedLastLine()}); other malformed lines are reported with their line number in
  * {@link LoadedRun#problems()}, never silently skipped. A step that started but never finished gets a window
