@@ -10,7 +10,8 @@ import java.util.Objects;
  * Aggregates a run's background records as they arrive, into one aggregator per foreground step and one for the run
  * total, and turns them into a {@link BackgroundResult} when the run ends: the same result, every double bit for
  * bit, as measuring all the records at once over the finished steps' windows ({@link BackgroundReplay}, what
- * {@link BackgroundResult#measure} does for a run read back), without keeping the records.
+ * {@link BackgroundResult#measure} does), without keeping the records. A run read back from disk drives it too
+ * ({@link BackgroundReadBack}), with the windows {@code steps.jsonl} records.
  *
  * <p>Every background record counts in every step: as a member where the step's window contains its intended start,
  * else as a warm-up record whose token arrivals, dispatch, end and time in flight inside the window still count in

@@ -47,6 +47,8 @@ public final class BackgroundReadBack {
     private final List<Declared> inOrder = new ArrayList<>();
     private long orderFloor = Long.MIN_VALUE;
     private int signalled;
+    /** Every declared step signalled, and the aggregator told no step comes any more. */
+    private boolean closed;
     private long records;
 
     /**
@@ -89,6 +91,11 @@ public final class BackgroundReadBack {
         while (signalled < inOrder.size() && inOrder.get(signalled).stepStartNanos() <= read) {
             signalNext();
         }
+        if (signalled == inOrder.size() && !closed) {
+            // no declared step to come: hold nothing for one (a crashed run's last step is measured by the replay)
+            streamed.noMoreSteps();
+            closed = true;
+        }
         records++;
         streamed.add(r);
     }
@@ -117,7 +124,10 @@ public final class BackgroundReadBack {
         while (signalled < inOrder.size()) {
             signalNext();
         }
-        streamed.noMoreSteps();
+        if (!closed) {
+            streamed.noMoreSteps();
+            closed = true;
+        }
         List<StepResult> late = new ArrayList<>();
         for (StepResult fg : foreground) {
             if (!streamed.measures(fg)) {
