@@ -120,6 +120,7 @@ class PerStepBackgroundTest {
             assertThat(lbg.step(label).info().rateRps()).isEqualTo(rates[k]);
             assertThat(loaded.step(label).requestsOk()).isEqualTo(r.step(label).requestsOk());
         }
+        assertThat(lbg).isEqualTo(bg); // the live result, every double bit for bit (per-step rates included)
     }
 
     @Test

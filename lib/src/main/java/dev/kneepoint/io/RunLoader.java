@@ -1,6 +1,7 @@
 package dev.kneepoint.io;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kneepoint.metrics.BackgroundReadBack;
 import dev.kneepoint.metrics.BackgroundResult;
 import dev.kneepoint.metrics.ClientHealth;
 import dev.kneepoint.metrics.ClientThresholds;
@@ -33,6 +34,12 @@ import java.util.function.Consumer;
  *
  * <p>Two ways in: {@link #load} keeps every record in memory; {@link #stream} hands each record to a
  * consumer and keeps none (one pass, for runs of millions of requests).
+ *
+ * <p>The background stream named by the manifest's {@code config.background} (records with its tag, outside every
+ * step of {@code steps.jsonl}) is measured apart, as the records stream past, by the live path's aggregation
+ * ({@link BackgroundReadBack}): no background record is kept, and the {@link BackgroundResult} equals the one the
+ * live run reported. A step whose window is known only once the file is read (a step that never finished, one
+ * that {@code steps.jsonl} lacks) has its background measured by a second read of {@code requests.jsonl}.
  *
  * <p>A crashed run loads too: it is marked incomplete; a truncated last line is tolerated
  * ({@link LoadedRun#truncatedLastLine()}); other malformed lines are reported with their line number in
@@ -100,11 +107,16 @@ public final class RunLoader {
                     ? Optional.of(Json.MAPPER.readTree(dir.resolve("summary.json").toFile())) : Optional.empty();
             Map<String, StepPlan> plans = readSteps(dir.resolve("steps.jsonl"));
             JsonNode bg = manifest.path("config").path("background");
-            Aggregation agg = new Aggregation(plans, StepJson.readSlo(manifest.get("slo")),
-                    StepJson.readThresholds(manifest.get("client_check")), bg.isObject() ? bg.path("tag").asText("bg") : null);
+            Slo slo = StepJson.readSlo(manifest.get("slo"));
+            BackgroundReadBack background = bg.isObject() ? new BackgroundReadBack(bg.path("tag").asText("bg"),
+                    bg.path("rate_rps").isNumber() ? bg.path("rate_rps").asDouble() : Double.NaN,
+                    bg.path("arrival").asText(""), stepRates(bg.path("step_rates_rps")), slo) : null;
+            Aggregation agg = new Aggregation(plans, slo, StepJson.readThresholds(manifest.get("client_check")),
+                    background);
             List<LoadedRun.LineProblem> problems = new ArrayList<>();
             long[] count = {0};
-            boolean truncated = reader.read(dir.resolve("requests.jsonl"), r -> {
+            Path requests = dir.resolve("requests.jsonl");
+            boolean truncated = reader.read(requests, r -> {
                 count[0]++;
                 agg.accept(r);
                 sink.accept(r);
@@ -113,17 +125,29 @@ public final class RunLoader {
             String model = manifest.path("model").asText("");
             List<StepResult> steps = agg.finish();
             boolean complete = manifest.path("complete").asBoolean(false);
-            Optional<BackgroundResult> background = agg.backgroundTag == null ? Optional.empty()
-                    : Optional.of(BackgroundResult.measure(agg.backgroundTag,
-                            bg.path("rate_rps").isNumber() ? bg.path("rate_rps").asDouble() : Double.NaN,
-                            bg.path("arrival").asText(""), stepRates(bg.path("step_rates_rps")), agg.slo, agg.background, steps,
-                            plans.values().stream().mapToLong(StepPlan::stepStartNanos).min().orElse(-1), complete));
+            Optional<BackgroundResult> backgroundResult = background == null ? Optional.empty()
+                    : Optional.of(background.result(steps,
+                            plans.values().stream().mapToLong(StepPlan::stepStartNanos).min().orElse(-1), complete,
+                            again -> readAgain(reader, requests, r -> {
+                                if (agg.isBackground(r)) {
+                                    again.accept(r);
+                                }
+                            })));
             RunResult result = new RunResult(manifest.path("run_id").asText(dir.getFileName().toString()),
                     steps, complete, Instant.parse(manifest.path("start_time").asText("1970-01-01T00:00:00Z")),
-                    model.isEmpty() ? target : target + " " + model, background, Optional.of(dir));
+                    model.isEmpty() ? target : target + " " + model, backgroundResult, Optional.of(dir));
             return new StreamedRun(dir, manifest, count[0], problems, truncated, result, summary);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot load run " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The second pass over {@code requests.jsonl} for background steps whose windows only the end told. */
+    private static void readAgain(LineReader reader, Path file, Consumer<RequestRecord> out) {
+        try {
+            reader.read(file, out, new ArrayList<>()); // its problems were reported by the first pass
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + file + " again: " + e.getMessage(), e);
         }
     }
 
@@ -167,29 +191,38 @@ public final class RunLoader {
         return plans;
     }
 
-    /** Re-aggregates records one at a time into their steps. */
+    /** Re-aggregates records one at a time into their steps; the background apart, as it streams in. */
     private static final class Aggregation {
         private final Map<String, StepPlan> plans;
         private final Slo slo;
         private final ClientThresholds clientThresholds;
-        private final String backgroundTag;
-        private final List<RequestRecord> background = new ArrayList<>();
+        private final BackgroundReadBack background;
         private final Map<String, StepAggregator> aggregators = new LinkedHashMap<>();
         private final Map<String, long[]> extents = new HashMap<>(); // label -> {first start, last end}
 
-        Aggregation(Map<String, StepPlan> plans, Slo slo, ClientThresholds clientThresholds, String backgroundTag) {
+        Aggregation(Map<String, StepPlan> plans, Slo slo, ClientThresholds clientThresholds,
+                    BackgroundReadBack background) {
             this.plans = plans;
             this.slo = slo;
             this.clientThresholds = clientThresholds;
-            this.backgroundTag = backgroundTag;
+            this.background = background;
             plans.forEach((label, p) -> aggregators.put(label, p.window() != null
                     ? new StepAggregator(p.info(), slo, clientThresholds, p.window()) // finished: count tokens, don't keep them
                     : new StepAggregator(p.info(), slo, clientThresholds)));
+            if (background != null) {
+                plans.values().stream().filter(p -> p.window() != null)
+                        .forEach(p -> background.step(p.info(), p.stepStartNanos(), p.window()));
+            }
+        }
+
+        /** A record of the run's background stream: its tag, outside every step of {@code steps.jsonl}. */
+        boolean isBackground(RequestRecord r) {
+            return background != null && !plans.containsKey(r.step()) && background.tag().equals(r.tag());
         }
 
         void accept(RequestRecord r) {
-            if (backgroundTag != null && !plans.containsKey(r.step()) && backgroundTag.equals(r.tag())) {
-                background.add(r); // the run's background stream: measured apart, as live
+            if (isBackground(r)) {
+                background.add(r); // the run's background stream: measured apart, as live, and not kept
                 return;
             }
             StepAggregator a = aggregators.get(r.step());

@@ -10,7 +10,8 @@ import java.util.Objects;
  * Aggregates a run's background records as they arrive, into one aggregator per foreground step and one for the run
  * total, and turns them into a {@link BackgroundResult} when the run ends: the same result, every double bit for
  * bit, as measuring all the records at once over the finished steps' windows ({@link BackgroundReplay}, what
- * {@link BackgroundResult#measure} does for a run read back), without keeping the records.
+ * {@link BackgroundResult#measure} does), without keeping the records. A run read back from disk drives it too
+ * ({@link BackgroundReadBack}), with the windows {@code steps.jsonl} records.
  *
  * <p>Every background record counts in every step: as a member where the step's window contains its intended start,
  * else as a warm-up record whose token arrivals, dispatch, end and time in flight inside the window still count in
@@ -62,6 +63,8 @@ final class BackgroundAggregator {
     private int hot = 2;
     private long minIntended = Long.MAX_VALUE;
     private long maxEnd = Long.MIN_VALUE;
+    /** Set by {@link #noMoreSteps}: no step starts any more. */
+    private boolean closed;
 
     BackgroundAggregator(String tag, double rateRps, String arrival, Slo slo) {
         this(tag, rateRps, arrival, slo, List.of());
@@ -88,6 +91,9 @@ final class BackgroundAggregator {
      * @throws IllegalStateException when the step starts before the end of an earlier step's window
      */
     synchronized void stepStarted(StepInfo step, long stepStartNanos, WindowPlan plan) {
+        if (closed) {
+            throw new IllegalStateException("step '" + step.label() + "' started after noMoreSteps()");
+        }
         if (stepStartNanos < pruned) {
             throw new IllegalStateException("step '" + step.label() + "' starts at " + stepStartNanos
                     + ", before the end of an earlier step's window (" + pruned + "): background traffic is measured"
@@ -194,16 +200,40 @@ final class BackgroundAggregator {
     synchronized BackgroundResult result(List<StepResult> foreground, long runStartNanos, boolean complete) {
         List<StepResult> steps = new ArrayList<>();
         for (StepResult fg : foreground) {
-            StepWindow w = window(fg.window());
-            BackgroundStep s = byLabel.get(fg.info().label());
-            if (s == null || !w.equals(s.window)) {
-                throw new IllegalStateException("background of step '" + fg.info().label() + "' was not aggregated"
-                        + " over its window " + w + (s == null ? " (the step was not seen: track the background"
-                        + " before the run starts)" : " but over " + s.window));
-            }
-            StepInfo info = info(fg.info().index(), fg.info().label(), w.lengthNanos());
-            steps.add(s.aggregator.finish(info, w, records - s.fed));
+            steps.add(stepResult(fg));
         }
+        return new BackgroundResult(tag, rateRps, arrival, steps, total(foreground, runStartNanos, complete));
+    }
+
+    /** Whether this foreground step was started and finished through this aggregator, with its window. */
+    synchronized boolean measures(StepResult fg) {
+        BackgroundStep s = byLabel.get(fg.info().label());
+        return s != null && window(fg.window()).equals(s.window);
+    }
+
+    /**
+     * The background over one foreground step's window. Does not change the aggregator.
+     *
+     * @throws IllegalStateException when the step was not seen, or was finished with another window
+     */
+    synchronized StepResult stepResult(StepResult fg) {
+        StepWindow w = window(fg.window());
+        BackgroundStep s = byLabel.get(fg.info().label());
+        if (s == null || !w.equals(s.window)) {
+            throw new IllegalStateException("background of step '" + fg.info().label() + "' was not aggregated"
+                    + " over its window " + w + (s == null ? " (the step was not seen: track the background"
+                    + " before the run starts)" : " but over " + s.window));
+        }
+        StepInfo info = info(fg.info().index(), fg.info().label(), w.lengthNanos());
+        return s.aggregator.finish(info, w, records - s.fed);
+    }
+
+    /**
+     * Every background record of the run, over the window from {@code runStartNanos} (-1: the first record's
+     * intended start) to the last of {@code foreground}'s window ends and the records' ends. Does not change the
+     * aggregator.
+     */
+    synchronized StepResult total(List<StepResult> foreground, long runStartNanos, boolean complete) {
         long start = runStartNanos < 0 ? 0 : runStartNanos;
         long end = start;
         for (StepResult fg : foreground) {
@@ -214,12 +244,25 @@ final class BackgroundAggregator {
             end = Math.max(end, maxEnd);
         }
         StepWindow window = new StepWindow(start, start, end, complete);
-        return new BackgroundResult(tag, rateRps, arrival, steps,
-                total.finish(info(-1, "total", end - start), window, 0));
+        return total.finish(info(-1, "total", end - start), window, 0);
+    }
+
+    /**
+     * No step will start through this aggregator any more: records are no longer held for one, and those held are
+     * let go. A run read back calls it once it has signalled its last step ({@link BackgroundReadBack}); a later
+     * {@link #stepStarted} throws.
+     */
+    synchronized void noMoreSteps() {
+        closed = true;
+        ahead.clear();
+        pruned = Long.MAX_VALUE;
     }
 
     /** Lowest start the window of a step not started yet may have. */
     private long floor() {
+        if (closed) {
+            return Long.MAX_VALUE;
+        }
         long f = finishedFloor;
         for (BackgroundStep s : started) {
             if (s.window == null) {

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Measures background records that are all at hand over foreground steps whose windows are all known: a run read
- * back from disk ({@link BackgroundResult#measure}). Every record enters every step's aggregator (as warm-up where
- * the step's window does not contain its intended start), and the total. The definition the live
- * {@link BackgroundAggregator} reproduces as records stream in (and the oracle of its tests).
+ * Measures background records that are all at hand over foreground steps whose windows are all known
+ * ({@link BackgroundResult#measure}). Every record enters every step's aggregator (as warm-up where the step's window
+ * does not contain its intended start), and the total. The definition {@link BackgroundAggregator} reproduces as
+ * records stream in, live and for a run read back ({@link BackgroundReadBack}), and the oracle of their tests.
  */
 final class BackgroundReplay {
     private BackgroundReplay() {}

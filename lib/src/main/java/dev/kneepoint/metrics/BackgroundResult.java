@@ -47,8 +47,10 @@ public record BackgroundResult(String tag, double rateRps, String arrival, List<
     }
 
     /**
-     * Measures background records over the foreground steps' windows, as a live run does: for re-analysing
-     * a saved run. {@code runStartNanos} opens the total's window (-1: the first record).
+     * Measures background records that are all at hand over the foreground steps' windows, as a live run does: the
+     * definition the streamed paths reproduce bit for bit ({@code RunAggregator} live, {@link BackgroundReadBack}
+     * when {@code RunLoader} reads a run back, neither keeping the records). {@code runStartNanos} opens the total's
+     * window (-1: the first record).
      */
     public static BackgroundResult measure(String tag, double rateRps, String arrival, Slo slo,
                                            List<RequestRecord> records, List<StepResult> foreground,

@@ -25,10 +25,10 @@ class BackgroundStreamingTest {
     private static final String BG = "bg";
     private static final Slo SLO = Slo.builder().ttftMs(0.0004).build(); // 400 ns: about half the records are good
 
-    private enum Kind { CLOSED, OPEN_PLANNED_END, INTERRUPTED, ENDED_IN_WARMUP, NO_PLAN }
+    enum Kind { CLOSED, OPEN_PLANNED_END, INTERRUPTED, ENDED_IN_WARMUP, NO_PLAN }
 
     /** A planned foreground step: when the load layer signals, and the window it reports. */
-    private record Step(StepInfo info, Kind kind, long calledAt, long stepStart, WindowPlan plan, long stopAt,
+    record Step(StepInfo info, Kind kind, long calledAt, long stepStart, WindowPlan plan, long stopAt,
                         long finishAt, StepWindow window) {}
 
     /** Something the run hands to the listener at {@code at}; ties in random order ({@code tie}). */
@@ -139,7 +139,7 @@ class BackgroundStreamingTest {
     }
 
     /** 1 to 6 steps, one after another with pauses, the first starting after the stream. */
-    private static List<Step> ladder(SplittableRandom rnd) {
+    static List<Step> ladder(SplittableRandom rnd) {
         List<Step> steps = new ArrayList<>();
         long prev = rnd.nextLong(0, 400);
         int count = rnd.nextInt(1, 7);
@@ -171,7 +171,7 @@ class BackgroundStreamingTest {
     }
 
     /** A background record intended anywhere in the run, every outcome, tokens spread over up to 5,000 ns. */
-    private static RequestRecord record(SplittableRandom rnd, int id, long runEnd) {
+    static RequestRecord record(SplittableRandom rnd, int id, long runEnd) {
         RequestRecord.Builder b = new RequestRecord.Builder();
         b.id = id;
         b.step = BG;

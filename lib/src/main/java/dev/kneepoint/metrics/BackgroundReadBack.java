@@ -1,0 +1,190 @@
+package dev.kneepoint.metrics;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Measures the background traffic of a run read back from disk as its records are read, without keeping them: the
+ * live path's {@link BackgroundAggregator}, driven by the step windows a run directory records. The result equals,
+ * every double bit for bit, measuring all the records at once over the foreground steps' windows
+ * ({@link BackgroundResult#measure}), and so what the live run reported.
+ *
+ * <p>Use: declare the steps whose window is known before the records are read ({@link #step}: the finished steps
+ * of {@code steps.jsonl}, in their order), hand every background record in file order ({@link #add}), then ask for
+ * the {@link #result}. The declared steps are signalled to the aggregator as the records' clock passes their start,
+ * as a live run would signal them, so the aggregator holds what it holds live: the records of a drain and the pause
+ * after it, and the earlier steps' aggregators compacted.
+ *
+ * <p>A foreground step of the result whose window was not declared (a step that never finished: its window ends
+ * with its last request, learnt only at the end; a step {@code steps.jsonl} lacks; or a step that starts before an
+ * earlier one's window ends) is measured by a second pass: {@link #result} asks its {@link Replay} to hand every
+ * background record again, in the same order, to a second aggregator that knows those windows. Without such steps
+ * the records are read once.
+ *
+ * <p>Not thread-safe: one reader, one thread.
+ */
+public final class BackgroundReadBack {
+    /** Hands the background records again, the same ones in the same order as the first time. */
+    @FunctionalInterface
+    public interface Replay {
+        void handAgain(Consumer<RequestRecord> sink);
+    }
+
+    private record Declared(StepInfo info, long stepStartNanos, StepWindow window) {}
+
+    private final String tag;
+    private final double rateRps;
+    private final String arrival;
+    private final List<Double> stepRatesRps;
+    private final Slo slo;
+    private final BackgroundAggregator streamed;
+    /** Declared steps the stream signals in order: each starts at or after the earlier ones' window ends. */
+    private final List<Declared> inOrder = new ArrayList<>();
+    private long orderFloor = Long.MIN_VALUE;
+    private int signalled;
+    /** Every declared step signalled, and the aggregator told no step comes any more. */
+    private boolean closed;
+    private long records;
+
+    /**
+     * @param tag          the stream's tag
+     * @param rateRps      its planned mean rate (reported)
+     * @param arrival      its arrival process label (reported)
+     * @param stepRatesRps its planned rate per ladder step index (empty: {@code rateRps} for every step)
+     * @param slo          the run's SLO
+     */
+    public BackgroundReadBack(String tag, double rateRps, String arrival, List<Double> stepRatesRps, Slo slo) {
+        this.tag = Objects.requireNonNull(tag, "tag");
+        this.rateRps = rateRps;
+        this.arrival = arrival == null ? "" : arrival;
+        this.stepRatesRps = stepRatesRps == null ? List.of() : List.copyOf(stepRatesRps);
+        this.slo = Objects.requireNonNull(slo, "slo");
+        this.streamed = new BackgroundAggregator(tag, rateRps, this.arrival, slo, this.stepRatesRps);
+    }
+
+    /**
+     * A foreground step whose window is known before the records are read ({@code window}: the foreground window,
+     * warm-up included, as the step result will carry it). Declare steps in the order they ran.
+     *
+     * @throws IllegalStateException when a record was already handed
+     */
+    public BackgroundReadBack step(StepInfo info, long stepStartNanos, StepWindow window) {
+        if (records > 0) {
+            throw new IllegalStateException("declare step '" + info.label() + "' before handing any record");
+        }
+        Objects.requireNonNull(window, "window");
+        if (stepStartNanos >= orderFloor) { // else it overlaps an earlier window: measured in the second pass
+            inOrder.add(new Declared(info, stepStartNanos, window));
+            orderFloor = Math.max(orderFloor, window.endNanos());
+        }
+        return this;
+    }
+
+    /** One background record, in file order. */
+    public void add(RequestRecord r) {
+        long read = latestReading(r);
+        while (signalled < inOrder.size() && inOrder.get(signalled).stepStartNanos() <= read) {
+            signalNext();
+        }
+        if (signalled == inOrder.size() && !closed) {
+            // no declared step to come: hold nothing for one (a crashed run's last step is measured by the replay)
+            streamed.noMoreSteps();
+            closed = true;
+        }
+        records++;
+        streamed.add(r);
+    }
+
+    /** The stream's tag. */
+    public String tag() {
+        return tag;
+    }
+
+    /** Background records handed so far. */
+    public long records() {
+        return records;
+    }
+
+    /** Records the aggregation holds now (for tests: bounded by a drain and a pause, not by the run). */
+    int heldRecords() {
+        return streamed.heldRecords();
+    }
+
+    /**
+     * The background over {@code foreground}'s windows (the run's step results, in their order);
+     * {@code runStartNanos} opens the total's window (-1: the first record). A step not declared with this window is
+     * measured by handing the records again through {@code replay} (not called when every step was declared).
+     */
+    public BackgroundResult result(List<StepResult> foreground, long runStartNanos, boolean complete, Replay replay) {
+        while (signalled < inOrder.size()) {
+            signalNext();
+        }
+        if (!closed) {
+            streamed.noMoreSteps();
+            closed = true;
+        }
+        List<StepResult> late = new ArrayList<>();
+        for (StepResult fg : foreground) {
+            if (!streamed.measures(fg)) {
+                late.add(fg);
+            }
+        }
+        BackgroundAggregator again = late.isEmpty() ? null : replayed(late, replay);
+        List<StepResult> steps = new ArrayList<>();
+        for (StepResult fg : foreground) {
+            steps.add(streamed.measures(fg) ? streamed.stepResult(fg) : again.stepResult(fg));
+        }
+        return new BackgroundResult(tag, rateRps, arrival, steps, streamed.total(foreground, runStartNanos, complete));
+    }
+
+    /** A second aggregator over the {@code late} steps' windows, fed every record again. */
+    private BackgroundAggregator replayed(List<StepResult> late, Replay replay) {
+        Objects.requireNonNull(replay, "replay");
+        BackgroundAggregator again = new BackgroundAggregator(tag, rateRps, arrival, slo, stepRatesRps)
+                .keepHot(late.size());
+        List<StepResult> byStart = new ArrayList<>(late);
+        byStart.sort(Comparator.comparingLong(s -> s.window().stepStartNanos()));
+        Set<String> labels = new HashSet<>();
+        for (StepResult s : byStart) { // every window known: start them all, then finish them all
+            if (labels.add(s.info().label())) {
+                again.stepStarted(s.info(), s.window().stepStartNanos(), null);
+            }
+        }
+        for (StepResult s : byStart) {
+            again.stepFinished(s.info(), s.window());
+        }
+        again.noMoreSteps();
+        long[] handed = {0};
+        replay.handAgain(r -> {
+            if (handed[0]++ < records) { // the records of the first pass, not any appended since
+                again.add(r);
+            }
+        });
+        if (handed[0] < records) {
+            throw new IllegalStateException("the second pass over the background handed " + handed[0]
+                    + " records, the first " + records + ": the run changed while it was read");
+        }
+        return again;
+    }
+
+    private void signalNext() {
+        Declared d = inOrder.get(signalled++);
+        streamed.stepStarted(d.info(), d.stepStartNanos(), null);
+        streamed.stepFinished(d.info(), d.window());
+    }
+
+    /** The latest clock reading a record carries: the stream has reached at least this time. */
+    private static long latestReading(RequestRecord r) {
+        long l = Math.max(Math.max(r.dispatchNanos(), r.endNanos()), Math.max(r.firstByteNanos(),
+                Math.max(r.firstTokenNanos(), r.lastTokenNanos())));
+        for (long t : r.chunkNanos()) {
+            l = Math.max(l, t);
+        }
+        return l;
+    }
+}
