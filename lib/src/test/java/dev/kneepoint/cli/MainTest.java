@@ -60,35 +60,15 @@ class MainTest {
 
     @Test
     void badOptionsFailWithAClearMessageAndExitCode2() throws Exception {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream old = System.err;
-        int code;
-        try {
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            code = Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--concurrency", "0",
-                    "--duration", "0s", "--out", out.toString());
-        } finally {
-            System.setErr(old);
-        }
-        assertThat(code).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("concurrency must be >= 1")
+        assertThat(errOf(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--concurrency", "0",
+                "--duration", "0s", "--out", out.toString()))).contains("concurrency must be >= 1")
                 .contains("stepDuration must be positive");
     }
 
     @Test
-    void anUnknownApiIsRejectedListingTheValidOnes() {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream old = System.err;
-        int code;
-        try {
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            code = Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--concurrency", "1",
-                    "--api", "triton", "--out", out.toString());
-        } finally {
-            System.setErr(old);
-        }
-        assertThat(code).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--api: unknown API 'triton'")
+    void anUnknownApiIsRejectedListingTheValidOnes() throws Exception {
+        assertThat(errOf(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--concurrency", "1",
+                "--api", "triton", "--out", out.toString()))).contains("--api: unknown API 'triton'")
                 .contains("chat, completions, tgi, ollama-generate, ollama-chat, llamacpp, sglang");
     }
 

@@ -67,7 +67,7 @@ class RunLoaderBackgroundTest {
         BackgroundResult live = w.live();
         assertThat(live.requests()).isEqualTo(records);
 
-        long baseline = usedAfterGc();
+        long baseline = dev.kneepoint.Heap.usedAfterGc();
         List<WeakReference<RequestRecord>> watched = new ArrayList<>();
         List<Long> watchedAt = new ArrayList<>();
         long[] seen = {0, 0}; // background records read, the last one's end
@@ -86,7 +86,7 @@ class RunLoaderBackgroundTest {
             }
             if (seen[0] % 20_000 == 10_000 && seen[0] > 20_000) {
                 try {
-                    heap.add(usedAfterGc() - baseline);
+                    heap.add(dev.kneepoint.Heap.usedAfterGc() - baseline);
                     worst[0] = Math.max(worst[0], heap.getLast());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
@@ -167,15 +167,6 @@ class RunLoaderBackgroundTest {
             }
             return new Written(run.path(), run.result(true).background().orElseThrow());
         }
-    }
-
-    private static long usedAfterGc() throws InterruptedException {
-        Runtime rt = Runtime.getRuntime();
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            Thread.sleep(10);
-        }
-        return rt.totalMemory() - rt.freeMemory();
     }
 
     /** An OK request intended at {@code intended} with {@code events} token events {@code every} ns apart. */

@@ -41,7 +41,7 @@ class BackgroundMemoryTest {
             signals.add(new Signal(finish, 2, info, 0, null, window));
             t = finish + 500 * MS; // the pause
         }
-        long baseline = usedAfterGc();
+        long baseline = dev.kneepoint.Heap.usedAfterGc();
         RunAggregator agg = new RunAggregator(Slo.none()).trackBackground("bg", 900, "poisson");
         BackgroundAggregator bg = BackgroundStreamingTest.background(agg);
         PriorityQueue<RequestRecord> inFlight = new PriorityQueue<>(
@@ -84,7 +84,7 @@ class BackgroundMemoryTest {
                 loading = s.kind == 0;
             }
         }
-        long retained = usedAfterGc() - baseline;
+        long retained = dev.kneepoint.Heap.usedAfterGc() - baseline;
         BackgroundResult result = agg.result("r", true, Instant.EPOCH, "t").background().orElseThrow();
         assertThat(result.requests()).isEqualTo(RECORDS);
         assertThat(result.steps()).hasSize(STEPS);
@@ -112,15 +112,6 @@ class BackgroundMemoryTest {
         // last drain (~1,400 of ~1 kB). The 200,000 records, kept whole, would be ~250 MB.
         assertThat(bg.compactedSteps()).isEqualTo(STEPS - 2);
         assertThat(retained).as("bytes retained").isLessThan(24_000_000L);
-    }
-
-    private static long usedAfterGc() throws InterruptedException {
-        Runtime rt = Runtime.getRuntime();
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            Thread.sleep(10);
-        }
-        return rt.totalMemory() - rt.freeMemory();
     }
 
     /** A request intended at {@code intended}: 32 token events 40 ms apart (plus jitter), about 1.3 s in flight. */
