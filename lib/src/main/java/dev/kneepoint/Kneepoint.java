@@ -83,7 +83,7 @@ public final class Kneepoint {
     /**
      * Adds a GPU log written on the server host during a run ({@code nvidia-smi --query-gpu=timestamp,index,... --format=csv
      * -lms 500 -f gpu.csv}) to that run's telemetry, on the run's clock; {@code zone} is the GPU host's time zone.
-     * See {@link GpuLogImport}.
+     * Its series carry the label {@code host=server}. See {@link GpuLogImport}.
      */
     public static GpuLogImport.Result importGpuLog(Path runDirectory, Path csv, java.time.ZoneId zone) {
         return GpuLogImport.into(runDirectory, csv, zone);

@@ -135,7 +135,7 @@ class TelemetrySweepTest {
         assertThat(imported.imported()).isEqualTo(rows.size());
 
         Table steps = RunTables.load(dir).stepsWithTelemetry();
-        String col = "gpu:gpu_util_pct{gpu=0}_mean";
+        String col = "gpu:gpu_util_pct{gpu=0,host=server}_mean";
         assertThat(steps.columnNames()).contains(col);
         for (int i = 0; i < r.steps().size(); i++) {
             var w = r.steps().get(i).window();

@@ -67,6 +67,10 @@ class DisplaysTest {
         assertThat(h).contains("<b>Run run-1</b> — sim").contains("2 steps").contains("<b>incomplete</b>")
                 .contains("<td>c=1</td>").contains("<td>c=8</td>").contains("c=8: http_503 × 3");
         assertThat(html(displays.render(s1))).contains("<td>c=1</td><td>1</td><td>10</td><td>5</td>");
+        assertThat(h).doesNotContain("Resent");
+        StepResult resent = StepResult.builder().info(s2.info()).window(s2.window()).requestsOk(5).requestsFailed(3)
+                .retried(2).build();
+        assertThat(html(displays.render(resent))).contains("Resent on a fresh connection").contains("c=8: 2");
     }
 
     @Test

@@ -24,6 +24,10 @@ final class ImportGpuCommand implements Callable<Integer> {
             + " carry none: UTC, Europe/Paris, +02:00 ... (default: this machine's, ${DEFAULT-VALUE})")
     String zone = ZoneId.systemDefault().getId();
 
+    @Option(names = "--host", paramLabel = "NAME", description = "The host label of the imported series, to keep GPUs of"
+            + " different machines apart (default: ${DEFAULT-VALUE})")
+    String host = GpuLogImport.DEFAULT_HOST;
+
     @Override
     public Integer call() {
         ZoneId z;
@@ -33,7 +37,7 @@ final class ImportGpuCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--zone '" + zone + "' is not a time zone: give a region such as"
                     + " Europe/Paris or an offset such as +02:00 or UTC");
         }
-        GpuLogImport.Result r = GpuLogImport.into(run, csv, z);
+        GpuLogImport.Result r = GpuLogImport.into(run, csv, z, host);
         System.out.printf(java.util.Locale.ROOT, "imported %d of %d rows (%d samples) into %s, aligned on %s%n",
                 r.imported(), r.rows(), r.samples(), run, r.alignedOn());
         if (r.outsideRun() > 0) {

@@ -25,8 +25,8 @@ import java.util.Optional;
  * </pre>
  *
  * then {@code Kneepoint} / {@code bin/kneepoint import-gpu RUN_DIR gpu.csv --zone ZONE} appends its rows to the run's
- * {@code telemetry.jsonl} as {@code gpu} samples, exactly as the local sampler would have written them, so the steps
- * table, the per-step telemetry join and the overlays show them. nvidia-smi's {@code timestamp} is the GPU host's
+ * {@code telemetry.jsonl} as {@code gpu} samples, as the local sampler writes them plus a {@code host} label (default
+ * {@code server}, so they never mix with a local GPU's series), and the per-step join and the overlays show them. nvidia-smi's {@code timestamp} is the GPU host's
  * local time without a zone ({@code zone} says which) and has millisecond resolution; the run clock's zero is the
  * manifest's {@code clock_origin} (runs written before it was recorded: {@code start_time}, a few ms later). The
  * two hosts' clocks must agree (NTP): a skew of S ms shifts every GPU reading by S ms against the requests.
@@ -36,6 +36,8 @@ import java.util.Optional;
 public final class GpuLogImport {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String STATUS = "imported";
+    /** The {@code host} label of imported samples unless another is given. */
+    public static final String DEFAULT_HOST = "server";
 
     /**
      * What an import did.
@@ -64,6 +66,21 @@ public final class GpuLogImport {
      * @throws UncheckedIOException     when a file cannot be read or written
      */
     public static Result into(Path runDirectory, Path csv, ZoneId zone) {
+        return into(runDirectory, csv, zone, DEFAULT_HOST);
+    }
+
+    /**
+     * As {@link #into(Path, Path, ZoneId)}, labelling every sample {@code host=}{@code host}, so the series of GPUs
+     * on different machines stay apart ({@code gpu:gpu_util_pct{gpu=0,host=server}} next to the local sampler's
+     * {@code gpu:gpu_util_pct{gpu=0}}), also when logs of several hosts are imported into one run.
+     *
+     * @throws IllegalArgumentException also when {@code host} is blank or holds {@code , = { }}
+     */
+    public static Result into(Path runDirectory, Path csv, ZoneId zone, String host) {
+        if (host == null || host.isBlank() || !host.strip().equals(host) || host.matches(".*[,={}].*")) {
+            throw new IllegalArgumentException("host label '" + host + "' must be a plain name (no spaces at its ends,"
+                    + " no , = { }), e.g. server or gpu-node-1");
+        }
         Path manifestFile = runDirectory.resolve("manifest.json");
         if (!Files.isRegularFile(manifestFile)) {
             throw new IllegalArgumentException(runDirectory + " is not a run directory (no manifest.json): give the"
@@ -117,7 +134,7 @@ public final class GpuLogImport {
                     continue;
                 }
                 try {
-                    List<TelemetrySample> s = layout.samples(line, t);
+                    List<TelemetrySample> s = withHost(layout.samples(line, t), host);
                     log.write(s);
                     samples += s.size();
                     imported++;
@@ -126,7 +143,7 @@ public final class GpuLogImport {
                 }
             }
             log.write(new TelemetryStatus(0, "gpu", STATUS, mark + ": " + imported + " of " + rows + " rows, zone " + zone
-                    + ", aligned on " + (hasOrigin ? "clock_origin" : "start_time")));
+                    + ", host " + host + ", aligned on " + (hasOrigin ? "clock_origin" : "start_time")));
             log.flush();
             if (log.failure() != null) {
                 throw new UncheckedIOException("Cannot write " + runDirectory.resolve(TelemetryLoader.FILE) + ": "
@@ -134,6 +151,16 @@ public final class GpuLogImport {
             }
         }
         return new Result(rows, imported, samples, outside, problems, hasOrigin ? "clock_origin" : "start_time");
+    }
+
+    private static List<TelemetrySample> withHost(List<TelemetrySample> samples, String host) {
+        List<TelemetrySample> out = new ArrayList<>(samples.size());
+        for (TelemetrySample x : samples) {
+            java.util.Map<String, String> labels = new java.util.HashMap<>(x.labels());
+            labels.put("host", host);
+            out.add(new TelemetrySample(x.tNanos(), x.source(), x.name(), labels, x.kind(), x.value(), x.raw()));
+        }
+        return out;
     }
 
     private static boolean alreadyImported(Path runDirectory, String mark) {

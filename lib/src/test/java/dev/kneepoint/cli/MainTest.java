@@ -91,10 +91,11 @@ class MainTest {
         Path csv = out.resolve("gpu.csv");
         Files.write(csv, List.of("timestamp, index, power.draw [W]", ts.format(origin.plusMillis(200)) + ", 0, 300.5 W",
                 ts.format(origin.plusMillis(400)) + ", 0, 310.25 W", ts.format(origin.minusSeconds(5)) + ", 0, 80.00 W"));
-        String printed = capture(() -> Main.execute("import-gpu", run.toString(), csv.toString(), "--zone", "UTC"), 0);
+        String printed = capture(() -> Main.execute("import-gpu", run.toString(), csv.toString(), "--zone", "UTC",
+                "--host", "gpu-node-1"), 0);
         assertThat(printed).contains("imported 2 of 3 rows (2 samples)").contains("aligned on clock_origin")
                 .contains("1 rows fell outside the run");
-        assertThat(dev.kneepoint.telemetry.TelemetryLoader.load(run).series("gpu:power_w{gpu=0}"))
+        assertThat(dev.kneepoint.telemetry.TelemetryLoader.load(run).series("gpu:power_w{gpu=0,host=gpu-node-1}"))
                 .extracting(dev.kneepoint.telemetry.TelemetrySample::value).containsExactly(300.5, 310.25);
         assertThat(errOf(() -> Main.execute("import-gpu", run.toString(), csv.toString(), "--zone", "UTC")))
                 .contains("already");

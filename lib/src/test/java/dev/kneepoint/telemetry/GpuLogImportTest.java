@@ -59,12 +59,12 @@ class GpuLogImportTest {
         TelemetryData t = TelemetryLoader.load(dir);
         assertThat(t.problems()).isEmpty();
         // 08:00:00.500 local-Paris row is 499.750 ms after the origin 08:00:00.000250Z: exact, the zone applied
-        List<TelemetrySample> util = t.series("gpu:gpu_util_pct{gpu=0}");
+        List<TelemetrySample> util = t.series("gpu:gpu_util_pct{gpu=0,host=server}");
         assertThat(util).extracting(TelemetrySample::tNanos).containsExactly(499_750_000L);
         assertThat(util).extracting(TelemetrySample::value).containsExactly(96.0);
-        assertThat(t.series("gpu:mem_used_bytes{gpu=1}")).extracting(TelemetrySample::tNanos).containsExactly(1_749_750_000L);
-        assertThat(t.series("gpu:mem_used_bytes{gpu=1}")).extracting(TelemetrySample::value).containsExactly(55.0 * 1048576);
-        assertThat(t.keys()).doesNotContain("gpu:gpu_util_pct{gpu=1}");
+        assertThat(t.series("gpu:mem_used_bytes{gpu=1,host=server}")).extracting(TelemetrySample::tNanos).containsExactly(1_749_750_000L);
+        assertThat(t.series("gpu:mem_used_bytes{gpu=1,host=server}")).extracting(TelemetrySample::value).containsExactly(55.0 * 1048576);
+        assertThat(t.keys()).doesNotContain("gpu:gpu_util_pct{gpu=1,host=server}");
         assertThat(t.status("gpu", "imported")).get().extracting(TelemetryStatus::reason).asString()
                 .contains("gpu.csv").contains("2 of 6 rows").contains("Europe/Paris");
 
@@ -81,7 +81,7 @@ class GpuLogImportTest {
         Files.write(csv, List.of(HEADER, TS.format(LocalDateTime.parse("2026-07-14T08:00:01.040")) + ", 0, 50 %, 1 MiB, 1 W"));
         GpuLogImport.Result r = GpuLogImport.into(dir, csv, ZoneId.of("UTC"));
         assertThat(r.alignedOn()).isEqualTo("start_time");
-        assertThat(TelemetryLoader.load(dir).series("gpu:gpu_util_pct{gpu=0}")).extracting(TelemetrySample::tNanos)
+        assertThat(TelemetryLoader.load(dir).series("gpu:gpu_util_pct{gpu=0,host=server}")).extracting(TelemetrySample::tNanos)
                 .containsExactly(1_000_000_000L);
     }
 
@@ -99,5 +99,6 @@ class GpuLogImportTest {
         assertThat(dir.resolve(TelemetryLoader.FILE)).doesNotExist();
         assertThatThrownBy(() -> GpuLogImport.into(dir.resolve("nope"), noTimestamp, PARIS))
                 .hasMessageContaining("not a run directory");
+        assertThatThrownBy(() -> GpuLogImport.into(dir, noTimestamp, PARIS, "a,b")).hasMessageContaining("host label 'a,b'");
     }
 }

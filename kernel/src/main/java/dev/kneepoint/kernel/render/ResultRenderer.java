@@ -64,6 +64,16 @@ public final class ResultRenderer {
         if (!parts.isEmpty()) {
             b.append('\n').append(Html.note("Failures — " + String.join(", ", parts)));
         }
+        List<String> resent = new ArrayList<>();
+        for (StepResult s : steps) {
+            if (s.retried() > 0) {
+                resent.add(s.info().label() + ": " + s.retried());
+            }
+        }
+        if (!resent.isEmpty()) {
+            b.append('\n').append(Html.note("Resent on a fresh connection (stale keep-alive; latency counts from the"
+                    + " first attempt) — " + String.join(", ", resent)));
+        }
     }
 
     /** Summary statistics in ms, then the percentile spectrum of the histogram behind them. */
