@@ -61,8 +61,10 @@ class ScenarioMatrixTest {
             int steps = Scenarios.all(true).stream().mapToInt(s -> s.concurrency().size()).sum();
             assertThat(t.rowCount()).isEqualTo(steps);
             assertThat(t.stringColumn("scenario").unique().asList()).containsExactlyInAnyOrder("A", "B", "C", "D", "E");
-            assertThat(t.where(t.stringColumn("scenario").isEqualTo("E")).doubleColumn("bg_output_tokens_per_s")
-                    .asList()).allMatch(x -> x > 0);
+            // every E step measures its background (a number, not NaN); a 400 ms window of a 4 req/s stream can
+            // hold no background token on a starved machine (seen once), so only the run as a whole must have some
+            List<Double> bg = t.where(t.stringColumn("scenario").isEqualTo("E")).doubleColumn("bg_output_tokens_per_s").asList();
+            assertThat(bg).allMatch(x -> x >= 0).anyMatch(x -> x > 0);
             Table a = t.where(t.stringColumn("scenario").isEqualTo("A"));
             assertThat(a.doubleColumn("bg_output_tokens_per_s").countMissing()).isEqualTo(a.rowCount()); // NaN: no background
             for (ScenarioRun r : m.runs()) {
