@@ -3,7 +3,11 @@ package dev.kneepoint.cli;
 import dev.kneepoint.Kneepoint;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.client.Transport;
+import dev.kneepoint.load.ExecutedStep;
+import dev.kneepoint.load.GateDecision;
+import dev.kneepoint.load.LoadProgress;
 import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.sim.SimConfig;
 import dev.kneepoint.sim.SimStats;
@@ -64,14 +68,18 @@ final class SimBenchCommand implements Callable<Integer> {
         try (Simulator sim = Simulator.start(config)) {
             Duration warmup = Duration.ofSeconds(3);
             Window[] w = new Window[2];
+            java.util.concurrent.CountDownLatch stepStarted = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicLong stepEndedNanos = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
             Thread sampler = Thread.ofVirtual().start(() -> {
                 try {
+                    // timed from the step's real start (the client warm-up before it takes a variable time), and
+                    // ended half a second before the step's end: when the step ends its streams are cancelled and
+                    // the client's selector thread may end, and its CPU would then be lost from the per-thread split
+                    stepStarted.await();
                     Thread.sleep(warmup);
                     sim.resetEmissionLag();
                     w[0] = Window.take(sim);
-                    // the end of the measured window, before the step's end cancels the streams (and the client's
-                    // selector thread may end: its CPU would then be lost from the per-thread split)
-                    Thread.sleep(Duration.ofSeconds(seconds));
+                    Thread.sleep(Duration.ofSeconds(seconds).minusMillis(500));
                     w[1] = Window.take(sim);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
@@ -81,8 +89,28 @@ final class SimBenchCommand implements Callable<Integer> {
                     .transport(transport).build();
             RunResult r = Kneepoint.ladder(target, c.streams()).inputTokens(8)
                     .outputTokens(c.outputTokens()).warmup(warmup).stepDuration(Duration.ofSeconds(seconds))
-                    .drainTimeout(Duration.ZERO).outputDir(null).name("bench-sim").run();
+                    .drainTimeout(Duration.ZERO).outputDir(null).name("bench-sim")
+                    .progress(new LoadProgress() {
+                        @Override
+                        public void stepStarting(StepInfo step, int stepCount) {
+                            stepStarted.countDown();
+                        }
+
+                        @Override
+                        public void stepEnded(ExecutedStep step, GateDecision decision) {
+                            stepEndedNanos.set(System.nanoTime());
+                        }
+                    }).run();
+            stepStarted.countDown(); // a run that failed before its step must not leave the sampler waiting
             sampler.join();
+            if (w[0] == null || w[1] == null) {
+                throw new IllegalStateException("bench-sim: the measured window was not taken (the step did not run"
+                        + " its " + seconds + " s)");
+            }
+            if (w[1].nanos() > stepEndedNanos.get()) {
+                System.err.println("bench-sim: warning: the machine delayed the window's end past the step's end;"
+                        + " the per-thread CPU split may have lost the client's selector thread (see gc+jit)");
+            }
             SimStats st = w[1].stats();
             long emittedTokens = st.tokensEmitted() - w[0].stats().tokensEmitted();
             double emittedPerS = emittedTokens / ((w[1].nanos() - w[0].nanos()) / 1e9);
