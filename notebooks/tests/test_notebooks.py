@@ -152,6 +152,51 @@ def test_procedure_notebook_reports_every_stage(executed):
 
 
 
+def test_telemetry_notebook_names_the_limit_each_server_hit(executed):
+    text = stream_text(executed(ROOT / "notebooks" / "10-why-it-slowed-down.ipynb"))
+    rows = {}
+    for server, step, tps, ttft, run_mean, run_max, wait, kv, pre in re.findall(
+            r"^([AB]) (c=\d+)\s+(\d+) output tokens/s\s+ttft p50\s+([\d.]+) ms\s+running mean\s+([\d.]+) max\s+(\d+)"
+            r"\s+waiting mean\s+([\d.]+)\s+kv max ([\d.]+)\s+preemptions ([\d.]+)/s", text, re.M):
+        rows.setdefault(server, []).append(dict(step=step, tps=float(tps), ttft=float(ttft), run_mean=float(run_mean),
+                                                run_max=int(run_max), wait=float(wait), kv=float(kv), pre=float(pre)))
+    # Both servers ran the fast ladder 1, 4, 8, 16, 32 and every step has telemetry (a NaN would not parse).
+    assert [r["step"] for r in rows.get("A", [])] == ["c=1", "c=4", "c=8", "c=16", "c=32"], text
+    assert [r["step"] for r in rows.get("B", [])] == ["c=1", "c=4", "c=8", "c=16", "c=32"], text
+
+    a, a1, a8 = rows["A"][-1], rows["A"][0], rows["A"][2]
+    # Server A has 8 slots: at 32 users about 24 requests wait (measured 24.0), at one user none. Half of that
+    # leaves room for clients slow to resend on a loaded machine.
+    assert a1["wait"] < 0.5 and a["wait"] > 12, (a1, a)
+    # The slot limit is a hard cap: no sample ever reads more than 8 running, and with a queue that long the
+    # slots are full at some scrape of the top step.
+    assert a["run_max"] == 8 and all(r["run_max"] <= 8 for r in rows["A"]), rows["A"]
+    # The mean reads a little less (measured 7.87): a request leaves the batch at its last token and the next
+    # one counts from the end of its prefill step. 6 allows a quarter of the samples in such gaps.
+    assert 6 <= a["run_mean"] <= 8, a
+    # KV is not the limit: 8 requests of <= 352 tokens hold < 1 % of 400,000 tokens; nothing is preempted.
+    assert a["kv"] < 0.05 and a["pre"] == 0, a
+    # Past the slots, throughput stays flat (measured +2 % from 8 to 32 users) while TTFT grows by the queue
+    # (14 ms -> 1.4 s measured).
+    assert a["tps"] < 1.25 * a8["tps"] and a["ttft"] > 4 * a1["ttft"], (a8, a)
+    knee = re.search(r"^server A: knee at concurrency (\d+)", text, re.M)
+    # Expected at 8, the slot count; a neighbouring step on a noisy machine.
+    assert knee and 4 <= int(knee.group(1)) <= 16, text
+    assert re.search(r"^server A: limit hit = BATCH SLOTS: .* running peaks at 8 of 8 slots", text, re.M), text
+
+    b, b1 = rows["B"][-1], rows["B"][0]
+    # Server B has 3,072 KV tokens (192 blocks of 16) and 256 slots: at the top step the cache is full (measured
+    # 1.000; admission alone fills it, so 0.95 is generous) and requests are preempted (4/s measured).
+    assert b["kv"] >= 0.95 and b["pre"] > 0, b
+    # Running is held by memory far below the slots: each running request holds its own >= 16 prompt blocks,
+    # so at most 12 run (measured max 10).
+    assert 2 <= b["run_max"] <= 12, b
+    assert b1["wait"] < 0.5 and b["wait"] > 12, (b1, b)
+    assert all(r["pre"] == 0 for r in rows["B"][:2]), rows["B"]  # 1 and 4 users fit in the cache
+    assert re.search(r"^server B: limit hit = KV CACHE: .* of 256 slots", text, re.M), text
+
+
+
 def test_duration_parameters_change_the_run(tmp_path):
     """A papermill duration parameter reaches the sweep: the run's manifest and summary record exactly it."""
     import json
