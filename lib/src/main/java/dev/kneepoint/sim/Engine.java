@@ -94,6 +94,10 @@ final class Engine implements AutoCloseable {
                 idle = false;
             }
             StepResult r = model.step();
+            // the gauges show the step being computed, as vLLM's scheduler stats do: sequences admitted for their
+            // prefill count as running from the step's start, those finishing in it are gone (published after the
+            // step's tokens instead, an admitted request read as waiting for its whole prefill step)
+            publish();
             long deadline = stepStart + r.durationNanos() + stallNanos(stepStart);
             if (!parkUntil(deadline)) {
                 return;
@@ -101,7 +105,6 @@ final class Engine implements AutoCloseable {
             if (!deliver(r, deadline)) {
                 return;
             }
-            publish();
             stepStart = deadline;
         }
     }
