@@ -1,22 +1,14 @@
 package dev.kneepoint.workload;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kneepoint.client.TargetConfig;
-import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import okhttp3.HttpUrl;
-import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
-import okhttp3.Request;
-import okhttp3.RequestBody;
-import okhttp3.Response;
 
 /**
  * Counts prompt tokens on an Ollama server, which has no {@code /tokenize}: each count is one
@@ -31,27 +23,24 @@ import okhttp3.Response;
  * as truncated.
  */
 final class OllamaTokenCounter implements TokenCounter {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final MediaType JSON = MediaType.get("application/json");
     /** Fields the counter sets itself; the rest of the target's extra body is merged in. */
     private static final Set<String> OWN = Set.of("model", "prompt", "messages", "stream", "options");
 
     private final HttpUrl root;
     private final String model;
     private final Map<String, Object> extraBody;
-    private final OkHttpClient http;
-    private final AtomicLong calls = new AtomicLong();
+    private final JsonPost post;
 
     OllamaTokenCounter(HttpUrl baseUrl, String model, Map<String, Object> extraBody, OkHttpClient http) {
         this.root = TargetConfig.serverRoot(baseUrl);
         this.model = model;
         this.extraBody = Map.copyOf(extraBody);
-        this.http = http;
+        this.post = new JsonPost(http);
     }
 
     /** HTTP calls made so far. */
     long calls() {
-        return calls.get();
+        return post.calls();
     }
 
     @Override
@@ -91,34 +80,16 @@ final class OllamaTokenCounter implements TokenCounter {
     }
 
     private int promptEvalCount(String endpoint, Map<String, Object> body) {
-        HttpUrl url = root.resolve(endpoint);
-        calls.incrementAndGet();
-        try {
-            Request req = new Request.Builder().url(url)
-                    .post(RequestBody.create(MAPPER.writeValueAsBytes(body), JSON)).build();
-            try (Response resp = http.newCall(req).execute()) {
-                String text = resp.body().string();
-                if (!resp.isSuccessful()) {
-                    throw new TokenizerException("POST " + url + " answered HTTP " + resp.code() + ": "
-                            + (text.length() > 300 ? text.substring(0, 300) + "..." : text));
-                }
-                JsonNode n = MAPPER.readTree(text);
-                JsonNode count = n.get("prompt_eval_count");
-                if (count == null || !count.canConvertToInt()) {
-                    throw new TokenizerException("POST " + url + " answered without prompt_eval_count (not an Ollama"
-                            + " server, or an empty prompt that only loads the model): "
-                            + (text.length() > 300 ? text.substring(0, 300) + "..." : text));
-                }
-                return count.asInt();
-            }
-        } catch (InterruptedIOException e) {
-            if (!(e instanceof java.net.SocketTimeoutException)) {
-                Thread.currentThread().interrupt();
-            }
-            throw new TokenizerException("POST " + url + " interrupted or timed out", e);
-        } catch (IOException e) {
-            throw new TokenizerException("POST " + url + " failed: " + e.getMessage(), e);
+        JsonPost.Reply r = post.post(root.resolve(endpoint), body);
+        if (!r.successful()) {
+            throw new TokenizerException("POST " + r.url() + " answered HTTP " + r.code() + ": " + r.snippet());
         }
+        JsonNode count = r.json() == null ? null : r.json().get("prompt_eval_count");
+        if (count == null || !count.canConvertToInt()) {
+            throw new TokenizerException("POST " + r.url() + " answered without prompt_eval_count (not an Ollama"
+                    + " server, or an empty prompt that only loads the model): " + r.snippet());
+        }
+        return count.asInt();
     }
 
     @Override

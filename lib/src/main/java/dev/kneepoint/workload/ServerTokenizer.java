@@ -1,23 +1,16 @@
 package dev.kneepoint.workload;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.HttpClients;
 import dev.kneepoint.client.TargetConfig;
-import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
+import dev.kneepoint.workload.JsonPost.Reply;
 import okhttp3.HttpUrl;
-import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
-import okhttp3.Request;
-import okhttp3.RequestBody;
-import okhttp3.Response;
 
 /**
  * Counts tokens with the server's own tokenize endpoint. The {@link TokenizeDialect} is detected on the first
@@ -30,8 +23,6 @@ import okhttp3.Response;
  * llama_cpp.server, older TGI). Uses the target's HTTP client; thread-safe.
  */
 final class ServerTokenizer implements TokenCounter {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final MediaType JSON = MediaType.get("application/json");
     private static final String PROBE = "hello";
 
     private enum ChatVia { UNKNOWN, TOKENIZER, COMPLETION }
@@ -39,8 +30,7 @@ final class ServerTokenizer implements TokenCounter {
     private final HttpUrl root;
     private final String model;
     private final ApiKind hint;
-    private final AtomicLong calls = new AtomicLong();
-    private final OkHttpClient http;
+    private final JsonPost post;
     private volatile TokenizeDialect dialect;
     private volatile ChatVia chatVia = ChatVia.UNKNOWN;
 
@@ -55,7 +45,7 @@ final class ServerTokenizer implements TokenCounter {
 
     /** As above, trying first the dialect {@code hint} (the target's API) suggests. */
     ServerTokenizer(HttpUrl baseUrl, String model, OkHttpClient http, ApiKind hint) {
-        this.http = http;
+        this.post = new JsonPost(http);
         this.root = TargetConfig.serverRoot(baseUrl);
         this.model = model;
         this.hint = hint;
@@ -63,7 +53,7 @@ final class ServerTokenizer implements TokenCounter {
 
     /** HTTP calls made so far (calibration reports its round trips). */
     long calls() {
-        return calls.get();
+        return post.calls();
     }
 
     @Override
@@ -196,51 +186,7 @@ final class ServerTokenizer implements TokenCounter {
         return root.resolve(endpoint);
     }
 
-    /** One answer: status, body text and the body as JSON ({@code null} when it is not JSON). */
-    private record Reply(HttpUrl url, int code, String text, JsonNode json) {
-        boolean successful() {
-            return code >= 200 && code < 300;
-        }
-
-        Reply ok() {
-            if (!successful()) {
-                throw new TokenizerException("POST " + url + " answered HTTP " + code + ": " + snippet());
-            }
-            if (json == null) {
-                throw new TokenizerException("POST " + url + " answered something that is not JSON: " + snippet());
-            }
-            return this;
-        }
-
-        String snippet() {
-            String s = text.strip();
-            return s.length() > 300 ? s.substring(0, 300) + "..." : s;
-        }
-    }
-
     private Reply post(String endpoint, Object body) {
-        HttpUrl url = url(endpoint);
-        calls.incrementAndGet();
-        try {
-            Request req = new Request.Builder().url(url)
-                    .post(RequestBody.create(MAPPER.writeValueAsBytes(body), JSON)).build();
-            try (Response resp = http.newCall(req).execute()) {
-                String text = resp.body().string();
-                JsonNode json;
-                try {
-                    json = text.isBlank() ? null : MAPPER.readTree(text);
-                } catch (IOException notJson) {
-                    json = null;
-                }
-                return new Reply(url, resp.code(), text, json);
-            }
-        } catch (InterruptedIOException e) {
-            if (!(e instanceof java.net.SocketTimeoutException)) {
-                Thread.currentThread().interrupt();
-            }
-            throw new TokenizerException("POST " + url + " interrupted or timed out", e);
-        } catch (IOException e) {
-            throw new TokenizerException("POST " + url + " failed: " + e.getMessage(), e);
-        }
+        return post.post(url(endpoint), body);
     }
 }
