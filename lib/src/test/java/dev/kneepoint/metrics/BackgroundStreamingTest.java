@@ -181,48 +181,12 @@ class BackgroundStreamingTest {
         dispatch = Math.max(0, dispatch);
         b.warmup = rnd.nextInt(10) == 0; // ignored: background membership is the window's
         b.promptTokens = rnd.nextInt(10) == 0 ? -1 : rnd.nextInt(0, 300);
-        int kind = rnd.nextInt(20);
-        if (kind == 0) { // dropped: never dispatched
-            b.endNanos = dispatch;
-            b.outcome = Outcome.DROPPED;
-            return b.build();
-        }
-        b.dispatchNanos = dispatch;
-        int chunks = kind == 1 ? 0 : rnd.nextInt(0, 9);
-        long[] t = new long[chunks];
-        int[] k = new int[chunks];
-        long at = dispatch + rnd.nextLong(0, 800);
-        int total = 0;
-        for (int c = 0; c < chunks; c++) {
-            t[c] = at;
-            k[c] = rnd.nextInt(30) == 0 ? 20_000 + rnd.nextInt(20_000) : rnd.nextInt(0, 4); // > 2^14: split
-            total += k[c];
-            at += rnd.nextLong(0, 600);
-        }
-        b.chunkNanos = t;
-        b.chunkTokens = k;
-        b.outputTokens = total;
-        if (chunks > 0) {
-            b.firstByteNanos = t[0];
-            b.firstTokenNanos = t[0];
-            b.lastTokenNanos = t[chunks - 1];
-        }
-        long last = chunks > 0 ? t[chunks - 1] : dispatch;
-        b.endNanos = rnd.nextInt(15) == 0 ? RequestRecord.ABSENT : last + rnd.nextLong(0, 3);
-        b.outcome = kind == 1 ? new Outcome.HttpError(503, "")
-                : kind == 2 ? Outcome.CANCELLED : Outcome.OK;
-        b.finishReason = "stop";
-        b.tokenSource = TokenSource.SERVER_USAGE;
-        return b.build();
+        return RandomRecords.finish(rnd, b, dispatch, 9, 600);
     }
 
     /** The latest clock reading a record carries (when it can be handed over at the earliest). */
     static long read(RequestRecord r) {
-        long l = Math.max(Math.max(r.dispatchNanos(), r.endNanos()), r.lastTokenNanos());
-        for (long t : r.chunkNanos()) {
-            l = Math.max(l, t);
-        }
-        return l;
+        return RandomRecords.latest(r);
     }
 
     private static boolean touchesBothSides(RequestRecord r, long edge) {

@@ -80,7 +80,7 @@ class LiveWindowEquivalenceTest {
     /** Records handed over before the signal from the first one on that carries a time at or after the planned end. */
     private static int pastPlannedEnd(Scenario sc) {
         for (int i = 0; i < sc.stopAt; i++) {
-            if (latest(sc.records.get(i)) >= sc.plan.endCapNanos()) {
+            if (RandomRecords.latest(sc.records.get(i)) >= sc.plan.endCapNanos()) {
                 return sc.stopAt - i;
             }
         }
@@ -91,7 +91,7 @@ class LiveWindowEquivalenceTest {
     private static int raceRecords(Scenario sc) {
         int n = 0;
         for (int i = 0; i < sc.stopAt; i++) {
-            if (latest(sc.records.get(i)) >= sc.window.endNanos() && sc.window.lengthNanos() > 0) {
+            if (RandomRecords.latest(sc.records.get(i)) >= sc.window.endNanos() && sc.window.lengthNanos() > 0) {
                 n++;
             }
         }
@@ -120,7 +120,7 @@ class LiveWindowEquivalenceTest {
         List<RequestRecord> made = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             RequestRecord r = record(rnd, i, stepStart, stop, warmupEnd);
-            long at = latest(r) + rnd.nextLong(0, 40);
+            long at = RandomRecords.latest(r) + rnd.nextLong(0, 40);
             if (at < stop && rnd.nextInt(50) == 0) {
                 at = stop; // ends just before the signal, handed over just after it
             }
@@ -149,49 +149,9 @@ class LiveWindowEquivalenceTest {
         b.intendedNanos = dispatch - rnd.nextLong(0, 5);
         b.warmup = b.intendedNanos < warmupEnd;
         b.promptTokens = rnd.nextInt(10) == 0 ? -1 : rnd.nextInt(0, 300);
-        int kind = rnd.nextInt(20);
-        if (kind == 0) { // dropped: never dispatched
-            b.endNanos = dispatch;
-            b.outcome = Outcome.DROPPED;
-            return b.build();
-        }
-        b.dispatchNanos = dispatch;
-        int chunks = kind == 1 ? 0 : rnd.nextInt(0, 8);
-        long[] t = new long[chunks];
-        int[] k = new int[chunks];
-        long at = dispatch + rnd.nextLong(0, 800);
-        int total = 0;
-        for (int c = 0; c < chunks; c++) {
-            t[c] = at;
-            k[c] = rnd.nextInt(30) == 0 ? 20_000 + rnd.nextInt(20_000) : rnd.nextInt(0, 4); // > 2^14: split
-            total += k[c];
-            at += rnd.nextLong(0, 200);
-        }
-        b.chunkNanos = t;
-        b.chunkTokens = k;
-        b.outputTokens = total;
-        if (chunks > 0) {
-            b.firstByteNanos = t[0];
-            b.firstTokenNanos = t[0];
-            b.lastTokenNanos = t[chunks - 1];
-        }
-        long last = chunks > 0 ? t[chunks - 1] : dispatch;
-        b.endNanos = rnd.nextInt(15) == 0 ? RequestRecord.ABSENT : last + rnd.nextLong(0, 3);
-        b.outcome = kind == 1 ? new Outcome.HttpError(503, "")
-                : kind == 2 ? Outcome.CANCELLED : Outcome.OK;
-        b.finishReason = "stop";
-        b.tokenSource = TokenSource.SERVER_USAGE;
-        return b.build();
+        return RandomRecords.finish(rnd, b, dispatch, 8, 200);
     }
 
-    private static long latest(RequestRecord r) {
-        long l = Math.max(r.dispatchNanos(), r.endNanos());
-        l = Math.max(l, r.lastTokenNanos());
-        for (long t : r.chunkNanos()) {
-            l = Math.max(l, t);
-        }
-        return l;
-    }
 
     private static WindowFacts.Rates toNew(OldWindowFacts.Rates r) {
         return new WindowFacts.Rates(r.outputTokensPerS(), r.inputTokensPerS(), r.requestsPerS(), r.goodputRps(),
