@@ -1,12 +1,9 @@
 package dev.kneepoint.real;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Objects;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -22,7 +19,6 @@ final class OllamaServer {
     static final String URL_VAR = "KNEEPOINT_OLLAMA_URL";
     static final String MODEL_VAR = "KNEEPOINT_OLLAMA_MODEL";
     static final String REQUIRE_VAR = "KNEEPOINT_REQUIRE_OLLAMA";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String baseUrl;
     private final String model;
@@ -44,21 +40,18 @@ final class OllamaServer {
 
     /** {@code GET /api/version} must answer 200 within a few seconds. */
     static String probeVersion(String baseUrl) {
-        OkHttpClient http = new OkHttpClient.Builder()
-                .connectTimeout(Duration.ofSeconds(3)).readTimeout(Duration.ofSeconds(5)).build();
+        OkHttpClient http = RealServerSupport.client(Duration.ofSeconds(3), Duration.ofSeconds(5));
         try (Response r = http.newCall(new Request.Builder().url(baseUrl + "/api/version").build()).execute()) {
             return r.code() == 200 ? null : "GET /api/version answered HTTP " + r.code();
         } catch (IOException | IllegalArgumentException e) {
             return "GET /api/version failed: " + e.getMessage();
         } finally {
-            http.dispatcher().executorService().shutdown();
-            http.connectionPool().evictAll();
+            RealServerSupport.release(http);
         }
     }
 
     static OllamaServer connect(String baseUrl, Map<String, String> env) {
-        OkHttpClient http = new OkHttpClient.Builder()
-                .connectTimeout(Duration.ofSeconds(5)).readTimeout(Duration.ofSeconds(60)).build();
+        OkHttpClient http = RealServerSupport.client(Duration.ofSeconds(5), Duration.ofSeconds(60));
         OllamaServer s = new OllamaServer(baseUrl, null, null, http);
         String version = s.getJson("/api/version").path("version").asText("");
         String model = env.get(MODEL_VAR);
@@ -84,19 +77,10 @@ final class OllamaServer {
     }
 
     JsonNode getJson(String path) {
-        try (Response r = http.newCall(new Request.Builder().url(baseUrl + path).build()).execute()) {
-            String text = Objects.requireNonNull(r.body()).string();
-            if (r.code() != 200) {
-                throw new IllegalStateException("GET " + path + " answered HTTP " + r.code() + ": " + text);
-            }
-            return JSON.readTree(text);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return RealServerSupport.getJson(http, baseUrl, path);
     }
 
     void close() {
-        http.dispatcher().executorService().shutdown();
-        http.connectionPool().evictAll();
+        RealServerSupport.release(http);
     }
 }

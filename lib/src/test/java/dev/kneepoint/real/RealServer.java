@@ -83,8 +83,7 @@ final class RealServer {
 
     /** Connects to the server named by the environment; the caller has checked {@link #gate}. */
     static RealServer connect(String baseUrl, Map<String, String> env) {
-        OkHttpClient http = new OkHttpClient.Builder()
-                .connectTimeout(Duration.ofSeconds(5)).readTimeout(Duration.ofSeconds(60)).build();
+        OkHttpClient http = RealServerSupport.client(Duration.ofSeconds(5), Duration.ofSeconds(60));
         RealServer s = new RealServer(baseUrl, null, null, http);
         Kind kind = s.detectKind();
         String model = env.get(MODEL_VAR);
@@ -102,8 +101,7 @@ final class RealServer {
      * (llama_cpp.server, which has no /health) must answer 200 within a few seconds.
      */
     static String probeHealth(String baseUrl) {
-        OkHttpClient http = new OkHttpClient.Builder()
-                .connectTimeout(Duration.ofSeconds(3)).readTimeout(Duration.ofSeconds(5)).build();
+        OkHttpClient http = RealServerSupport.client(Duration.ofSeconds(3), Duration.ofSeconds(5));
         try {
             int health = status(http, baseUrl + "/health");
             if (health == 200) {
@@ -115,8 +113,7 @@ final class RealServer {
         } catch (IOException | IllegalArgumentException e) {
             return "GET /health failed: " + e.getMessage();
         } finally {
-            http.dispatcher().executorService().shutdown();
-            http.connectionPool().evictAll();
+            RealServerSupport.release(http);
         }
     }
 
@@ -181,11 +178,7 @@ final class RealServer {
     }
 
     JsonNode getJson(String path) {
-        try {
-            return JSON.readTree(getText(path));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return RealServerSupport.getJson(http, baseUrl, path);
     }
 
     JsonNode postJson(String path, Object body) {
@@ -205,19 +198,10 @@ final class RealServer {
     }
 
     private String getText(String path) {
-        try (Response r = http.newCall(new Request.Builder().url(baseUrl + path).build()).execute()) {
-            String text = Objects.requireNonNull(r.body()).string();
-            if (r.code() != 200) {
-                throw new IllegalStateException("GET " + path + " answered HTTP " + r.code() + ": " + text);
-            }
-            return text;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return RealServerSupport.getText(http, baseUrl, path);
     }
 
     void close() {
-        http.dispatcher().executorService().shutdown();
-        http.connectionPool().evictAll();
+        RealServerSupport.release(http);
     }
 }

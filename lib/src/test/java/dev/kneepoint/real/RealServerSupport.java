@@ -3,6 +3,8 @@ package dev.kneepoint.real;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kneepoint.client.Cancellation;
 import dev.kneepoint.client.OpenAiClient;
 import dev.kneepoint.client.RequestContext;
@@ -10,8 +12,15 @@ import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
 import dev.kneepoint.workload.RequestSpec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -81,5 +90,40 @@ final class RealServerSupport {
         List<Double> s = xs.stream().sorted().toList();
         int m = s.size() / 2;
         return s.size() % 2 == 1 ? s.get(m) : (s.get(m - 1) + s.get(m)) / 2;
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** An HTTP client for a real server's own endpoints: connect and read timeouts as given. */
+    static OkHttpClient client(Duration connect, Duration read) {
+        return new OkHttpClient.Builder().connectTimeout(connect).readTimeout(read).build();
+    }
+
+    /** Lets go of a client's threads and pooled connections. */
+    static void release(OkHttpClient http) {
+        http.dispatcher().executorService().shutdown();
+        http.connectionPool().evictAll();
+    }
+
+    /** {@code GET baseUrl + path}'s body; anything but 200 is an error naming the path. */
+    static String getText(OkHttpClient http, String baseUrl, String path) {
+        try (Response r = http.newCall(new Request.Builder().url(baseUrl + path).build()).execute()) {
+            String text = Objects.requireNonNull(r.body()).string();
+            if (r.code() != 200) {
+                throw new IllegalStateException("GET " + path + " answered HTTP " + r.code() + ": " + text);
+            }
+            return text;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@link #getText} as JSON. */
+    static JsonNode getJson(OkHttpClient http, String baseUrl, String path) {
+        try {
+            return JSON.readTree(getText(http, baseUrl, path));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }
