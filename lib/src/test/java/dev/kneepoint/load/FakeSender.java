@@ -80,6 +80,11 @@ final class FakeSender implements RequestSender {
 
     /** True once every thread that ran a request has ended (waits up to {@code millis} in total). */
     boolean allThreadsEnded(long millis) throws InterruptedException {
+        return allEnded(threads, millis);
+    }
+
+    /** True once every one of {@code threads} has ended, waiting up to {@code millis} in total. */
+    static boolean allEnded(List<Thread> threads, long millis) throws InterruptedException {
         long deadline = System.nanoTime() + ms(millis);
         for (Thread t : threads) {
             long left = deadline - System.nanoTime();

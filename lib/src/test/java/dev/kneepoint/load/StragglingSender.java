@@ -114,16 +114,6 @@ final class StragglingSender implements RequestSender {
 
     /** Waits until every request thread the sender saw has ended (up to {@code millis}); true if they all did. */
     boolean allThreadsEnded(long millis) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        for (Thread t : threads) {
-            long left = deadline - System.nanoTime();
-            if (left > 0) {
-                t.join(java.time.Duration.ofNanos(left));
-            }
-            if (t.isAlive()) {
-                return false;
-            }
-        }
-        return true;
+        return FakeSender.allEnded(threads, millis);
     }
 }
