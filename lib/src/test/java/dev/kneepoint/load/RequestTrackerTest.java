@@ -61,6 +61,9 @@ class RequestTrackerTest {
                 flights.add(tracker.register(new RequestContext(round * (long) n + i, "s", false, clock.now(), clock)));
             }
             CountDownLatch go = new CountDownLatch(1);
+            // Every third worker completes only after close() returned, so the stop wins some races on any
+            // machine (on 2 busy cores the closing thread was once not scheduled before all 2,000 had completed).
+            CountDownLatch closed = new CountDownLatch(1);
             AtomicInteger done = new AtomicInteger();
             List<Thread> threads = new ArrayList<>();
             for (RequestTracker.Flight f : flights) {
@@ -72,6 +75,13 @@ class RequestTrackerTest {
                     } catch (InterruptedException e) {
                         return;
                     }
+                    if (f.id() % 3 == 2) {
+                        try {
+                            closed.await();
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
                     LockSupport.parkNanos(spin);
                     RequestRecord.Builder b = f.context.recordBuilder(SPEC);
                     b.dispatchNanos = clock.now();
@@ -81,11 +91,12 @@ class RequestTrackerTest {
                 }));
             }
             go.countDown();
-            while (done.get() < n / 3) { // close while about two thirds are still completing (a state, not a time)
+            while (done.get() < n / 3) { // close while half of the unheld workers are still completing (a state, not a time)
                 Thread.onSpinWait();
             }
             tracker.close();
             listener.closed = true;
+            closed.countDown();
             for (Thread t : threads) {
                 t.join();
             }
@@ -99,7 +110,7 @@ class RequestTrackerTest {
             workersWon += n - listener.cancelled.get();
         }
         // Both sides won some races, or the test did not test the race (the close comes once a third of the
-        // workers completed; the others race it).
+        // workers completed; a third is held until it returned; the others race it).
         assertThat(racedByStop).isPositive();
         assertThat(workersWon).isPositive();
     }
