@@ -309,11 +309,11 @@ final class RequestTracker {
         if (p != null && p.id() == f.id() && p.step().equals(f.context.step())) {
             long dispatch = p.dispatchNanos() >= 0 ? p.dispatchNanos() : f.handedNanos;
             long end = Math.max(run.clock.now(), Math.max(dispatch, p.lastTokenNanos()));
-            return new RequestRecord(p.id(), p.step(), p.tag(), p.warmup(), p.intendedNanos(), dispatch,
-                    p.firstByteNanos(), p.firstTokenNanos(), p.lastTokenNanos(), end, p.chunkNanos(), p.chunkTokens(),
-                    p.promptTokens(), p.outputTokens(), p.reasoningTokens(), p.requestedPromptTokens(),
-                    p.requestedOutputTokens(), p.clientCountedTokens(), p.tokenSource(), Outcome.CANCELLED,
-                    p.finishReason(), p.streamed(), p.serverTimings());
+            RequestRecord.Builder b = p.toBuilder(); // all it measured: tokens, first answer, a resend
+            b.dispatchNanos = dispatch;
+            b.endNanos = end;
+            b.outcome = Outcome.CANCELLED;
+            return b.build();
         }
         return bareCancelledRecord(f);
     }

@@ -304,11 +304,10 @@ final class BackgroundAggregator {
         if (r.warmup() == warmup) {
             return r;
         }
-        return new RequestRecord(r.id(), r.step(), r.tag(), warmup, r.intendedNanos(), r.dispatchNanos(),
-                r.firstByteNanos(), r.firstTokenNanos(), r.lastTokenNanos(), r.endNanos(), r.chunkNanos(),
-                r.chunkTokens(), r.promptTokens(), r.outputTokens(), r.reasoningTokens(), r.requestedPromptTokens(),
-                r.requestedOutputTokens(), r.clientCountedTokens(), r.tokenSource(), r.outcome(), r.finishReason(),
-                r.streamed(), r.serverTimings(), null, r.firstAnswerNanos(), r.retried());
+        RequestRecord.Builder b = r.toBuilder();
+        b.warmup = warmup;
+        b.responseText = null;
+        return b.build();
     }
 
     /** One foreground step's background. */

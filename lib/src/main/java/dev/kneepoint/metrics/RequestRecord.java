@@ -137,10 +137,41 @@ public record RequestRecord(
 
     /** The same record with {@code text} as its response text (null drops it, e.g. before the record is kept). */
     public RequestRecord withResponseText(String text) {
-        return new RequestRecord(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos,
-                lastTokenNanos, endNanos, chunkNanos, chunkTokens, promptTokens, outputTokens, reasoningTokens,
-                requestedPromptTokens, requestedOutputTokens, clientCountedTokens, tokenSource, outcome, finishReason,
-                streamed, serverTimings, text, firstAnswerNanos, retried);
+        Builder b = toBuilder();
+        b.responseText = text;
+        return b.build();
+    }
+
+    /** A builder holding every field of this record: the way to a copy with some fields changed. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.id = id;
+        b.step = step;
+        b.tag = tag;
+        b.warmup = warmup;
+        b.intendedNanos = intendedNanos;
+        b.dispatchNanos = dispatchNanos;
+        b.firstByteNanos = firstByteNanos;
+        b.firstTokenNanos = firstTokenNanos;
+        b.lastTokenNanos = lastTokenNanos;
+        b.endNanos = endNanos;
+        b.chunkNanos = chunkNanos;
+        b.chunkTokens = chunkTokens;
+        b.promptTokens = promptTokens;
+        b.outputTokens = outputTokens;
+        b.reasoningTokens = reasoningTokens;
+        b.requestedPromptTokens = requestedPromptTokens;
+        b.requestedOutputTokens = requestedOutputTokens;
+        b.clientCountedTokens = clientCountedTokens;
+        b.tokenSource = tokenSource;
+        b.outcome = outcome;
+        b.finishReason = finishReason;
+        b.streamed = streamed;
+        b.serverTimings = serverTimings;
+        b.responseText = responseText;
+        b.firstAnswerNanos = firstAnswerNanos;
+        b.retried = retried;
+        return b;
     }
 
     public RequestRecord {

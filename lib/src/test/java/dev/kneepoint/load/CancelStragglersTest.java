@@ -131,14 +131,16 @@ class CancelStragglersTest {
         assertThat(records.keySet()).isEqualTo(sender.dispatchById.keySet());
         assertThat(records).hasSize(users);
         assertThat(records.values()).allMatch(r -> r.outcome().equals(Outcome.CANCELLED) && r.dispatched());
-        // The stragglers' records were written by the stop. With published progress: the sender's own dispatch and
-        // its token; without: no first byte, t_dispatch = the hand-over to the sender (at or before the sender's
+        // The stragglers' records were written by the stop. With published progress: the sender's own dispatch, its
+        // token, its first answer and its resend; without: no first byte, t_dispatch = the hand-over to the sender (at or before the sender's
         // own dispatch reading), no tokens.
         for (RequestRecord r : records.values()) {
             if (r.id() % 4 == 0) {
                 assertThat(r.dispatchNanos()).isEqualTo(sender.dispatchById.get(r.id()));
                 assertThat(r.chunkNanos()).containsExactly(r.dispatchNanos());
                 assertThat(r.outputTokens()).isEqualTo(1);
+                assertThat(r.firstAnswerNanos()).as("first answer kept").isEqualTo(r.dispatchNanos());
+                assertThat(r.retried()).as("the resend kept").isTrue();
             } else if (r.id() % 2 == 0) {
                 assertThat(r.firstByteNanos()).isEqualTo(RequestRecord.ABSENT);
                 assertThat(r.chunkNanos()).isEmpty();

@@ -30,7 +30,10 @@ final class StragglingSender implements RequestSender {
     final Map<Long, Long> dispatchById = new ConcurrentHashMap<>();
     final List<Thread> threads = new CopyOnWriteArrayList<>();
 
-    /** Stragglers for which this holds publish their progress: one token at dispatch ({@link Cancellation#onProgress}). */
+    /**
+     * Stragglers for which this holds publish their progress ({@link Cancellation#onProgress}): one token at
+     * dispatch, which is also the first answer token, on a request that was resent.
+     */
     private final BiPredicate<RequestSpec, RequestContext> publishes;
 
     StragglingSender(BiPredicate<RequestSpec, RequestContext> straggles) {
@@ -64,6 +67,8 @@ final class StragglingSender implements RequestSender {
                     p.chunkNanos = new long[] {b.dispatchNanos};
                     p.chunkTokens = new int[] {1};
                     p.outputTokens = 1;
+                    p.firstAnswerNanos = b.dispatchNanos;
+                    p.retried = true;
                     p.outcome = Outcome.CANCELLED;
                     RequestRecord snapshot = p.build();
                     cancellation.onProgress(() -> snapshot);
