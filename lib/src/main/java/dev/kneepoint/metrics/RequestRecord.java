@@ -83,58 +83,6 @@ public record RequestRecord(
     /** Marks a timestamp or count that does not exist. */
     public static final long ABSENT = -1;
 
-    /** A record without response text (the usual case). */
-    public RequestRecord(long id, String step, String tag, boolean warmup, long intendedNanos, long dispatchNanos,
-                         long firstByteNanos, long firstTokenNanos, long lastTokenNanos, long endNanos,
-                         long[] chunkNanos, int[] chunkTokens, int promptTokens, int outputTokens, int reasoningTokens,
-                         int requestedPromptTokens, int requestedOutputTokens, int clientCountedTokens,
-                         TokenSource tokenSource, Outcome outcome, String finishReason, boolean streamed,
-                         Map<String, Double> serverTimings) {
-        this(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, lastTokenNanos,
-                endNanos, chunkNanos, chunkTokens, promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
-                requestedOutputTokens, clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings,
-                null, ABSENT, false);
-    }
-
-    /** A record with response text, sent once, without a first-answer time (a request without reasoning). */
-    public RequestRecord(long id, String step, String tag, boolean warmup, long intendedNanos, long dispatchNanos,
-                         long firstByteNanos, long firstTokenNanos, long lastTokenNanos, long endNanos,
-                         long[] chunkNanos, int[] chunkTokens, int promptTokens, int outputTokens, int reasoningTokens,
-                         int requestedPromptTokens, int requestedOutputTokens, int clientCountedTokens,
-                         TokenSource tokenSource, Outcome outcome, String finishReason, boolean streamed,
-                         Map<String, Double> serverTimings, String responseText) {
-        this(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, lastTokenNanos,
-                endNanos, chunkNanos, chunkTokens, promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
-                requestedOutputTokens, clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings,
-                responseText, ABSENT, false);
-    }
-
-    /** A record with a first-answer time (or {@link #ABSENT}), sent once (not {@link #retried()}). */
-    public RequestRecord(long id, String step, String tag, boolean warmup, long intendedNanos, long dispatchNanos,
-                         long firstByteNanos, long firstTokenNanos, long lastTokenNanos, long endNanos,
-                         long[] chunkNanos, int[] chunkTokens, int promptTokens, int outputTokens, int reasoningTokens,
-                         int requestedPromptTokens, int requestedOutputTokens, int clientCountedTokens,
-                         TokenSource tokenSource, Outcome outcome, String finishReason, boolean streamed,
-                         Map<String, Double> serverTimings, String responseText, long firstAnswerNanos) {
-        this(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, lastTokenNanos,
-                endNanos, chunkNanos, chunkTokens, promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
-                requestedOutputTokens, clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings,
-                responseText, firstAnswerNanos, false);
-    }
-
-    /** A record without a first-answer time, sent once or {@link #retried()}. */
-    public RequestRecord(long id, String step, String tag, boolean warmup, long intendedNanos, long dispatchNanos,
-                         long firstByteNanos, long firstTokenNanos, long lastTokenNanos, long endNanos,
-                         long[] chunkNanos, int[] chunkTokens, int promptTokens, int outputTokens, int reasoningTokens,
-                         int requestedPromptTokens, int requestedOutputTokens, int clientCountedTokens,
-                         TokenSource tokenSource, Outcome outcome, String finishReason, boolean streamed,
-                         Map<String, Double> serverTimings, String responseText, boolean retried) {
-        this(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, lastTokenNanos,
-                endNanos, chunkNanos, chunkTokens, promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
-                requestedOutputTokens, clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings,
-                responseText, ABSENT, retried);
-    }
-
     /** The same record with {@code text} as its response text (null drops it, e.g. before the record is kept). */
     public RequestRecord withResponseText(String text) {
         Builder b = toBuilder();
