@@ -21,19 +21,25 @@ TICKS = os.sysconf("SC_CLK_TCK")
 METRIC = "vllm:generation_tokens_total"
 
 
+def stat_fields(pid):
+    """/proc/PID/stat after the command name (fields[0] is the state), or None when the process is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    return stat[stat.rfind(b")") + 2:].split()
+
+
 def children_map():
     """parent pid -> list of child pids, for every process on the machine."""
     kids = {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2:].split()
-        kids.setdefault(int(fields[1]), []).append(int(name))
+        fields = stat_fields(name)
+        if fields is not None:
+            kids.setdefault(int(fields[1]), []).append(int(name))
     return kids
 
 
@@ -43,12 +49,9 @@ def tree_cpu_seconds(root):
     stack = [root]
     while stack:
         pid = stack.pop()
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
+        fields = stat_fields(pid)
+        if fields is None:
             continue
-        fields = stat[stat.rfind(b")") + 2:].split()
         # fields[0] is the state (stat field 3): utime..cstime are stat fields 14-17
         total += sum(int(x) for x in fields[11:15])
         stack.extend(kids.get(pid, []))
