@@ -164,8 +164,7 @@ public final class GpuLogImport {
     }
 
     private static boolean alreadyImported(Path runDirectory, String mark) {
-        TelemetryData data = TelemetryLoader.load(runDirectory);
-        return data.statuses().stream().anyMatch(s -> s.source().equals("gpu") && s.status().equals(STATUS)
+        return TelemetryLoader.statuses(runDirectory).stream().anyMatch(s -> s.source().equals("gpu") && s.status().equals(STATUS)
                 && s.reason().startsWith(mark + ":"));
     }
 

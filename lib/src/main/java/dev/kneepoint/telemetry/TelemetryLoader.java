@@ -27,6 +27,20 @@ public final class TelemetryLoader {
      * @throws UncheckedIOException when the file exists but cannot be read
      */
     public static TelemetryData load(Path runDirectory) {
+        return read(runDirectory, true);
+    }
+
+    /**
+     * Only the status lines of {@code runDirectory/telemetry.jsonl} (sample lines are skipped unparsed): what a
+     * check of the sources' states needs, without holding a long run's samples.
+     *
+     * @throws UncheckedIOException when the file exists but cannot be read
+     */
+    public static List<TelemetryStatus> statuses(Path runDirectory) {
+        return read(runDirectory, false).statuses();
+    }
+
+    private static TelemetryData read(Path runDirectory, boolean withSamples) {
         Path file = runDirectory.resolve(FILE);
         if (!Files.exists(file)) {
             return TelemetryData.empty();
@@ -39,7 +53,7 @@ public final class TelemetryLoader {
             long n = 0;
             while ((line = r.readLine()) != null) {
                 n++;
-                if (line.isBlank()) {
+                if (line.isBlank() || !withSamples && !line.contains("\"status\"")) {
                     continue;
                 }
                 try {
