@@ -35,9 +35,8 @@ public final class NvidiaSmiCsv {
             new Field("temperature.gpu", "temperature.gpu", "temp_c", "", 1),
             new Field("clocks.sm", "clocks.current.sm", "sm_clock_mhz", "MHz", 1));
     private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy/MM/dd HH:mm:ss.SSS", Locale.ROOT);
-    private static final NvidiaSmiCsv SAMPLER = new NvidiaSmiCsv(0, -1,
-            new Field[] {null, FIELDS.get(0), FIELDS.get(1), FIELDS.get(2), FIELDS.get(3), FIELDS.get(4), FIELDS.get(5)},
-            false, GpuMetrics.QUERY);
+    /** The query's field list is itself a header without units: the sampler's columns, in its order. */
+    private static final NvidiaSmiCsv SAMPLER = ofHeader(GpuMetrics.QUERY);
 
     private final int indexColumn;
     private final int timestampColumn;
