@@ -20,8 +20,8 @@ import java.util.TreeMap;
  * Rates are NaN for a zero-length window.
  *
  * <p>Built by {@link StepAggregator}; elsewhere (tests, hand-made results) with {@link #builder()}, whose
- * {@link Builder#build()} fills in the defaults and reports every invalid field at once. The canonical constructor
- * checks only what it must.
+ * {@link Builder#build()} fills in the defaults. Both paths validate in the canonical constructor, which reports every
+ * invalid field at once.
  *
  * @param info              what load the step applied
  * @param window            measurement window
@@ -78,14 +78,74 @@ public record StepResult(
         double meanPromptTokens, double meanOutputTokens, Slo slo, long reasoningTokens, double meanReasoningTokens,
         ClientCheck clientCheck, Distribution ttfat, long retried) {
 
+    /**
+     * Validates every component and reports every problem at once (as {@link Builder#build()} does, which calls
+     * this): {@code info}, {@code window}, the maps, the distributions, {@code slo} and {@code clientCheck} must not
+     * be null; {@code windowS} must be ≥ 0 (not NaN); counts must be ≥ 0, {@code dropped ≤ requestsFailed} and
+     * {@code retried ≤ requestsOk + requestsFailed}. Rates and means are not checked (NaN means not measured).
+     *
+     * @throws IllegalArgumentException listing every problem at once
+     */
     public StepResult {
-        Objects.requireNonNull(info, "info");
-        Objects.requireNonNull(window, "window");
+        List<String> problems = new ArrayList<>();
+        if (info == null) {
+            problems.add("info is required (the step's StepInfo)");
+        }
+        if (window == null) {
+            problems.add("window is required (the step's StepWindow)");
+        }
+        nonNull(problems, "failuresByClass", failuresByClass, "an empty map when none failed");
+        nonNull(problems, "tokenSources", tokenSources, "an empty map when none");
+        String empty = "Distribution.empty() when not measured";
+        nonNull(problems, "ttft", ttft, empty);
+        nonNull(problems, "ttftSched", ttftSched, empty);
+        nonNull(problems, "itl", itl, empty);
+        nonNull(problems, "chunkGap", chunkGap, empty);
+        nonNull(problems, "tpot", tpot, empty);
+        nonNull(problems, "e2e", e2e, empty);
+        nonNull(problems, "e2eSched", e2eSched, empty);
+        nonNull(problems, "scheduleLag", scheduleLag, empty);
+        nonNull(problems, "ttfat", ttfat, empty);
+        nonNull(problems, "slo", slo, "Slo.none() when none");
+        nonNull(problems, "clientCheck", clientCheck, "the builder derives one from the schedule lag");
+        if (!(windowS >= 0)) {
+            problems.add("windowS must be >= 0 seconds (the builder's default: the window's length), got " + windowS);
+        }
+        count(problems, "requestsOk", requestsOk);
+        count(problems, "requestsFailed", requestsFailed);
+        count(problems, "cancelled", cancelled);
+        count(problems, "dropped", dropped);
+        count(problems, "warmupRequests", warmupRequests);
+        count(problems, "outputLenMismatch", outputLenMismatch);
+        count(problems, "countDiscrepancy", countDiscrepancy);
+        count(problems, "reasoningTokens", reasoningTokens);
+        count(problems, "retried", retried);
+        if (dropped > requestsFailed && requestsFailed >= 0) {
+            problems.add("dropped (" + dropped + ") must be <= requestsFailed (" + requestsFailed
+                    + "): dropped requests are counted as failed too");
+        }
+        if (retried > requestsOk + requestsFailed && requestsOk >= 0 && requestsFailed >= 0) {
+            problems.add("retried (" + retried + ") must be <= requestsOk + requestsFailed (" + (requestsOk
+                    + requestsFailed) + "): only those requests are counted as resent");
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("Invalid StepResult (" + problems.size() + " problem"
+                    + (problems.size() == 1 ? "" : "s") + "): " + String.join("; ", problems));
+        }
         failuresByClass = Collections.unmodifiableMap(new TreeMap<>(failuresByClass));
         tokenSources = Collections.unmodifiableMap(new TreeMap<>(tokenSources));
-        Objects.requireNonNull(slo, "slo");
-        Objects.requireNonNull(clientCheck, "clientCheck");
-        ttfat = ttfat == null ? Distribution.empty() : ttfat;
+    }
+
+    private static void nonNull(List<String> problems, String name, Object value, String instead) {
+        if (value == null) {
+            problems.add(name + " must not be null (" + instead + ")");
+        }
+    }
+
+    private static void count(List<String> problems, String name, long n) {
+        if (n < 0) {
+            problems.add(name + " must be >= 0, got " + n);
+        }
     }
 
     /**
@@ -151,7 +211,6 @@ public record StepResult(
      * Not thread-safe.
      */
     public static final class Builder {
-        private final List<String> nulls = new ArrayList<>();
         private StepInfo info;
         private StepWindow window;
         private double windowS = Double.NaN;
@@ -167,15 +226,15 @@ public record StepResult(
         private long retried;
         private Map<String, Long> failuresByClass = Map.of();
         private Map<String, Long> tokenSources = Map.of();
-        private Distribution ttft;
-        private Distribution ttftSched;
-        private Distribution itl;
-        private Distribution chunkGap;
-        private Distribution tpot;
-        private Distribution e2e;
-        private Distribution e2eSched;
-        private Distribution scheduleLag;
-        private Distribution ttfat;
+        private Distribution ttft = Distribution.empty();
+        private Distribution ttftSched = Distribution.empty();
+        private Distribution itl = Distribution.empty();
+        private Distribution chunkGap = Distribution.empty();
+        private Distribution tpot = Distribution.empty();
+        private Distribution e2e = Distribution.empty();
+        private Distribution e2eSched = Distribution.empty();
+        private Distribution scheduleLag = Distribution.empty();
+        private Distribution ttfat = Distribution.empty();
         private double outputTokensPerS = Double.NaN;
         private double inputTokensPerS = Double.NaN;
         private double requestsPerS = Double.NaN;
@@ -192,14 +251,8 @@ public record StepResult(
         private ClientCheck clientCheck;
         private boolean clientCheckSet;
 
+        // Unset fields hold their defaults, so a null here was set explicitly and the constructor reports it.
         private Builder() {}
-
-        private <T> T nonNull(T value, String name) {
-            if (value == null) {
-                nulls.add(name);
-            }
-            return value;
-        }
 
         /** What load the step applied (required). */
         public Builder info(StepInfo info) { this.info = info; return this; }
@@ -218,25 +271,25 @@ public record StepResult(
         /** Warm-up requests. */
         public Builder warmupRequests(long n) { this.warmupRequests = n; return this; }
         /** Outcome label → count of the failed requests. */
-        public Builder failuresByClass(Map<String, Long> counts) { this.failuresByClass = nonNull(counts, "failuresByClass"); return this; }
+        public Builder failuresByClass(Map<String, Long> counts) { this.failuresByClass = counts; return this; }
         /** {@code t_first_token − t_dispatch}. */
-        public Builder ttft(Distribution d) { this.ttft = nonNull(d, "ttft"); return this; }
+        public Builder ttft(Distribution d) { this.ttft = d; return this; }
         /** {@code t_first_token − t_intended}. */
-        public Builder ttftSched(Distribution d) { this.ttftSched = nonNull(d, "ttftSched"); return this; }
+        public Builder ttftSched(Distribution d) { this.ttftSched = d; return this; }
         /** Per-token inter-token latency. */
-        public Builder itl(Distribution d) { this.itl = nonNull(d, "itl"); return this; }
+        public Builder itl(Distribution d) { this.itl = d; return this; }
         /** Raw gaps between token-carrying events. */
-        public Builder chunkGap(Distribution d) { this.chunkGap = nonNull(d, "chunkGap"); return this; }
+        public Builder chunkGap(Distribution d) { this.chunkGap = d; return this; }
         /** Time per output token. */
-        public Builder tpot(Distribution d) { this.tpot = nonNull(d, "tpot"); return this; }
+        public Builder tpot(Distribution d) { this.tpot = d; return this; }
         /** {@code t_last_token − t_dispatch}. */
-        public Builder e2e(Distribution d) { this.e2e = nonNull(d, "e2e"); return this; }
+        public Builder e2e(Distribution d) { this.e2e = d; return this; }
         /** {@code t_last_token − t_intended}. */
-        public Builder e2eSched(Distribution d) { this.e2eSched = nonNull(d, "e2eSched"); return this; }
+        public Builder e2eSched(Distribution d) { this.e2eSched = d; return this; }
         /** {@code t_dispatch − t_intended}. */
-        public Builder scheduleLag(Distribution d) { this.scheduleLag = nonNull(d, "scheduleLag"); return this; }
+        public Builder scheduleLag(Distribution d) { this.scheduleLag = d; return this; }
         /** Time to the first answer token. */
-        public Builder ttfat(Distribution d) { this.ttfat = nonNull(d, "ttfat"); return this; }
+        public Builder ttfat(Distribution d) { this.ttfat = d; return this; }
         /** Output tokens arriving in the window / window length. */
         public Builder outputTokensPerS(double v) { this.outputTokensPerS = v; return this; }
         /** Prompt tokens of requests dispatched in the window / window length. */
@@ -256,13 +309,13 @@ public record StepResult(
         /** Requests whose client-side token count disagrees with the server total. */
         public Builder countDiscrepancy(long n) { this.countDiscrepancy = n; return this; }
         /** Token source label → requests. */
-        public Builder tokenSources(Map<String, Long> counts) { this.tokenSources = nonNull(counts, "tokenSources"); return this; }
+        public Builder tokenSources(Map<String, Long> counts) { this.tokenSources = counts; return this; }
         /** Mean prompt tokens of the OK requests. */
         public Builder meanPromptTokens(double v) { this.meanPromptTokens = v; return this; }
         /** Mean output tokens of the OK requests. */
         public Builder meanOutputTokens(double v) { this.meanOutputTokens = v; return this; }
         /** The SLO goodput was judged against (default {@link Slo#none()}). */
-        public Builder slo(Slo slo) { this.slo = nonNull(slo, "slo"); return this; }
+        public Builder slo(Slo slo) { this.slo = slo; return this; }
         /** Reasoning tokens of the OK requests. */
         public Builder reasoningTokens(long n) { this.reasoningTokens = n; return this; }
         /** Mean reasoning tokens of the OK requests (default: reasoningTokens / requestsOk, NaN without OK requests). */
@@ -273,7 +326,7 @@ public record StepResult(
         }
         /** The client self-check (default: schedule lag alone, without client health, default thresholds). */
         public Builder clientCheck(ClientCheck check) {
-            this.clientCheck = nonNull(check, "clientCheck");
+            this.clientCheck = check;
             this.clientCheckSet = true;
             return this;
         }
@@ -281,71 +334,36 @@ public record StepResult(
         public Builder retried(long n) { this.retried = n; return this; }
 
         /**
-         * The result.
+         * The result: the defaults filled in, then validated by the canonical constructor.
          *
          * @throws IllegalArgumentException listing every problem at once: a missing {@code info} or {@code window},
          *                                  a null argument, a negative count, a negative or NaN {@code windowS},
          *                                  more dropped than failed or more retried than OK + failed requests
          */
         public StepResult build() {
-            List<String> problems = new ArrayList<>();
-            if (info == null) {
-                problems.add("info is required (the step's StepInfo)");
-            }
-            if (window == null) {
-                problems.add("window is required (the step's StepWindow)");
-            }
-            for (String name : nulls) {
-                problems.add(name + " must not be null (leave it unset for the default)");
-            }
-            if (windowSSet && !(windowS >= 0)) {
-                problems.add("windowS must be >= 0 seconds (or unset: the window's length), got " + windowS);
-            }
-            count("requestsOk", requestsOk, problems);
-            count("requestsFailed", requestsFailed, problems);
-            count("cancelled", cancelled, problems);
-            count("dropped", dropped, problems);
-            count("warmupRequests", warmupRequests, problems);
-            count("outputLenMismatch", outputLenMismatch, problems);
-            count("countDiscrepancy", countDiscrepancy, problems);
-            count("reasoningTokens", reasoningTokens, problems);
-            count("retried", retried, problems);
-            if (dropped > requestsFailed && requestsFailed >= 0) {
-                problems.add("dropped (" + dropped + ") must be <= requestsFailed (" + requestsFailed
-                        + "): dropped requests are counted as failed too");
-            }
-            if (retried > requestsOk + requestsFailed && requestsOk >= 0 && requestsFailed >= 0) {
-                problems.add("retried (" + retried + ") must be <= requestsOk + requestsFailed (" + (requestsOk
-                        + requestsFailed) + "): only those requests are counted as resent");
-            }
-            if (!problems.isEmpty()) {
-                throw new IllegalArgumentException("Invalid StepResult (" + problems.size() + " problem"
-                        + (problems.size() == 1 ? "" : "s") + "): " + String.join("; ", problems));
-            }
-            double seconds = windowSSet ? windowS : window.lengthNanos() / 1e9;
+            // Without a window its length is unknown: 0 keeps the missing window the only problem reported.
+            double seconds = windowSSet ? windowS : window == null ? 0 : window.lengthNanos() / 1e9;
             long outcomes = requestsOk + requestsFailed;
             double rate = failureRateSet ? failureRate : outcomes == 0 ? Double.NaN : (double) requestsFailed / outcomes;
             double meanReasoning = meanReasoningTokensSet ? meanReasoningTokens
                     : requestsOk == 0 ? Double.NaN : (double) reasoningTokens / requestsOk;
-            Distribution lag = orEmpty(scheduleLag);
-            ClientCheck check = clientCheckSet ? clientCheck : ClientCheck.evaluate(info, seconds,
-                    requestsOk + requestsFailed + cancelled, lag, ClientHealth.NOT_MEASURED, ClientThresholds.defaults());
+            ClientCheck check = clientCheckSet ? clientCheck : derivedCheck(seconds);
             return new StepResult(info, window, seconds, requestsOk, requestsFailed, cancelled, dropped,
-                    warmupRequests, failuresByClass, orEmpty(ttft), orEmpty(ttftSched), orEmpty(itl), orEmpty(chunkGap),
-                    orEmpty(tpot), orEmpty(e2e), orEmpty(e2eSched), lag, outputTokensPerS, inputTokensPerS,
-                    requestsPerS, goodputRps, goodFraction, rate, concurrencyMean, outputLenMismatch, countDiscrepancy,
-                    tokenSources, meanPromptTokens, meanOutputTokens, slo, reasoningTokens, meanReasoning, check,
-                    orEmpty(ttfat), retried);
+                    warmupRequests, failuresByClass, ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag,
+                    outputTokensPerS, inputTokensPerS, requestsPerS, goodputRps, goodFraction, rate, concurrencyMean,
+                    outputLenMismatch, countDiscrepancy, tokenSources, meanPromptTokens, meanOutputTokens, slo,
+                    reasoningTokens, meanReasoning, check, ttfat, retried);
         }
 
-        private static void count(String name, long n, List<String> problems) {
-            if (n < 0) {
-                problems.add(name + " must be >= 0, got " + n);
+        private ClientCheck derivedCheck(double seconds) {
+            if (info == null || scheduleLag == null) {
+                // Nothing to judge; the constructor rejects the missing field, and this unjudged check keeps it
+                // from also reporting a missing clientCheck the caller never set.
+                return new ClientCheck(ClientHealth.NOT_MEASURED, ClientThresholds.defaults(), Double.NaN, List.of(),
+                        false);
             }
-        }
-
-        private static Distribution orEmpty(Distribution d) {
-            return d == null ? Distribution.empty() : d;
+            return ClientCheck.evaluate(info, seconds, requestsOk + requestsFailed + cancelled, scheduleLag,
+                    ClientHealth.NOT_MEASURED, ClientThresholds.defaults());
         }
     }
 }

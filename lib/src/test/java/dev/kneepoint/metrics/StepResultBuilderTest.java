@@ -30,7 +30,7 @@ class StepResultBuilderTest {
                 .hasMessageContaining("info is required")
                 .hasMessageContaining("window is required")
                 .hasMessageContaining("ttft must not be null")
-                .hasMessageContaining("windowS must be >= 0 seconds (or unset: the window's length), got -1.0")
+                .hasMessageContaining("windowS must be >= 0 seconds (the builder's default: the window's length), got -1.0")
                 .hasMessageContaining("cancelled must be >= 0, got -2")
                 .hasMessageContaining("warmupRequests must be >= 0, got -3")
                 .hasMessageContaining("dropped (5) must be <= requestsFailed (1)")
@@ -40,13 +40,53 @@ class StepResultBuilderTest {
     @Test
     void oneProblemIsSingularAndNaNWindowIsAProblem() {
         assertThatThrownBy(() -> StepResult.builder().info(INFO).window(WINDOW).windowS(Double.NaN).build())
-                .hasMessage("Invalid StepResult (1 problem): windowS must be >= 0 seconds (or unset: the window's"
-                        + " length), got NaN");
+                .hasMessage("Invalid StepResult (1 problem): windowS must be >= 0 seconds (the builder's default: the"
+                        + " window's length), got NaN");
         assertThatThrownBy(() -> StepResult.builder().info(INFO).window(WINDOW).slo(null).clientCheck(null)
                 .failuresByClass(null).build())
                 .hasMessageStartingWith("Invalid StepResult (3 problems): ")
                 .hasMessageContaining("slo must not be null").hasMessageContaining("clientCheck must not be null")
                 .hasMessageContaining("failuresByClass must not be null");
+    }
+
+    /**
+     * The canonical constructor is public too: given the values the builder rejected above, it rejects them with the
+     * same message, and a valid value built either way is equal.
+     */
+    @Test
+    void canonicalConstructorRejectsWhatTheBuilderRejects() {
+        Distribution e = Distribution.empty();
+        ClientCheck check = ClientCheck.evaluate(INFO, 2.0, 3, e, ClientHealth.NOT_MEASURED, ClientThresholds.defaults());
+        String builderMessage = messageOf(() -> StepResult.builder().ttft(null).windowS(-1).requestsOk(2)
+                .requestsFailed(1).cancelled(-2).warmupRequests(-3).dropped(5).retried(9).build());
+        String canonicalMessage = messageOf(() -> new StepResult(null, null, -1, 2, 1, -2, 5, -3, Map.of(), null, e, e,
+                e, e, e, e, e, 1, 1, 1, 1, 1, 0.3, 1, 0, 0, Map.of(), 1, 1, Slo.none(), 0, 0, check, e, 9));
+        assertThat(canonicalMessage).startsWith("Invalid StepResult (8 problems): ").isEqualTo(builderMessage);
+        // the nulls only the canonical constructor can be given (the builder fills its defaults in) and the rest
+        assertThatThrownBy(() -> new StepResult(INFO, WINDOW, Double.NaN, 0, 0, 0, 0, 0, null, e, e, null, e, e, e, e,
+                null, 1, 1, 1, 1, 1, 0, 1, -1, -1, null, 1, 1, null, -1, 0, null, null, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("Invalid StepResult (11 problems): ")
+                .hasMessageContaining("failuresByClass must not be null").hasMessageContaining("itl must not be null")
+                .hasMessageContaining("scheduleLag must not be null").hasMessageContaining("ttfat must not be null")
+                .hasMessageContaining("tokenSources must not be null").hasMessageContaining("slo must not be null")
+                .hasMessageContaining("clientCheck must not be null").hasMessageContaining("got NaN")
+                .hasMessageContaining("outputLenMismatch must be >= 0, got -1")
+                .hasMessageContaining("countDiscrepancy must be >= 0, got -1")
+                .hasMessageContaining("reasoningTokens must be >= 0, got -1");
+        StepResult viaBuilder = StepResult.builder().info(INFO).window(WINDOW).requestsOk(3).build();
+        assertThat(new StepResult(INFO, WINDOW, 2.0, 3, 0, 0, 0, 0, Map.of(), e, e, e, e, e, e, e, e, Double.NaN,
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0.0, Double.NaN, 0, 0, Map.of(), Double.NaN,
+                Double.NaN, Slo.none(), 0, 0.0, check, e, 0)).isEqualTo(viaBuilder);
+    }
+
+    private static String messageOf(Runnable build) {
+        try {
+            build.run();
+        } catch (IllegalArgumentException ex) {
+            return ex.getMessage();
+        }
+        throw new AssertionError("no IllegalArgumentException");
     }
 
     @Test
