@@ -51,7 +51,7 @@ final class BackgroundAggregator {
     private final List<BackgroundStep> started = new ArrayList<>();
     private final Map<String, BackgroundStep> byLabel = new HashMap<>();
     /** Records that may still touch a step that has not started yet. */
-    private final List<Spanned> ahead = new ArrayList<>();
+    private final List<RecordSpan> ahead = new ArrayList<>();
     private long records;
     /** Latest clock reading carried by any record so far (not the intended start: it is planned, not read). */
     private long seen = Long.MIN_VALUE;
@@ -102,7 +102,7 @@ final class BackgroundAggregator {
         BackgroundStep s = new BackgroundStep(step, stepStartNanos, plan);
         started.add(s);
         byLabel.put(step.label(), s);
-        for (Spanned h : ahead) {
+        for (RecordSpan h : ahead) {
             s.offer(h);
         }
         prune();
@@ -153,7 +153,7 @@ final class BackgroundAggregator {
     }
 
     synchronized void add(RequestRecord r) {
-        Spanned h = new Spanned(r);
+        RecordSpan h = new RecordSpan(r);
         records++;
         seen = Math.max(seen, h.read);
         minIntended = Math.min(minIntended, Math.max(0, r.intendedNanos()));
@@ -334,7 +334,7 @@ final class BackgroundAggregator {
         }
 
         /** Feeds the record, leaves it out (it cannot touch the window), or holds it until the window is known. */
-        void offer(Spanned h) {
+        void offer(RecordSpan h) {
             RequestRecord r = h.record;
             if (window != null) {
                 if (h.lo < window.endNanos() && h.hi >= window.startNanos()) {
@@ -371,43 +371,6 @@ final class BackgroundAggregator {
         private void feed(RequestRecord r, boolean warmup) {
             aggregator.accept(withWarmup(r, warmup));
             fed++;
-        }
-    }
-
-    /**
-     * A record with the hull of the times that can place it in a window: its intended start, dispatch, end (as the
-     * windowed facts take it) and token arrivals; and its latest clock reading.
-     */
-    private static final class Spanned {
-        final RequestRecord record;
-        final long lo;
-        final long hi;
-        final long read;
-
-        Spanned(RequestRecord r) {
-            this.record = r;
-            long dispatch = r.dispatchNanos();
-            long stop = r.endNanos() >= 0 ? r.endNanos() : Math.max(r.lastTokenNanos(), dispatch);
-            long l = Math.min(r.intendedNanos(), stop);
-            long h = Math.max(r.intendedNanos(), stop);
-            long rd = Math.max(Math.max(dispatch, r.endNanos()), Math.max(r.firstByteNanos(),
-                    Math.max(r.firstTokenNanos(), r.lastTokenNanos())));
-            if (dispatch >= 0) {
-                l = Math.min(l, dispatch);
-                h = Math.max(h, dispatch);
-            }
-            long[] t = r.chunkNanos();
-            int[] k = r.chunkTokens();
-            for (int i = 0; i < t.length; i++) {
-                rd = Math.max(rd, t[i]);
-                if (k[i] > 0 && t[i] >= 0) {
-                    l = Math.min(l, t[i]);
-                    h = Math.max(h, t[i]);
-                }
-            }
-            this.lo = l;
-            this.hi = h;
-            this.read = rd;
         }
     }
 }
