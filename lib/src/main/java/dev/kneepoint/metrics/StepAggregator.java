@@ -39,8 +39,6 @@ public final class StepAggregator {
 
     /** Span of the live token rate in {@link #progress}: 5 s. */
     public static final long PROGRESS_SPAN_NANOS = 5_000_000_000L;
-    private static final long BIN_NANOS = 250_000_000L;
-    private static final int BINS = 64;
 
     private final StepInfo info;
     private final Slo slo;
@@ -62,8 +60,8 @@ public final class StepAggregator {
     private final boolean live;
     private final Map<String, Long> failures = new HashMap<>();
     private final Map<TokenSource, Long> sources = new EnumMap<>(TokenSource.class);
-    private final long[] binId = new long[BINS];
-    private final long[] binTokens = new long[BINS];
+    /** Tokens arriving lately, for {@link #progress}; fed only while live. */
+    private final LiveTokenRate tokenRate = new LiveTokenRate();
     private long ok;
     private long failed;
     private long cancelled;
@@ -123,7 +121,6 @@ public final class StepAggregator {
         this.clientThresholds = Objects.requireNonNull(clientThresholds, "clientThresholds");
         this.facts = new WindowFacts(known ? window : null);
         this.live = !known;
-        Arrays.fill(binId, -1);
     }
 
     public StepInfo info() {
@@ -247,7 +244,7 @@ public final class StepAggregator {
             inflate();
             facts.add(r, good);
             if (live) {
-                addProgressTokens(r);
+                tokenRate.add(r);
             }
             if (r.warmup()) {
                 warmup++;
@@ -302,40 +299,12 @@ public final class StepAggregator {
         }
     }
 
-    private void addProgressTokens(RequestRecord r) {
-        long[] t = r.chunkNanos();
-        int[] k = r.chunkTokens();
-        for (int i = 0; i < t.length; i++) {
-            if (t[i] < 0) {
-                continue;
-            }
-            long id = t[i] / BIN_NANOS;
-            int slot = (int) (id % BINS);
-            if (binId[slot] < id) {
-                binId[slot] = id;
-                binTokens[slot] = 0;
-            }
-            if (binId[slot] == id) {
-                binTokens[slot] += k[i];
-            }
-        }
-    }
-
     /** A live snapshot at {@code nowNanos} (run clock). Thread-safe. */
     public StepProgress progress(long nowNanos) {
         synchronized (lock) {
             inflate();
-            long from = (nowNanos - PROGRESS_SPAN_NANOS) / BIN_NANOS;
-            long to = nowNanos / BIN_NANOS;
-            long tokens = 0;
-            for (int s = 0; s < BINS; s++) {
-                if (binId[s] >= from && binId[s] < to) {
-                    tokens += binTokens[s];
-                }
-            }
-            double span = (to - from) * BIN_NANOS / 1e9;
             return new StepProgress(info.label(), ok + failed + cancelled, failed, warmup,
-                    live ? tokens / span : Double.NaN,
+                    live ? tokenRate.tokensPerS(nowNanos) : Double.NaN,
                     p99(ttft), p99(ttftSched), -1);
         }
     }
