@@ -54,9 +54,7 @@ final class NioLoop implements Runnable {
     private final NioDeadlines deadlines = new NioDeadlines();
     private long loopNanos;
     private volatile boolean evictIdle;
-    private final Object lifecycle = new Object();
-    private boolean running;
-    private long quietSince = -1;
+    private final NioLoopThread thread = new NioLoopThread("kneepoint-nio", LINGER_NANOS);
 
     private NioLoop() throws IOException {
         selector = Selector.open();
@@ -90,12 +88,7 @@ final class NioLoop implements Runnable {
 
     /** Starts the loop thread unless it runs; it ends by itself after {@link #LINGER_NANOS} without requests. */
     private void ensureRunning() {
-        synchronized (lifecycle) {
-            if (!running) {
-                running = true;
-                Thread.ofPlatform().name("kneepoint-nio").daemon(true).start(this);
-            }
-        }
+        thread.ensureRunning(this);
     }
 
     /** True when the thread may end: nothing in flight, queued or draining (pooled sockets wait without it). */
@@ -143,25 +136,10 @@ final class NioLoop implements Runnable {
         while (true) {
             try {
                 long now = System.nanoTime();
-                if (quiet()) {
-                    if (quietSince < 0) {
-                        quietSince = now;
-                    } else if (now - quietSince >= LINGER_NANOS) {
-                        synchronized (lifecycle) {
-                            if (quiet()) {
-                                running = false;
-                                quietSince = -1;
-                                return;
-                            }
-                        }
-                    }
-                } else {
-                    quietSince = -1;
+                if (thread.shouldEnd(now, this::quiet)) {
+                    return;
                 }
-                long wait = deadlines.waitMillis(now);
-                if (quietSince >= 0) {
-                    wait = wait == 0 ? LINGER_NANOS / 1_000_000 : Math.min(wait, LINGER_NANOS / 1_000_000);
-                }
+                long wait = thread.capWait(deadlines.waitMillis(now));
                 if (deadlines.overdue(now)) {
                     selector.selectNow(this::ready);
                 } else {
