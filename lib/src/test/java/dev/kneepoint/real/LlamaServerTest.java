@@ -10,14 +10,12 @@ import dev.kneepoint.load.GateDecision;
 import dev.kneepoint.load.LoadProgress;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
-import dev.kneepoint.metrics.RunClock;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.workload.RequestSpec;
 import dev.kneepoint.workload.SyntheticPrompts;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,32 +49,26 @@ class LlamaServerTest {
      */
     private static final Map<String, Object> NO_EOS_BIAS = Map.of("logit_bias", Map.of("0", -100.0, "2", -100.0));
     private static RealServer server;
-    private static final RunClock CLOCK = RunClock.system();
-    /** Measured numbers, written to target/real-server-report.txt for docs/REAL-SERVER.md (not asserted). */
-    private static final List<String> REPORT = new ArrayList<>();
-    private static long nextId = 1;
-    private static RealServer.Gate gate;
+    /** Gate, clock, request ids and the measured numbers, written to target/real-server-report.txt (not asserted). */
+    private static final RealServerSupport.Session<RealServer> SESSION = new RealServerSupport.Session<>(
+            () -> RealServer.gate(System.getenv(), RealServer::probeHealth),
+            url -> RealServer.connect(url, System.getenv()),
+            RealServer::close, "real-server-report.txt");
 
     @BeforeAll
     static void connect() {
-        gate = RealServer.gate(System.getenv(), RealServer::probeHealth);
-        if (gate instanceof RealServer.Gate.Run r) {
-            server = RealServer.connect(r.baseUrl(), System.getenv());
-        }
+        server = SESSION.connect();
     }
 
     /** Per test, so that every test shows as skipped (with the reason) or failed, never silently absent. */
     @BeforeEach
     void requireServer() {
-        RealServerSupport.require(gate, server);
+        SESSION.require();
     }
 
     @AfterAll
     static void close() throws IOException {
-        if (server != null) {
-            server.close();
-            Files.write(Path.of("target", "real-server-report.txt"), REPORT);
-        }
+        SESSION.close();
     }
 
     private static TargetConfig target(ApiKind kind) {
@@ -102,7 +94,7 @@ class LlamaServerTest {
 
     private static RequestRecord send(ApiKind kind, String prompt, int maxTokens) {
         RequestSpec spec = new RequestSpec(prompt, List.of(), maxTokens, -1, IGNORE_EOS, "real");
-        return RealServerSupport.send(target(kind), spec, nextId++, CLOCK);
+        return SESSION.send(target(kind), spec);
     }
 
     @Test
@@ -149,7 +141,7 @@ class LlamaServerTest {
         // + OkHttp read + decode: a few ms on an idle machine. The median of 5 is bounded at 60 ms because
         // this 2-core machine is shared (a descheduled thread costs tens of ms); a client that waited for
         // the wrong event (usage chunk, second token) would exceed it by a full decode time or more.
-        REPORT.add("timings (completions, ~200-word prompt, 48 tokens): " + rows);
+        SESSION.report("timings (completions, ~200-word prompt, 48 tokens): " + rows);
         assertThat(RealServerSupport.median(overheadMs)).as("median TTFT - prompt_ms (ms); %s", rows).isBetween(0.0, 60.0);
         // TPOT and llama.cpp's decode time per token cover the same span; only the ends differ (SSE write
         // and client read of the first and last token; measured < 1% here). 15% is what a 60 ms client-side
@@ -189,7 +181,7 @@ class LlamaServerTest {
         String table = Kneepoint.table(run) + "tokens/decode call: " + tokensPerDecode.entrySet().stream()
                 .map(e -> String.format(Locale.ROOT, "%s %.0f/%.0f", e.getKey(), e.getValue()[0], e.getValue()[1]))
                 .toList();
-        REPORT.add("ladder:\n" + table);
+        SESSION.report("ladder:\n" + table);
         for (StepResult s : run.steps()) {
             assertThat(s.requestsFailed()).as("failures in %s%n%s", s.info().label(), table).isZero();
             assertThat(s.requestsOk()).as("requests in %s%n%s", s.info().label(), table).isPositive();
@@ -348,7 +340,7 @@ class LlamaServerTest {
             ttfts.add(ttftMs);
             tpots.add(tpotMs);
         }
-        REPORT.add("fallback llama_cpp.server (completions, ~200-word prompt, 48 tokens): " + rows);
+        SESSION.report("fallback llama_cpp.server (completions, ~200-word prompt, 48 tokens): " + rows);
         // TTFT holds the prefill of a ~200-token prompt (distinct prompts: no shared prefix to reuse), TPOT
         // one decode step: prefill is a batch of ~200 rows, so it costs many decode steps (about 90x on
         // llama-server here). 5x leaves room for prefill's better batching efficiency and noise; a client that
@@ -378,7 +370,7 @@ class LlamaServerTest {
         StepResult c1 = run.steps().get(0);
         StepResult c4 = run.steps().get(2);
         String table = Kneepoint.table(run);
-        REPORT.add("fallback ladder:\n" + table);
+        SESSION.report("fallback ladder:\n" + table);
         for (StepResult s : run.steps()) {
             assertThat(s.requestsFailed()).as("failures in %s%n%s", s.info().label(), table).isZero();
             assertThat(s.requestsOk()).as("requests in %s%n%s", s.info().label(), table).isPositive();

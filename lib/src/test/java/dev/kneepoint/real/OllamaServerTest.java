@@ -9,7 +9,6 @@ import dev.kneepoint.client.OpenAiClient;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
-import dev.kneepoint.metrics.RunClock;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.metrics.TokenSource;
@@ -18,8 +17,6 @@ import dev.kneepoint.workload.PromptCalibrator;
 import dev.kneepoint.workload.RequestSpec;
 import dev.kneepoint.workload.SyntheticPrompts;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,31 +41,27 @@ import org.junit.jupiter.api.Test;
 class OllamaServerTest {
     private static final String LONG_ANSWER = "Write a long, detailed essay about the history of the city of Rome,"
             + " from its founding to the present day.";
-    private static final RunClock CLOCK = RunClock.system();
-    private static final List<String> REPORT = new ArrayList<>();
+    /** Gate, clock, request ids and the measured numbers, written to target/ollama-server-report.txt (not asserted). */
+    private static final RealServerSupport.Session<OllamaServer> SESSION = new RealServerSupport.Session<>(
+            () -> OllamaServer.gate(System.getenv(), OllamaServer::probeVersion),
+            url -> OllamaServer.connect(url, System.getenv()),
+            OllamaServer::close, "ollama-server-report.txt");
     private static OllamaServer server;
-    private static RealServer.Gate gate;
-    private static long nextId = 1;
 
     @BeforeAll
     static void connect() {
-        gate = OllamaServer.gate(System.getenv(), OllamaServer::probeVersion);
-        if (gate instanceof RealServer.Gate.Run r) {
-            server = OllamaServer.connect(r.baseUrl(), System.getenv());
-        }
+        server = SESSION.connect();
     }
 
+    /** Per test, so that every test shows as skipped (with the reason) or failed, never silently absent. */
     @BeforeEach
     void requireServer() {
-        RealServerSupport.require(gate, server);
+        SESSION.require();
     }
 
     @AfterAll
     static void close() throws IOException {
-        if (server != null) {
-            server.close();
-            Files.write(Path.of("target", "ollama-server-report.txt"), REPORT);
-        }
+        SESSION.close();
     }
 
     private static TargetConfig target(ApiKind kind) {
@@ -83,7 +76,7 @@ class OllamaServerTest {
 
     private static RequestRecord send(ApiKind kind, String prompt, int maxTokens, Map<String, Object> extra) {
         RequestSpec spec = new RequestSpec(prompt, List.of(), maxTokens, -1, extra, "real");
-        return RealServerSupport.send(target(kind), spec, nextId++, CLOCK);
+        return SESSION.send(target(kind), spec);
     }
 
     /** What every streamed native Ollama request must satisfy: Kneepoint's counts are the server's. */
@@ -171,7 +164,7 @@ class OllamaServerTest {
                 .apiKind(ApiKind.OLLAMA_GENERATE).build();
         try (OpenAiClient client = new OpenAiClient(t)) {
             RequestRecord r = client.execute(new RequestSpec("hi", List.of(), 4, -1, Map.of(), "real"),
-                    RealServerSupport.context(nextId++, CLOCK), new Cancellation());
+                    SESSION.context(), new Cancellation());
             assertThat(r.outcome().label()).isEqualTo("HTTP_ERROR(404)");
             assertThat(r.outcome().detail()).contains("no-such-model").contains("not found");
         }
@@ -209,7 +202,7 @@ class OllamaServerTest {
             overheadMs.add(ttftMs - promptMs);
             tpotRelErr.add(Math.abs(tpotMs - serverDecodeMs) / serverDecodeMs);
         }
-        REPORT.add("timings (ollama-generate, ~200-word prompt, <= 48 tokens): " + rows);
+        SESSION.report("timings (ollama-generate, ~200-word prompt, <= 48 tokens): " + rows);
         // TTFT - (load_ms + prompt_eval_ms) = HTTP + JSON + template + tokenizing + the hop from `ollama serve` to its
         // runner process (a second HTTP request) + first sampling + two NDJSON writes + OkHttp read. Bounded at 100 ms
         // (llama-server's bound is 60 ms; Ollama adds the serve-to-runner hop) on this shared 2-core machine; a client
@@ -231,7 +224,7 @@ class OllamaServerTest {
         StepResult c1 = run.steps().get(0);
         StepResult c4 = run.steps().get(2);
         String table = Kneepoint.table(run);
-        REPORT.add("ladder:\n" + table);
+        SESSION.report("ladder:\n" + table);
         for (StepResult s : run.steps()) {
             assertThat(s.requestsFailed()).as("failures in %s%n%s", s.info().label(), table).isZero();
             assertThat(s.requestsOk()).as("requests in %s%n%s", s.info().label(), table).isPositive();
@@ -256,7 +249,7 @@ class OllamaServerTest {
         assertThat(cal.exact()).as(cal.description()).isTrue();
         assertThat(cal.description()).contains("ollama:").contains("prompt_eval_count");
         PromptCalibrator c = cal.calibrator();
-        REPORT.add("calibration: " + cal.description() + ", calls " + c.measureCalls()
+        SESSION.report("calibration: " + cal.description() + ", calls " + c.measureCalls()
                 + ", prompt overhead " + c.promptOverhead() + ", chat overhead (user) " + c.chatOverhead(List.of("user")));
         for (int n : new int[] {37, 100}) {
             PromptCalibrator.Text text = c.text(new SplittableRandom(n), n);

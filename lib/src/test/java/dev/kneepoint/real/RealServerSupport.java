@@ -14,10 +14,16 @@ import dev.kneepoint.metrics.RunClock;
 import dev.kneepoint.workload.RequestSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -26,10 +32,82 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * What the real-server tests ({@link LlamaServerTest}, {@link OllamaServerTest}) share: the run / skip / fail
  * decision from the environment ({@link RealServer#gate}, {@link OllamaServer#gate}), its application before
- * every test, one request sent through a fresh client, and the median of measured values.
+ * every test, the test class's {@link Session} (server, clock, request ids, report), one request sent through a
+ * fresh client, and the median of measured values.
  */
 final class RealServerSupport {
     private RealServerSupport() {
+    }
+
+    /**
+     * A real-server test class's shared state and JUnit set-up, one per class (a static final field):
+     * {@link #connect} in {@code @BeforeAll} decides run / skip / fail from the environment and connects only on
+     * run; {@link #require} in {@code @BeforeEach} makes every test show as skipped (with the reason) or failed,
+     * never silently absent; {@link #close} in {@code @AfterAll} closes the server, if one was connected, and
+     * writes the measured numbers {@link #report}ed (not asserted) to {@code target/<reportFile>}.
+     *
+     * @param <S> the server handle ({@link RealServer}, {@link OllamaServer})
+     */
+    static final class Session<S> {
+        private final Supplier<RealServer.Gate> gates;
+        private final Function<String, S> connector;
+        private final Consumer<S> closer;
+        private final String reportFile;
+        private final RunClock clock = RunClock.system();
+        private final List<String> report = new ArrayList<>();
+        private RealServer.Gate gate;
+        private S server;
+        private long nextId = 1;
+
+        /**
+         * @param gate       the run / skip / fail decision from the environment, taken in {@link #connect}
+         * @param connect    connects to the base URL of a {@code Run} gate
+         * @param close      lets go of a connected server
+         * @param reportFile the report's file name under {@code target/}
+         */
+        Session(Supplier<RealServer.Gate> gate, Function<String, S> connect, Consumer<S> close, String reportFile) {
+            this.gates = gate;
+            this.connector = connect;
+            this.closer = close;
+            this.reportFile = reportFile;
+        }
+
+        /** {@code @BeforeAll}: decides from the environment and connects on {@code Run}; returns the server or null. */
+        S connect() {
+            gate = gates.get();
+            if (gate instanceof RealServer.Gate.Run r) {
+                server = connector.apply(r.baseUrl());
+            }
+            return server;
+        }
+
+        /** {@code @BeforeEach}: {@link RealServerSupport#require} with this class's gate and server. */
+        void require() {
+            RealServerSupport.require(gate, server);
+        }
+
+        /** {@code @AfterAll}: closes a connected server and writes the report (nothing when none was connected). */
+        void close() throws IOException {
+            if (server != null) {
+                closer.accept(server);
+                Files.write(Path.of("target", reportFile), report);
+            }
+        }
+
+        /** Adds measured numbers to the report (for docs/REAL-SERVER.md; not asserted). */
+        void report(String line) {
+            report.add(line);
+        }
+
+        /** A request context with the next id, on this class's clock ({@link RealServerSupport#context}). */
+        RequestContext context() {
+            return RealServerSupport.context(nextId++, clock);
+        }
+
+        /** Sends {@code spec} through a fresh client of {@code target} with the next id ({@link RealServerSupport#send}). */
+        RequestRecord send(TargetConfig target, RequestSpec spec) {
+            return RealServerSupport.send(target, spec, nextId++, clock);
+        }
     }
 
     /**
