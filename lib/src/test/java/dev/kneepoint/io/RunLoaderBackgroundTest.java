@@ -6,17 +6,10 @@ import dev.kneepoint.metrics.BackgroundResult;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
-import dev.kneepoint.metrics.StepInfo;
-import dev.kneepoint.metrics.StepWindow;
-import dev.kneepoint.metrics.TokenSource;
-import dev.kneepoint.metrics.WindowPlan;
 import java.lang.ref.WeakReference;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.PriorityQueue;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,14 +48,14 @@ class RunLoaderBackgroundTest {
 
     /**
      * 200,000 background records (16 token events 40 ms apart, ~0.7 s each, one every 1.1 ms) under 20 open-loop
-     * steps of 11 s, written by a {@link RunDirectory} as a live run writes them (in the order they end), tracked live
+     * steps of 11 s, written by a {@link RunDirectory} as a live run writes them ({@link BackgroundSoak}) (in the order they end), tracked live
      * too. Read back on one thread, the heap after a full GC at 9 points of the pass stays small, no record handed
      * 3 s of run time before such a point is still referenced, and the result equals the live one.
      */
     @Test
     void readingBackALongBackgroundStreamKeepsNoRecord() throws Exception {
         final int records = 200_000;
-        Written w = writeSoak(tmp, records);
+        BackgroundSoak.Written w = BackgroundSoak.write(tmp, records);
         Path dir = w.dir();
         BackgroundResult live = w.live();
         assertThat(live.requests()).isEqualTo(records);
@@ -117,86 +110,5 @@ class RunLoaderBackgroundTest {
         assertThat(heap.getLast() - heap.getFirst()).as("growth over 160,000 records").isLessThan(4_000_000L);
         // The same numbers as the live run reported, every double bit for bit.
         assertThat(loaded).isEqualTo(live);
-    }
-
-    private record Written(Path dir, BackgroundResult live) {}
-
-    /** Writes the soak run in its own frame, so that nothing of the writing is reachable while it is read. */
-    private static Written writeSoak(Path tmp, int records) {
-        final long gap = 1_100_000L;
-        final int steps = 20;
-        SplittableRandom rnd = new SplittableRandom(11);
-        try (RunDirectory run = RunDirectory.builder(tmp).slug("soak")
-                .config(Map.of("background", Map.of("tag", "bg", "rate_rps", 900.0, "arrival", "poisson")))
-                .slo(Slo.none()).open()) {
-            run.aggregator().trackBackground("bg", 900, "poisson");
-            List<long[]> signals = new ArrayList<>(); // {at, kind, step}
-            long t = 50 * MS;
-            for (int k = 0; k < steps; k++) {
-                signals.add(new long[] {t, 0, k});
-                long plannedEnd = t + 5 * MS + 9_000 * MS;
-                signals.add(new long[] {plannedEnd + MS, 1, k});
-                signals.add(new long[] {plannedEnd + 1_500 * MS, 2, k});
-                t = plannedEnd + 2_000 * MS;
-            }
-            PriorityQueue<RequestRecord> inFlight = new PriorityQueue<>((a, b) -> Long.compare(a.endNanos(),
-                    b.endNanos()));
-            int next = 0;
-            int issued = 0;
-            while (next < signals.size() || issued < records || !inFlight.isEmpty()) {
-                long arrival = issued < records ? issued * gap : Long.MAX_VALUE;
-                long end = inFlight.isEmpty() ? Long.MAX_VALUE : inFlight.peek().endNanos();
-                long signal = next < signals.size() ? signals.get(next)[0] : Long.MAX_VALUE;
-                if (arrival <= end && arrival <= signal) {
-                    inFlight.add(record(rnd, issued++, "bg", "bg", arrival, 16, 40 * MS));
-                } else if (end <= signal) {
-                    run.requestFinished(inFlight.poll());
-                } else {
-                    long[] s = signals.get(next++);
-                    int k = (int) s[2];
-                    StepInfo info = new StepInfo(k, "s" + k, StepInfo.OPEN, -1, 20, "poisson", -1, "", 0, -1, -1);
-                    long stepStart = signals.get(3 * k)[0] + 5 * MS;
-                    long warmupEnd = stepStart + 1_000 * MS;
-                    long plannedEnd = warmupEnd + 8_000 * MS;
-                    switch ((int) s[1]) {
-                        case 0 -> run.stepStarted(info, stepStart, new WindowPlan(warmupEnd, plannedEnd));
-                        case 1 -> run.stepLoadStopping(info);
-                        default -> run.stepFinished(info, new StepWindow(stepStart, warmupEnd, plannedEnd, true));
-                    }
-                }
-            }
-            return new Written(run.path(), run.result(true).background().orElseThrow());
-        }
-    }
-
-    /** An OK request intended at {@code intended} with {@code events} token events {@code every} ns apart. */
-    private static RequestRecord record(SplittableRandom rnd, long id, String step, String tag, long intended,
-                                        int events, long every) {
-        RequestRecord.Builder b = new RequestRecord.Builder();
-        b.id = id;
-        b.step = step;
-        b.tag = tag;
-        b.intendedNanos = intended;
-        b.dispatchNanos = intended + 50_000;
-        b.firstByteNanos = b.dispatchNanos + 20 * MS;
-        long[] t = new long[events];
-        int[] k = new int[events];
-        long at = b.firstByteNanos;
-        for (int i = 0; i < events; i++) {
-            at += every + rnd.nextLong(0, 2 * MS);
-            t[i] = at;
-            k[i] = 4;
-        }
-        b.chunkNanos = t;
-        b.chunkTokens = k;
-        b.firstTokenNanos = t[0];
-        b.lastTokenNanos = t[events - 1];
-        b.endNanos = t[events - 1] + MS;
-        b.outputTokens = 4 * events;
-        b.promptTokens = 200;
-        b.requestedPromptTokens = 200;
-        b.tokenSource = TokenSource.SERVER_USAGE;
-        b.finishReason = "stop";
-        return b.build();
     }
 }
