@@ -12,7 +12,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.function.Consumer;
 
 /**
  * Splits {@code requests.jsonl} into lines on raw bytes (1 MiB reads, no per-line String) and parses each
@@ -20,9 +19,17 @@ import java.util.function.Consumer;
  *
  * <p>Two ways: {@link #read} reads, parses and hands over on the calling thread; {@link #readAhead} reads and
  * parses on a second thread of its own (ended before it returns) while the calling thread consumes the
- * records, in the same order and with the same problems.
+ * records, in the same order and with the same problems. Each record is handed with the byte offset of its line,
+ * from which a later read may start ({@code from}: the offset of a line's start; its line numbers then count
+ * from there).
  */
 final class RequestLines {
+    /** Takes each record with the byte offset in the file where its line starts. */
+    @FunctionalInterface
+    interface Sink {
+        void accept(RequestRecord r, long offset);
+    }
+
     private static final int BUFFER = 1 << 20;
     /** Records per hand-over from the parsing thread: amortises the queue, ~1 MB of records in flight. */
     private static final int BATCH = 1024;
@@ -37,11 +44,18 @@ final class RequestLines {
      * {@link #readAhead} for a file of at least {@link #AHEAD_MIN_BYTES} on a machine with two or more
      * processors, else {@link #read}: the same records, order and problems either way.
      */
-    static boolean readAuto(Path file, Consumer<RequestRecord> out, List<LoadedRun.LineProblem> problems)
+    static boolean readAuto(Path file, long from, Sink out, List<LoadedRun.LineProblem> problems)
             throws IOException {
         boolean ahead = Runtime.getRuntime().availableProcessors() > 1 && Files.exists(file)
-                && Files.size(file) >= AHEAD_MIN_BYTES;
-        return ahead ? readAhead(file, out, problems) : read(file, out, problems);
+                && Files.size(file) - from >= AHEAD_MIN_BYTES;
+        return ahead ? readAhead(file, from, out, problems) : read(file, from, out, problems);
+    }
+
+    /** A batch of records handed from the parsing thread, with their lines' offsets; null-terminated when short. */
+    private record Batch(RequestRecord[] records, long[] offsets) {
+        Batch() {
+            this(new RequestRecord[BATCH], new long[BATCH]);
+        }
     }
 
     /** The end of the parsing thread's work: the truncation flag, its problems, or what it failed with. */
@@ -60,22 +74,23 @@ final class RequestLines {
      * throws, also when {@code out} throws or the calling thread is interrupted (then an
      * {@link InterruptedIOException} is thrown and the interrupt flag is set again).
      */
-    static boolean readAhead(Path file, Consumer<RequestRecord> out, List<LoadedRun.LineProblem> problems)
+    static boolean readAhead(Path file, long from, Sink out, List<LoadedRun.LineProblem> problems)
             throws IOException {
         if (!Files.exists(file)) {
             return false;
         }
         BlockingQueue<Object> queue = new ArrayBlockingQueue<>(AHEAD);
         Thread parser = Thread.ofPlatform().name("kneepoint-parse").daemon(true)
-                .unstarted(() -> parseInto(file, queue));
+                .unstarted(() -> parseInto(file, from, queue));
         parser.start();
         boolean ended = false;
         try {
             while (true) {
                 Object item = queue.take();
-                if (item instanceof RequestRecord[] batch) {
-                    for (int i = 0; i < batch.length && batch[i] != null; i++) {
-                        out.accept(batch[i]);
+                if (item instanceof Batch batch) {
+                    RequestRecord[] records = batch.records();
+                    for (int i = 0; i < records.length && records[i] != null; i++) {
+                        out.accept(records[i], batch.offsets()[i]);
                     }
                 } else {
                     End end = (End) item;
@@ -104,17 +119,18 @@ final class RequestLines {
     }
 
     /** The parsing thread: batches of records, then one {@link End}. */
-    private static void parseInto(Path file, BlockingQueue<Object> queue) {
+    private static void parseInto(Path file, long from, BlockingQueue<Object> queue) {
         List<LoadedRun.LineProblem> problems = new ArrayList<>();
-        RequestRecord[][] batch = {new RequestRecord[BATCH]};
+        Batch[] batch = {new Batch()};
         int[] size = {0};
         End end;
         try {
-            boolean truncated = read(file, r -> {
-                batch[0][size[0]++] = r;
+            boolean truncated = read(file, from, (r, offset) -> {
+                batch[0].records()[size[0]] = r;
+                batch[0].offsets()[size[0]++] = offset;
                 if (size[0] == BATCH) {
                     put(queue, batch[0]);
-                    batch[0] = new RequestRecord[BATCH];
+                    batch[0] = new Batch();
                     size[0] = 0;
                 }
             }, problems);
@@ -163,9 +179,10 @@ final class RequestLines {
     /**
      * Reads {@code file} (absent: nothing), handing each well-formed record to {@code out} and each malformed
      * line to {@code problems}; returns whether the file ended in an unterminated line that does not parse
-     * (a crash mid-write: tolerated, not a problem). An unterminated last line that parses is a record.
+     * (a crash mid-write: tolerated, not a problem). An unterminated last line that parses is a record. Starts at
+     * byte {@code from} (0, or where a line starts).
      */
-    static boolean read(Path file, Consumer<RequestRecord> out, List<LoadedRun.LineProblem> problems)
+    static boolean read(Path file, long from, Sink out, List<LoadedRun.LineProblem> problems)
             throws IOException {
         if (!Files.exists(file)) {
             return false;
@@ -175,17 +192,20 @@ final class RequestLines {
         int start = 0;
         int end = 0;
         long line = 0;
+        long base = from; // the file offset of buf[0]
         try (InputStream in = Files.newInputStream(file)) {
+            in.skipNBytes(from);
             for (int n; (n = in.read(buf, end, buf.length - end)) >= 0; ) {
                 int i = end;
                 end += n;
                 while ((i = newline(buf, i, end)) < end) {
-                    handle(parser, buf, start, i, ++line, out, problems);
+                    handle(parser, buf, start, i, ++line, base + start, out, problems);
                     start = ++i;
                 }
                 if (start > 0) {
                     System.arraycopy(buf, start, buf, 0, end - start);
                     end -= start;
+                    base += start;
                     start = 0;
                 }
                 if (end == buf.length) {
@@ -200,19 +220,19 @@ final class RequestLines {
         if (last == null) {
             return true;
         }
-        out.accept(last);
+        out.accept(last, base);
         return false;
     }
 
-    private static void handle(RequestParser parser, byte[] buf, int from, int to, long line,
-                               Consumer<RequestRecord> out, List<LoadedRun.LineProblem> problems) {
+    private static void handle(RequestParser parser, byte[] buf, int from, int to, long line, long offset,
+                               Sink out, List<LoadedRun.LineProblem> problems) {
         int stop = trimCr(buf, from, to);
         if (blank(buf, from, stop)) {
             return;
         }
         RequestRecord r = parseOrNull(parser, buf, from, stop, problems, line);
         if (r != null) {
-            out.accept(r); // outside the try: a consumer's failure is not a malformed line
+            out.accept(r, offset); // outside the try: a consumer's failure is not a malformed line
         }
     }
 

@@ -39,7 +39,9 @@ import java.util.function.Consumer;
  * step of {@code steps.jsonl}) is measured apart, as the records stream past, by the live path's aggregation
  * ({@link BackgroundReadBack}): no background record is kept, and the {@link BackgroundResult} equals the one the
  * live run reported. A step whose window is known only once the file is read (a step that never finished, one
- * that {@code steps.jsonl} lacks) has its background measured by a second read of {@code requests.jsonl}.
+ * that {@code steps.jsonl} lacks) has its background measured by a second read of {@code requests.jsonl}, which
+ * starts where the first background record that may touch such a step is (within 1 MiB): for a run that crashed
+ * in its last step, that step's part of the file.
  *
  * <p>A crashed run loads too: it is marked incomplete; a truncated last line is tolerated
  * ({@link LoadedRun#truncatedLastLine()}); other malformed lines are reported with their line number in
@@ -93,13 +95,15 @@ public final class RunLoader {
         return stream(dir, sink, RequestLines::readAhead);
     }
 
-    /** How {@code requests.jsonl} is turned into records: {@link RequestLines#read} or a variant. */
+    /** How {@code requests.jsonl} is turned into records, from a byte offset: {@link RequestLines#read} or a variant. */
     @FunctionalInterface
-    private interface LineReader {
-        boolean read(Path file, Consumer<RequestRecord> out, List<LoadedRun.LineProblem> problems) throws IOException;
+    interface LineReader {
+        boolean read(Path file, long from, RequestLines.Sink out, List<LoadedRun.LineProblem> problems)
+                throws IOException;
     }
 
-    private static StreamedRun stream(Path dir, Consumer<? super RequestRecord> sink, LineReader reader) {
+    /** As {@link #stream}, turning {@code requests.jsonl} into records with {@code reader} (tests watch the passes). */
+    static StreamedRun stream(Path dir, Consumer<? super RequestRecord> sink, LineReader reader) {
         Objects.requireNonNull(sink, "sink");
         try {
             JsonNode manifest = Json.MAPPER.readTree(dir.resolve("manifest.json").toFile());
@@ -116,9 +120,9 @@ public final class RunLoader {
             List<LoadedRun.LineProblem> problems = new ArrayList<>();
             long[] count = {0};
             Path requests = dir.resolve("requests.jsonl");
-            boolean truncated = reader.read(requests, r -> {
+            boolean truncated = reader.read(requests, 0, (r, offset) -> {
                 count[0]++;
-                agg.accept(r);
+                agg.accept(r, offset);
                 sink.accept(r);
             }, problems);
             String target = manifest.path("target_url").asText("");
@@ -128,7 +132,7 @@ public final class RunLoader {
             Optional<BackgroundResult> backgroundResult = background == null ? Optional.empty()
                     : Optional.of(background.result(steps,
                             plans.values().stream().mapToLong(StepPlan::stepStartNanos).min().orElse(-1), complete,
-                            again -> readAgain(reader, requests, r -> {
+                            (BackgroundReadBack.Resume) (from, again) -> readAgain(reader, requests, from, r -> {
                                 if (agg.isBackground(r)) {
                                     again.accept(r);
                                 }
@@ -142,10 +146,14 @@ public final class RunLoader {
         }
     }
 
-    /** The second pass over {@code requests.jsonl} for background steps whose windows only the end told. */
-    private static void readAgain(LineReader reader, Path file, Consumer<RequestRecord> out) {
+    /**
+     * The second pass over {@code requests.jsonl} for background steps whose windows only the end told, from the
+     * line at byte {@code from} ({@link BackgroundReadBack#FIRST}: the start).
+     */
+    private static void readAgain(LineReader reader, Path file, long from, Consumer<RequestRecord> out) {
         try {
-            reader.read(file, out, new ArrayList<>()); // its problems were reported by the first pass
+            // its problems were reported by the first pass
+            reader.read(file, Math.max(0, from), (r, offset) -> out.accept(r), new ArrayList<>());
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read " + file + " again: " + e.getMessage(), e);
         }
@@ -220,9 +228,10 @@ public final class RunLoader {
             return background != null && !plans.containsKey(r.step()) && background.tag().equals(r.tag());
         }
 
-        void accept(RequestRecord r) {
+        /** A record, with the byte offset of its line. */
+        void accept(RequestRecord r, long offset) {
             if (isBackground(r)) {
-                background.add(r); // the run's background stream: measured apart, as live, and not kept
+                background.add(r, offset); // the run's background stream: measured apart, as live, and not kept
                 return;
             }
             StepAggregator a = aggregators.get(r.step());

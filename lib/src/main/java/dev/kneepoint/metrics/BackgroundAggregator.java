@@ -152,7 +152,8 @@ final class BackgroundAggregator {
         }
     }
 
-    synchronized void add(RequestRecord r) {
+    /** Aggregates one record; returns the latest time that can place it in a window ({@link RecordSpan#hi}). */
+    synchronized long add(RequestRecord r) {
         RecordSpan h = new RecordSpan(r);
         records++;
         seen = Math.max(seen, h.read);
@@ -166,6 +167,17 @@ final class BackgroundAggregator {
             ahead.add(h);
         }
         prune();
+        return h.hi;
+    }
+
+    /**
+     * Counts {@code n} more records without handing them over: records known to touch no started step's window (each
+     * carries no time at or after the earliest window start), which {@link #stepResult} counts as warm-up only,
+     * as {@link #add} would have. For a second pass over a run read back once every step was started and finished
+     * ({@link BackgroundReadBack}); the {@link #total} does not count them.
+     */
+    synchronized void countUnfed(long n) {
+        records += n;
     }
 
     /** Records held now (for tests): those that may touch a step not started yet, and those waiting for a window. */

@@ -1,6 +1,7 @@
 package dev.kneepoint.metrics;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -24,7 +25,10 @@ import java.util.function.Consumer;
  * with its last request, learnt only at the end; a step {@code steps.jsonl} lacks; or a step that starts before an
  * earlier one's window ends) is measured by a second pass: {@link #result} asks its {@link Replay} to hand every
  * background record again, in the same order, to a second aggregator that knows those windows. Without such steps
- * the records are read once.
+ * the records are read once. Records handed with their position in the file ({@link #add(RequestRecord, long)})
+ * let the second pass start late ({@link Resume}): at the last resume point before which no record carries a time
+ * at or after the earliest such window's start (those records are only counted, as the aggregator would count
+ * them), so a crashed run's last step costs a read of its own part of the file, not of the whole run.
  *
  * <p>Not thread-safe: one reader, one thread.
  */
@@ -34,6 +38,21 @@ public final class BackgroundReadBack {
     public interface Replay {
         void handAgain(Consumer<RequestRecord> sink);
     }
+
+    /**
+     * Hands again the background records from a position given to {@link #add(RequestRecord, long)}: the record
+     * added with it and every one added after it, the same ones in the same order as the first time; from the first
+     * record when {@code position} is {@link #FIRST}.
+     */
+    @FunctionalInterface
+    public interface Resume {
+        void handAgainFrom(long position, Consumer<RequestRecord> sink);
+    }
+
+    /** The position {@link Resume} is given to hand every record again. */
+    public static final long FIRST = Long.MIN_VALUE;
+    /** Least distance between two resume points, in positions (bytes of requests.jsonl for the loader). */
+    static final long RESUME_SPACING = 1 << 20;
 
     private record Declared(StepInfo info, long stepStartNanos, StepWindow window) {}
 
@@ -50,6 +69,14 @@ public final class BackgroundReadBack {
     /** Every declared step signalled, and the aggregator told no step comes any more. */
     private boolean closed;
     private long records;
+    /**
+     * Resume points, three longs each: a record's position, the records added before it and the latest time that
+     * can place one of those in a window. Null once a record came without a position.
+     */
+    private long[] resume = new long[48];
+    private int resumePoints;
+    /** Latest time that can place any record added so far in a window. */
+    private long latestHull = Long.MIN_VALUE;
 
     /**
      * @param tag          the stream's tag
@@ -85,8 +112,34 @@ public final class BackgroundReadBack {
         return this;
     }
 
-    /** One background record, in file order. */
+    /** One background record, in file order; the second pass, if any, hands every record again. */
     public void add(RequestRecord r) {
+        resume = null;
+        addRecord(r);
+    }
+
+    /**
+     * One background record, in file order, and where a reader may start to hand it again: {@code position}
+     * (≥ 0, not decreasing from one record to the next; the loader gives its line's byte offset), which a
+     * {@link Resume} may later be given.
+     */
+    public void add(RequestRecord r, long position) {
+        if (position < 0) {
+            throw new IllegalArgumentException("position must be >= 0, got " + position);
+        }
+        if (resume != null && (resumePoints == 0 || position - resume[3 * resumePoints - 3] >= RESUME_SPACING)) {
+            if (3 * resumePoints + 3 > resume.length) {
+                resume = Arrays.copyOf(resume, 2 * resume.length);
+            }
+            resume[3 * resumePoints] = position;
+            resume[3 * resumePoints + 1] = records;
+            resume[3 * resumePoints + 2] = latestHull;
+            resumePoints++;
+        }
+        addRecord(r);
+    }
+
+    private void addRecord(RequestRecord r) {
         long read = latestReading(r);
         while (signalled < inOrder.size() && inOrder.get(signalled).stepStartNanos() <= read) {
             signalNext();
@@ -97,7 +150,7 @@ public final class BackgroundReadBack {
             closed = true;
         }
         records++;
-        streamed.add(r);
+        latestHull = Math.max(latestHull, streamed.add(r));
     }
 
     /** The stream's tag. */
@@ -121,6 +174,20 @@ public final class BackgroundReadBack {
      * measured by handing the records again through {@code replay} (not called when every step was declared).
      */
     public BackgroundResult result(List<StepResult> foreground, long runStartNanos, boolean complete, Replay replay) {
+        Resume fromFirst = replay == null ? null : (position, sink) -> replay.handAgain(sink);
+        return result(foreground, runStartNanos, complete, fromFirst, false);
+    }
+
+    /**
+     * As {@link #result(List, long, boolean, Replay)}, the second pass starting at a resume point when the records
+     * were handed with their positions ({@link #add(RequestRecord, long)}); else from the first record.
+     */
+    public BackgroundResult result(List<StepResult> foreground, long runStartNanos, boolean complete, Resume replay) {
+        return result(foreground, runStartNanos, complete, replay, true);
+    }
+
+    private BackgroundResult result(List<StepResult> foreground, long runStartNanos, boolean complete, Resume replay,
+                                    boolean resumable) {
         while (signalled < inOrder.size()) {
             signalNext();
         }
@@ -134,7 +201,7 @@ public final class BackgroundReadBack {
                 late.add(fg);
             }
         }
-        BackgroundAggregator again = late.isEmpty() ? null : replayed(late, replay);
+        BackgroundAggregator again = late.isEmpty() ? null : replayed(late, replay, resumable);
         List<StepResult> steps = new ArrayList<>();
         for (StepResult fg : foreground) {
             steps.add(streamed.measures(fg) ? streamed.stepResult(fg) : again.stepResult(fg));
@@ -142,8 +209,12 @@ public final class BackgroundReadBack {
         return new BackgroundResult(tag, rateRps, arrival, steps, streamed.total(foreground, runStartNanos, complete));
     }
 
-    /** A second aggregator over the {@code late} steps' windows, fed every record again. */
-    private BackgroundAggregator replayed(List<StepResult> late, Replay replay) {
+    /**
+     * A second aggregator over the {@code late} steps' windows, fed every record again; when {@code resumable}, from
+     * the last resume point before which every record ends before the earliest of those windows starts (they touch
+     * none of them: counted, not fed).
+     */
+    private BackgroundAggregator replayed(List<StepResult> late, Resume replay, boolean resumable) {
         Objects.requireNonNull(replay, "replay");
         BackgroundAggregator again = new BackgroundAggregator(tag, rateRps, arrival, slo, stepRatesRps)
                 .keepHot(late.size());
@@ -159,15 +230,30 @@ public final class BackgroundReadBack {
             again.stepFinished(s.info(), s.window());
         }
         again.noMoreSteps();
+        long from = FIRST;
+        long skipped = 0;
+        if (resumable && resume != null) {
+            long earliest = Long.MAX_VALUE; // the background's window in a step starts where the foreground's does
+            for (StepResult s : late) {
+                earliest = Math.min(earliest, s.window().startNanos());
+            }
+            for (int i = 0; i < resumePoints && resume[3 * i + 2] < earliest; i++) { // the latest time only grows
+                from = resume[3 * i];
+                skipped = resume[3 * i + 1];
+            }
+        }
+        again.countUnfed(skipped);
+        long expected = records - skipped;
         long[] handed = {0};
-        replay.handAgain(r -> {
-            if (handed[0]++ < records) { // the records of the first pass, not any appended since
+        replay.handAgainFrom(from, r -> {
+            if (handed[0]++ < expected) { // the records of the first pass, not any appended since
                 again.add(r);
             }
         });
-        if (handed[0] < records) {
+        if (handed[0] < expected) {
             throw new IllegalStateException("the second pass over the background handed " + handed[0]
-                    + " records, the first " + records + ": the run changed while it was read");
+                    + " records, the first " + expected + (skipped > 0 ? " from the same point" : "")
+                    + ": the run changed while it was read");
         }
         return again;
     }

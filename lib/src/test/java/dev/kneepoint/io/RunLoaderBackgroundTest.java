@@ -47,6 +47,41 @@ class RunLoaderBackgroundTest {
     }
 
     /**
+     * A run that crashed in its last step reads its background a second time only from a resume point (the first
+     * pass leaves one every 1 MiB of {@code requests.jsonl}) before which every background record ends before the
+     * crashed step's window starts: the records before it are counted, not read again, and the result still equals
+     * the whole-list measure.
+     */
+    @Test
+    void aCrashedRunsSecondPassReadsOnlyTheCrashedStepsPart() throws Exception {
+        SyntheticRun.Dirs dirs = SyntheticRun.write(tmp, 8_000);
+        Path dir = dirs.crashed();
+        List<Long> passes = new ArrayList<>(); // the byte offset each pass starts at
+        List<RequestRecord> background = new ArrayList<>();
+        StreamedRun run = RunLoader.stream(dir, r -> {
+            if (r.tag().equals("bg")) {
+                background.add(r);
+            }
+        }, (file, from, out, problems) -> {
+            passes.add(from);
+            return RequestLines.read(file, from, out, problems);
+        });
+        RunResult result = run.result();
+        BackgroundResult expected = BackgroundResult.measure("bg", 2.0, "poisson", List.of(),
+                Slo.builder().ttftMs(200).e2eMs(1500).build(), background, result.steps(),
+                result.steps().getFirst().window().stepStartNanos(), run.complete());
+        assertThat(result.background().orElseThrow()).isEqualTo(expected); // every double bit for bit
+        assertThat(result.background().orElseThrow().step("rate=50").requestsOk()).isPositive();
+        long size = java.nio.file.Files.size(dir.resolve("requests.jsonl"));
+        assertThat(passes).hasSize(2);
+        assertThat(passes.getFirst()).isZero();
+        // The crashed step holds the last quarter of the foreground requests (and their share of the background):
+        // the second pass starts at most 1 MiB + one background record's spacing (50 lines) before its first
+        // lines, so it reads less than half the file; it starts after the first pass's first resume point (0).
+        assertThat(passes.getLast()).as("second pass from, of %d bytes", size).isPositive().isGreaterThan(size / 2);
+    }
+
+    /**
      * 200,000 background records (16 token events 40 ms apart, ~0.7 s each, one every 1.1 ms) under 20 open-loop
      * steps of 11 s, written by a {@link RunDirectory} as a live run writes them ({@link BackgroundSoak}) (in the order they end), tracked live
      * too. Read back on one thread, the heap after a full GC at 9 points of the pass stays small, no record handed
