@@ -25,8 +25,10 @@ final class SweepChecks {
         } catch (IllegalArgumentException e) {
             problems.add(e.getMessage());
         }
-        if (s.concurrency.isEmpty() == s.rates.isEmpty()) {
-            problems.add("give either concurrency levels (closed loop) or request rates (open loop), not "
+        if (s.replaysTrace()) {
+            SweepTrace.check(s, problems);
+        } else if (s.concurrency.isEmpty() == s.rates.isEmpty()) {
+            problems.add("give either concurrency levels (closed loop), request rates (open loop) or a trace, not "
                     + (s.concurrency.isEmpty() ? "neither" : "both"));
         }
         s.concurrency.stream().filter(c -> c < 1).findFirst().ifPresent(c ->
