@@ -22,12 +22,13 @@ import java.util.Objects;
  *   <li>{@code timestamp}: milliseconds (a number, fractions allowed) from any origin; the first line is the
  *       trace's start, so absolute (epoch) timestamps work too. Lines must be in time order (equal is fine).</li>
  *   <li>{@code input_length}: prompt tokens, &gt; 0; required unless a text is given.</li>
- *   <li>{@code output_length}: answer tokens, &gt; 0; required.</li>
+ *   <li>{@code output_length}: answer tokens, &gt; 0; optional (AIPerf's schedules may omit it): without it the
+ *       workload's default applies, by default no bound (the server decides).</li>
  *   <li>{@code hash_ids}: optional list of integers, one per prompt block of {@link #blockSize()} tokens
  *       (the last block may be partial): requests that share leading hash ids share that much of their
  *       prompt, block by block, so a server's prefix cache hits as it did in production. At most
  *       {@code ceil(input_length / blockSize)} of them.</li>
- *   <li>{@code text} (also {@code prompt} or {@code text_input}): optional prompt sent as is instead of a
+ *   <li>{@code text} (also {@code prompt}, {@code input_text} or {@code text_input}): optional prompt sent as is instead of a
  *       synthetic one; {@code input_length} is then only the length recorded as requested.</li>
  * </ul>
  * Unknown fields are ignored; blank lines are skipped. Every problem of the file is reported at once
@@ -123,7 +124,7 @@ public final class Trace {
         return input[i];
     }
 
-    /** Answer tokens of request {@code i} ({@code output_length}). */
+    /** Answer tokens of request {@code i} ({@code output_length}; 0 when the line has none). */
     public int outputTokens(int i) {
         return output[i];
     }

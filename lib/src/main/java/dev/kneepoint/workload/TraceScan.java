@@ -16,7 +16,7 @@ final class TraceScan {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** Problems kept in full; beyond this only their number (a broken million-line file must not fill the heap). */
     private static final int KEPT_PROBLEMS = 1000;
-    private static final String[] TEXT_FIELDS = {"text", "prompt", "text_input"};
+    private static final String[] TEXT_FIELDS = {"text", "prompt", "input_text", "text_input"};
 
     /** The packed records; {@code textOffset}/{@code textLength} are null when no record has a text. */
     record Result(long[] timestampNanos, int[] input, int[] output, int[] hashStart, int[] hashes,
@@ -58,8 +58,8 @@ final class TraceScan {
         }
         if (s.n == 0) {
             throw new DatasetException(file, List.of(new DatasetException.Problem(0,
-                    "no records in the trace: each line must be a JSON object with timestamp, input_length and "
-                            + "output_length")));
+                    "no records in the trace: each line must be a JSON object with a timestamp and an input_length "
+                            + "(or a text)")));
         }
         int n = s.n;
         return new Result(Arrays.copyOf(s.ts, n), Arrays.copyOf(s.in, n), Arrays.copyOf(s.out, n),
@@ -68,7 +68,7 @@ final class TraceScan {
                 s.textLength == null ? null : Arrays.copyOf(s.textLength, n), s.withText);
     }
 
-    /** The prompt text of one line's bytes (the first of {@code text}, {@code prompt}, {@code text_input}). */
+    /** The prompt text of one line's bytes (the first of the text fields present). */
     static String textOf(byte[] line) throws IOException {
         JsonNode node = MAPPER.readTree(line);
         for (String f : TEXT_FIELDS) {
@@ -142,7 +142,7 @@ final class TraceScan {
         long nanos = timestamp(node, lineNo);
         String text = text(node, lineNo);
         int inTokens = length(node, "input_length", lineNo, text == null);
-        int outTokens = length(node, "output_length", lineNo, true);
+        int outTokens = length(node, "output_length", lineNo, false);
         int[] ids = hashIds(node, lineNo, text, inTokens);
         if (problemCount != before) {
             return;

@@ -11,7 +11,7 @@ import java.util.SplittableRandom;
 
 /**
  * The requests of a {@link Trace}: request {@code i} is trace record {@code i mod size()}, with the record's
- * output length and a prompt of its {@code input_length} (or its own text, sent as is). Build with
+ * output length (else {@link Builder#defaultOutputTokens}, else no bound) and a prompt of its {@code input_length} (or its own text, sent as is). Build with
  * {@link Workloads#trace(Path)}; replay it at the trace's instants with {@code Sweep.trace(...)}.
  *
  * <p><b>Prompts from hash ids.</b> {@code input_length} is the whole prompt as the server counts it
@@ -49,7 +49,8 @@ public final class TraceWorkload implements DescribedWorkload {
     @Override
     public RequestSpec next(long index) {
         int k = (int) Math.floorMod(index, (long) trace.size());
-        OutputControl.Fields f = b.control.fields(trace.outputTokens(k));
+        int out = trace.outputTokens(k) > 0 ? trace.outputTokens(k) : b.defaultOutput;
+        OutputControl.Fields f = out > 0 ? b.control.fields(out) : new OutputControl.Fields(-1, Map.of());
         int in = trace.inputTokens(k);
         String prompt = trace.hasText(k) ? trace.text(k) : prompt(k, index, in);
         return new RequestSpec(prompt, List.of(), f.maxTokens(), in > 0 ? in : -1, f.extraBody(), b.tag);
@@ -120,6 +121,7 @@ public final class TraceWorkload implements DescribedWorkload {
         m.put("records_with_text", trace.withText());
         m.put("api", b.api.name().toLowerCase(java.util.Locale.ROOT));
         m.put("output_control", b.control.describe());
+        m.put("default_output_tokens", b.defaultOutput > 0 ? b.defaultOutput : null);
         m.put("tokenizer", cal.counter().describe());
         m.put("lengths_exact", cal.exact());
         m.put("seed", b.seed);
@@ -145,6 +147,7 @@ public final class TraceWorkload implements DescribedWorkload {
         private long seed = 42;
         private Long salt;
         private String tag = "trace";
+        private int defaultOutput;
 
         Builder(Path file) {
             this.file = file;
@@ -158,6 +161,12 @@ public final class TraceWorkload implements DescribedWorkload {
 
         /** Tokens per hash id (default {@value Trace#DEFAULT_BLOCK_SIZE}, Mooncake's). */
         public Builder blockSize(int tokens) { this.blockSize = tokens; return this; }
+
+        /**
+         * Output length of lines without {@code output_length} (default 0: none asked for, the server decides when
+         * to stop, as AIPerf does for such lines).
+         */
+        public Builder defaultOutputTokens(int tokens) { this.defaultOutput = tokens; return this; }
 
         /** How the output length is asked for (default: vLLM-style exact, also right for SGLang and the simulator). */
         public Builder output(OutputControl c) { this.control = c; return this; }
@@ -211,6 +220,7 @@ public final class TraceWorkload implements DescribedWorkload {
             if (control == null) p.add("output control is required");
             if (api == null) p.add("api is required (CHAT or COMPLETIONS)");
             if (tag == null || tag.isBlank()) p.add("tag must not be blank");
+            if (defaultOutput < 0) p.add("default output tokens must be >= 0 (0: no bound), got " + defaultOutput);
             if (!p.isEmpty()) {
                 throw new IllegalArgumentException("Invalid trace workload (" + p.size() + " problem"
                         + (p.size() > 1 ? "s" : "") + "):\n - " + String.join("\n - ", p));
@@ -223,6 +233,7 @@ public final class TraceWorkload implements DescribedWorkload {
             copy.api = api;
             copy.seed = seed;
             copy.tag = tag;
+            copy.defaultOutput = defaultOutput;
             return new TraceWorkload(t, copy, c, salt != null ? salt : Salt.fresh());
         }
     }

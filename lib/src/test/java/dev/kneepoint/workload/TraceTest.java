@@ -32,12 +32,14 @@ class TraceTest {
                         + " \"session\": \"ignored\", \"extra\": {\"nested\": true}}",
                 "{\"timestamp\": 1700000000040, \"text\": \"hello there\", \"output_length\": 16}",
                 "{\"timestamp\": 1700000000040, \"prompt\": \"second text\", \"input_length\": 9, \"output_length\": 5}",
-                "{\"timestamp\": 1700000001000, \"text_input\": \"caf\\u00e9 \\u2615\", \"output_length\": 1}");
+                "{\"timestamp\": 1700000001000, \"text_input\": \"caf\\u00e9 \\u2615\", \"output_length\": 1}",
+                "{\"timestamp\": 1700000001000, \"input_text\": \"aiperf\"}");
         Trace t = Trace.read(f);
 
-        assertThat(t.size()).isEqualTo(5);
+        assertThat(t.size()).isEqualTo(6);
         // Absolute epoch milliseconds become offsets from the first line; 12.5 ms is exactly 12,500,000 ns.
-        assertThat(t.offsetsNanos()).containsExactly(0, 12_500_000, 40_000_000, 40_000_000, 1_000_000_000);
+        assertThat(t.offsetsNanos()).containsExactly(0, 12_500_000, 40_000_000, 40_000_000, 1_000_000_000,
+                1_000_000_000);
         assertThat(t.spanNanos()).isEqualTo(1_000_000_000);
         assertThat(t.inputTokens(0)).isEqualTo(1536);
         assertThat(t.outputTokens(1)).isEqualTo(32);
@@ -46,12 +48,14 @@ class TraceTest {
         assertThat(t.hashIds(2)).isEmpty();
         assertThat(t.hashIdCount()).isEqualTo(5);
         assertThat(t.hasText(0)).isFalse();
-        assertThat(t.withText()).isEqualTo(3);
+        assertThat(t.withText()).isEqualTo(4);
         assertThat(t.text(2)).isEqualTo("hello there");
         assertThat(t.inputTokens(2)).isZero();
         assertThat(t.text(3)).isEqualTo("second text");
         assertThat(t.inputTokens(3)).isEqualTo(9);
         assertThat(t.text(4)).isEqualTo("café ☕");
+        assertThat(t.text(5)).isEqualTo("aiperf");
+        assertThat(t.outputTokens(5)).isZero(); // optional, as in AIPerf's schedules
         assertThatThrownBy(() -> t.text(0)).hasMessageContaining("has no text");
     }
 
@@ -66,7 +70,7 @@ class TraceTest {
                 "{\"timestamp\": -1, \"input_length\": 10, \"output_length\": 5}",   // 6: negative
                 "{\"timestamp\": 200, \"output_length\": 5}",                       // 7: no input_length
                 "{\"timestamp\": 200, \"input_length\": 0, \"output_length\": 5}",   // 8: zero
-                "{\"timestamp\": 200, \"input_length\": 10}",                       // 9: no output_length
+                "{\"timestamp\": 200, \"input_length\": 10, \"output_length\": -3}", // 9: negative
                 "{\"timestamp\": 200, \"input_length\": 10, \"output_length\": 2.5}", // 10: fraction
                 "{\"timestamp\": 200, \"input_length\": 600, \"output_length\": 5, \"hash_ids\": [1, 2, 3]}", // 11: 3 > 2
                 "{\"timestamp\": 200, \"input_length\": 10, \"output_length\": 5, \"hash_ids\": \"0,1\"}", // 12
@@ -88,7 +92,7 @@ class TraceTest {
                 .hasMessageContaining("line 6: timestamp must be a number of milliseconds >= 0, got -1")
                 .hasMessageContaining("line 7: input_length is missing")
                 .hasMessageContaining("line 8: input_length must be a whole number of tokens > 0, got 0")
-                .hasMessageContaining("line 9: output_length is missing")
+                .hasMessageContaining("line 9: output_length must be a whole number of tokens > 0, got -3")
                 .hasMessageContaining("line 10: output_length must be a whole number of tokens > 0, got 2.5")
                 .hasMessageContaining("line 11: 3 hash_ids of 512 tokens need input_length > 1024, got 600")
                 .hasMessageContaining("at most ceil(input_length / block size) = 2 blocks fit")

@@ -67,7 +67,8 @@ class TraceWorkloadTest {
         Path f = write(
                 "{\"timestamp\": 0, \"input_length\": 50, \"output_length\": 12}",
                 "{\"timestamp\": 5, \"text\": \"Summarise: the quick brown fox.\", \"output_length\": 3}",
-                "{\"timestamp\": 9, \"text\": \"counted\", \"input_length\": 4, \"output_length\": 2}");
+                "{\"timestamp\": 9, \"text\": \"counted\", \"input_length\": 4, \"output_length\": 2}",
+                "{\"timestamp\": 9, \"input_length\": 20}");
         TraceWorkload w = Workloads.trace(f).tag("prod").build();
         RequestSpec s0 = w.next(0);
         assertThat(s0.maxTokens()).isEqualTo(12);
@@ -79,10 +80,14 @@ class TraceWorkloadTest {
         assertThat(s1.requestedPromptTokens()).isEqualTo(-1);
         assertThat(s1.requestedOutputTokens()).isEqualTo(3);
         assertThat(w.next(2).requestedPromptTokens()).isEqualTo(4);
-        // Past the end the trace cycles: request 3 is record 0 again (its own padding text).
-        assertThat(w.next(3).maxTokens()).isEqualTo(12);
-        assertThat(Tokenizer.count(w.next(3).prompt()) + CHAT_OVERHEAD).isEqualTo(50);
-        assertThat(w.describe()).containsEntry("kind", "trace").containsEntry("records", 3)
+        // No output_length: no bound by default, the builder's default when set.
+        assertThat(w.next(3).requestedOutputTokens()).isEqualTo(-1);
+        assertThat(w.next(3).extraBody()).isEmpty();
+        assertThat(Workloads.trace(f).defaultOutputTokens(64).build().next(3).requestedOutputTokens()).isEqualTo(64);
+        // Past the end the trace cycles: request 4 is record 0 again (its own padding text).
+        assertThat(w.next(4).maxTokens()).isEqualTo(12);
+        assertThat(Tokenizer.count(w.next(4).prompt()) + CHAT_OVERHEAD).isEqualTo(50);
+        assertThat(w.describe()).containsEntry("kind", "trace").containsEntry("records", 4)
                 .containsEntry("block_size", 512).containsEntry("records_with_text", 2);
     }
 
