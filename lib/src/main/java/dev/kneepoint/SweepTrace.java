@@ -83,7 +83,10 @@ final class SweepTrace {
             ArrivalPlan plan = plans.get(k);
             Duration duration = s.stepDurationSet ? s.stepDuration
                     : Duration.ofNanos(Math.max(1, plan.traceSpanNanos() + TAIL_NANOS - warm.toNanos()));
-            OpenLoopStep.Builder b = OpenLoopStep.builder().arrival(plan).workload(w).warmup(warm).duration(duration)
+            // Each step of a ladder its own text (salt + k): no step finds the previous one's prompts in the cache.
+            TraceWorkload stepWorkload = k == 0 ? w : w.withSalt(w.salt() + k);
+            OpenLoopStep.Builder b = OpenLoopStep.builder().arrival(plan).workload(stepWorkload).warmup(warm)
+                    .duration(duration)
                     .drainTimeout(s.drainTimeout);
             if (!s.rates.isEmpty()) {
                 b.label("rate=" + plain(s.rates.get(k)));

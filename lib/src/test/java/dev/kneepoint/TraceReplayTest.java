@@ -153,6 +153,43 @@ class TraceReplayTest {
         assertThat(hitRate).as("prefix cache hit rate").isBetween(1024.0 / 3300 + 1e-9, 1152.0 / 3300 + 1e-9);
     }
 
+    /**
+     * With rates, a trace becomes a ladder: 4 requests at 0, 100, 200, 300 ms (nominal 4 / 0.3 s = 13.3 req/s) at
+     * 20 and 40 req/s are the trace time-scaled by 1.5 and 3. Each step has its own text: within a step, requests
+     * 2-4 find the first one's two shared 64-token blocks (8 simulator blocks of 16 = 128 tokens each), but step 2
+     * finds nothing of step 1. Expected hit rate 2 x 3 x 128 / (8 x 200) = 0.48; had step 2 sent step 1's text,
+     * every one of its prompts would hit 192 tokens (12 full blocks), 0.72 in all.
+     */
+    @Test
+    void aTraceLadderReplaysTheTraceAtEachRateWithTextOfItsOwn() throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            lines.add(line(100L * i, 200, 4, "7, 8, " + (50 + i)));
+        }
+        Path trace = write(lines);
+        Path runs = dir.resolve("runs");
+        double hitRate;
+        RunResult r;
+        try (Simulator sim = Kneepoint.simulator("fast")) {
+            r = Kneepoint.replay(Kneepoint.target(sim), trace).traceBlockSize(64).rates(20, 40).clientWarmup(false)
+                    .telemetry(dev.kneepoint.telemetry.Telemetry.off()).outputDir(runs).name("ladder").run();
+            hitRate = sim.stats().prefixCacheHitRate();
+        }
+        assertThat(r.steps()).extracting(x -> x.info().label()).containsExactly("rate=20", "rate=40");
+        assertThat(r.steps()).extracting(x -> x.info().arrival()).allMatch(a -> a.startsWith("trace(scale="));
+        assertThat(r.steps().get(1).info().rateRps()).isCloseTo(40, within(1e-9));
+        List<RequestRecord> rs = loaded(runs).records().stream()
+                .sorted(Comparator.comparingLong(RequestRecord::id)).toList();
+        assertThat(rs).hasSize(8).allMatch(RequestRecord::isOk);
+        long start2 = r.steps().get(1).window().stepStartNanos();
+        for (int i = 0; i < 4; i++) {
+            // 100 ms x i / 3, rounded to the nanosecond; the scale 40 / (4 / 0.3) is 3 up to a double's last bit.
+            assertThat((double) (rs.get(4 + i).intendedNanos() - start2)).isCloseTo(1e8 * i / 3, within(1.0));
+            assertThat(rs.get(4 + i).promptTokens()).isEqualTo(200);
+        }
+        assertThat(hitRate).as("prefix cache hit rate").isBetween(640.0 / 1600 - 1e-9, 768.0 / 1600 + 1e-9);
+    }
+
     @Test
     void badTraceSettingsAreReportedWithTheOtherProblems() throws Exception {
         Path bad = write(List.of(line(10, 5, 1, ""), line(5, 5, 1, "")));

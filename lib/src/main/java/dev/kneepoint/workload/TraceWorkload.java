@@ -104,6 +104,15 @@ public final class TraceWorkload implements DescribedWorkload {
         return cal;
     }
 
+    /**
+     * The same trace, settings and calibrator with another salt: other text for every hash id and padding. A trace
+     * ladder ({@code Sweep.trace(...).rates(...)}) gives each step its own, so a step never finds the previous
+     * step's prompts in the server's prefix cache.
+     */
+    public TraceWorkload withSalt(long newSalt) {
+        return new TraceWorkload(trace, b, cal, newSalt);
+    }
+
     /** The salt mixed into the text (0 with {@link Builder#warmCache()}). */
     public long salt() {
         return salt;
