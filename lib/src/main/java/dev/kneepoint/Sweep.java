@@ -166,20 +166,14 @@ public final class Sweep {
     }
 
     /**
-     * Replays a request trace open loop: each line's request is fired at its recorded instant (time-scaled by
-     * {@link #timeScale(double)}), never waiting for earlier answers, with the line's prompt and answer lengths
-     * and, for {@code hash_ids}, prompt blocks shared as the trace says (see {@link dev.kneepoint.workload.Trace}
-     * for the format). Prompts are synthetic text of the sweep's {@link #seed(long)}, one token per word (exact on
-     * the embedded simulator; for exact lengths on a real server build the workload yourself with
-     * {@code Workloads.trace(file).calibrate(target)} and pass it to {@link #trace(TraceWorkload)}); answers are
-     * forced to their length unless {@code ignoreEos(false)}. The file is read when the sweep starts, and every
-     * bad line is reported then.
-     *
-     * <p>One step, labelled {@code trace} (or {@code trace x2} at time scale 2), covering the whole trace with no
-     * warm-up unless {@link #warmup} or {@link #stepDuration} are set (then the trace's first {@code warmup} is
-     * warm-up and the replay stops {@code stepDuration} later); {@link #maxRequestsPerStep} also bounds it. With
-     * {@link #rates(double...)} too, one step per rate: the trace time-scaled to that nominal rate
-     * ({@code count / span}). Not with {@link #concurrency(int...)}.
+     * Replays a request trace open loop (format: {@link dev.kneepoint.workload.Trace}): each line's request fires at
+     * its recorded instant, time-scaled by {@link #timeScale(double)}, with the line's lengths and shared prefix
+     * blocks; prompts are synthetic words of the sweep's {@link #seed(long)} (exact lengths on the simulator; for a
+     * server's tokenizer pass {@code Workloads.trace(file).calibrate(target).build()} to {@link #trace(TraceWorkload)}).
+     * The file is read when the sweep starts; every bad line is reported then. One step, {@code trace} (or
+     * {@code trace x2}), over the whole trace with no warm-up unless {@link #warmup} / {@link #stepDuration} are set;
+     * with {@link #rates(double...)}, one step per rate, the trace time-scaled to it. Not with concurrency levels.
+     * See docs/SCENARIOS.md, "Replaying a request trace".
      */
     public Sweep trace(Path file) {
         this.traceFile = Objects.requireNonNull(file, "file");

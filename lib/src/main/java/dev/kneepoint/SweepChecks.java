@@ -79,7 +79,8 @@ final class SweepChecks {
                 problems.add("background: " + e.getMessage());
             }
         }
-        int ladderSteps = s.concurrency.isEmpty() ? s.rates.size() : s.concurrency.size();
+        int ladderSteps = s.replaysTrace() ? Math.max(1, s.rates.size())
+                : s.concurrency.isEmpty() ? s.rates.size() : s.concurrency.size();
         if (s.background != null && s.background.perStep() && s.background.stepRatesRps().size() != ladderSteps) {
             problems.add("background: " + s.background.stepRatesRps().size() + " per-step rates for a ladder of "
                     + ladderSteps + " steps; give one rate per step (0 for none)");
