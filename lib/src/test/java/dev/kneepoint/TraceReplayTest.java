@@ -190,6 +190,35 @@ class TraceReplayTest {
         assertThat(hitRate).as("prefix cache hit rate").isBetween(640.0 / 1600 - 1e-9, 768.0 / 1600 + 1e-9);
     }
 
+    /**
+     * A window of the trace: 10 requests 100 ms apart, warm-up 200 ms and 500 ms measured. The plan holds the
+     * instants before 700 ms: 0 and 100 ms as warm-up, 200 ... 600 ms measured; 700 ... 900 ms are never sent.
+     * With maxRequestsPerStep(2) instead, the two warm-up requests and 2 measured ones.
+     */
+    @Test
+    void warmupAndStepDurationCutAWindowOfTheTrace() throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            lines.add(line(100L * i, 20, 2, ""));
+        }
+        Path trace = write(lines);
+        try (Simulator sim = Kneepoint.simulator("fast")) {
+            var t = Kneepoint.target(sim);
+            StepResult s = Kneepoint.replay(t, trace).warmup(Duration.ofMillis(200)).stepDuration(Duration.ofMillis(500))
+                    .clientWarmup(false).telemetry(dev.kneepoint.telemetry.Telemetry.off()).outputDir(null).run()
+                    .steps().get(0);
+            assertThat(s.warmupRequests()).isEqualTo(2);
+            assertThat(s.requestsOk()).isEqualTo(5);
+            assertThat(s.window().startNanos() - s.window().stepStartNanos()).isEqualTo(200_000_000L);
+            assertThat(s.info().durationNanos()).isEqualTo(500_000_000L);
+            StepResult counted = Kneepoint.replay(t, trace).maxRequestsPerStep(2).warmup(Duration.ofMillis(200))
+                    .clientWarmup(false).telemetry(dev.kneepoint.telemetry.Telemetry.off()).outputDir(null).run()
+                    .steps().get(0);
+            assertThat(counted.warmupRequests()).isEqualTo(2);
+            assertThat(counted.requestsOk()).isEqualTo(2);
+        }
+    }
+
     @Test
     void badTraceSettingsAreReportedWithTheOtherProblems() throws Exception {
         Path bad = write(List.of(line(10, 5, 1, ""), line(5, 5, 1, "")));
