@@ -2,7 +2,8 @@
 """Generates Kneepoint's small synthetic JSONL datasets (standard library only).
 
 Usage: python3 datasets/generate.py [--out DIR] [--scale K] [--seed S]
-  --scale K multiplies every record count (K=1: the shipped files; K=100: ~100x larger).
+  --scale K multiplies every record count (K=1: the shipped files; K=100: ~100x larger); the trace's
+  length too (K=1: 3 minutes).
 The text is made from templates and word lists in this file: no external data, no personal data.
 """
 import argparse
@@ -82,6 +83,46 @@ def multi_turn(rng, i):
     return {"conversations": conv, "output_tokens": rng.choice([64, 128, 256]), "tag": "multi-turn"}
 
 
+# The sample trace (Mooncake / AIPerf shape): three system prompts as shared prefix groups of whole 512-token
+# blocks, a tenth of the requests with no shared prefix, and bursty arrivals.
+TRACE_BLOCK = 512
+TRACE_GROUPS = [  # (name, prefix blocks, share of requests)
+    ("assistant", 2, 0.45), ("coding", 3, 0.30), ("rag", 1, 0.15)]
+TRACE_SECONDS = 180
+
+
+def trace(rng, scale):
+    """Records of a bursty trace of TRACE_SECONDS x scale: Poisson at 2 req/s, plus a 5-second burst at
+    10 req/s every 30 s (at 12 s, 42 s, ...). Prompts <= 2048 tokens, answers 16-256 tokens."""
+    group_ids, next_id = [], 0
+    for _, blocks, _ in TRACE_GROUPS:
+        group_ids.append(list(range(next_id, next_id + blocks)))
+        next_id += blocks
+    next_id = 1000  # the requests' own blocks: never shared
+    records, t = [], 0.0
+    end = TRACE_SECONDS * scale
+    while True:
+        in_burst = (t % 30.0) >= 12.0 and (t % 30.0) < 17.0
+        t += rng.expovariate(10.0 if in_burst else 2.0)
+        if t >= end:
+            return records
+        u, acc, group = rng.random(), 0.0, None
+        for k, (_, _, share) in enumerate(TRACE_GROUPS):
+            acc += share
+            if u < acc:
+                group = k
+                break
+        prefix = group_ids[group] if group is not None else []
+        own = rng.randint(32, 2048 - TRACE_BLOCK * len(prefix)) if len(prefix) < 4 else 0
+        input_length = TRACE_BLOCK * len(prefix) + own
+        own_blocks = -(-own // TRACE_BLOCK)
+        hash_ids = prefix + list(range(next_id, next_id + own_blocks))
+        next_id += own_blocks
+        output_length = int(round(16 * 16 ** rng.random()))  # log-uniform 16..256
+        records.append({"timestamp": int(t * 1000), "input_length": input_length,
+                        "output_length": output_length, "hash_ids": hash_ids})
+
+
 FILES = [("chat.jsonl", chat, 200), ("long_doc_qa.jsonl", long_doc, 50),
          ("code_context.jsonl", code_ctx, 50), ("multi_turn.jsonl", multi_turn, 50)]
 
@@ -98,6 +139,10 @@ def main():
         with open(os.path.join(a.out, name), "w", encoding="utf-8", newline="\n") as f:
             for i in range(count * a.scale):
                 f.write(json.dumps(make(rng, i), ensure_ascii=False, sort_keys=True) + "\n")
+    rng = random.Random(f"{a.seed}:trace_sample.jsonl")
+    with open(os.path.join(a.out, "trace_sample.jsonl"), "w", encoding="utf-8", newline="\n") as f:
+        for r in trace(rng, a.scale):
+            f.write(json.dumps(r) + "\n")
 
 
 if __name__ == "__main__":

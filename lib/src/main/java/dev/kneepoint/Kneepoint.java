@@ -75,6 +75,16 @@ public final class Kneepoint {
         return sweep(target).rates(ratesRps);
     }
 
+    /**
+     * Replays a request trace open loop: each line of {@code traceJsonl} ({@code timestamp} in ms,
+     * {@code input_length}, {@code output_length}, optional {@code hash_ids} or {@code text}; the Mooncake / AIPerf
+     * shape, see {@link dev.kneepoint.workload.Trace}) is fired at its recorded instant, never waiting for earlier
+     * answers. Add {@code .timeScale(2)} to replay twice as fast, then {@code run()}; see {@link Sweep#trace(Path)}.
+     */
+    public static Sweep replay(TargetConfig target, Path traceJsonl) {
+        return sweep(target).trace(traceJsonl);
+    }
+
     /** Loads a run directory written earlier (also one from a run that was killed: it is marked incomplete). */
     public static RunResult load(Path runDirectory) {
         return RunLoader.stream(runDirectory, r -> { }).result();

@@ -13,6 +13,7 @@ import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.telemetry.Gpu;
 import dev.kneepoint.telemetry.Telemetry;
+import dev.kneepoint.workload.TraceWorkload;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -32,9 +33,9 @@ import java.util.Objects;
  *         .run();
  * }</pre>
  *
- * <p>Either {@link #concurrency(int...)} (closed loop: N users, each waits for its answer) or
+ * <p>Either {@link #concurrency(int...)} (closed loop: N users, each waits for its answer),
  * {@link #rates(double...)} (open loop: requests arrive on a schedule whether or not earlier ones
- * finished) defines the steps. Every request is written to the run directory as it finishes.
+ * finished) or {@link #trace(Path)} (open loop at a recorded trace's instants) defines the steps. Every request is written to the run directory as it finishes.
  * All settings are checked when the sweep starts and every problem is reported at once.
  */
 public final class Sweep {
@@ -54,6 +55,12 @@ public final class Sweep {
     Workload workload;
     Duration stepDuration = Duration.ofSeconds(10);
     Duration warmup = Duration.ofSeconds(2);
+    boolean stepDurationSet;
+    boolean warmupSet;
+    Path traceFile;
+    int traceBlockSize = dev.kneepoint.workload.Trace.DEFAULT_BLOCK_SIZE;
+    TraceWorkload trace;
+    double timeScale = 1.0;
     Duration pause = Duration.ZERO;
     Duration thinkTime = Duration.ZERO;
     Duration drainTimeout = Duration.ofSeconds(30);
@@ -158,15 +165,52 @@ public final class Sweep {
         return this;
     }
 
+    /**
+     * Replays a request trace open loop (format: {@link dev.kneepoint.workload.Trace}): each line's request fires at
+     * its recorded instant, time-scaled by {@link #timeScale(double)}, with the line's lengths and shared prefix
+     * blocks; prompts are synthetic words of the sweep's {@link #seed(long)} (exact lengths on the simulator; for a
+     * server's tokenizer pass {@code Workloads.trace(file).calibrate(target).build()} to {@link #trace(TraceWorkload)}).
+     * The file is read when the sweep starts; every bad line is reported then. One step, {@code trace} (or
+     * {@code trace x2}), over the whole trace with no warm-up unless {@link #warmup} / {@link #stepDuration} are set;
+     * with {@link #rates(double...)}, one step per rate, the trace time-scaled to it. Not with concurrency levels.
+     * See docs/SCENARIOS.md, "Replaying a request trace".
+     */
+    public Sweep trace(Path file) {
+        this.traceFile = Objects.requireNonNull(file, "file");
+        this.trace = null;
+        return this;
+    }
+
+    /** Replays a trace workload built with {@code Workloads.trace(file)} (calibrated, tagged...); see {@link #trace(Path)}. */
+    public Sweep trace(TraceWorkload workload) {
+        this.trace = Objects.requireNonNull(workload, "workload");
+        this.traceFile = null;
+        return this;
+    }
+
+    /** Tokens per {@code hash_ids} entry of a trace given by {@link #trace(Path)} (default 512, Mooncake's). */
+    public Sweep traceBlockSize(int tokens) {
+        this.traceBlockSize = tokens;
+        return this;
+    }
+
+    /** Speed-up of a trace replay: 2 fires the trace twice as fast, 0.5 at half speed (default 1: as recorded). */
+    public Sweep timeScale(double factor) {
+        this.timeScale = factor;
+        return this;
+    }
+
     /** Measured length of each step, after warm-up. */
     public Sweep stepDuration(Duration d) {
         this.stepDuration = d;
+        this.stepDurationSet = true;
         return this;
     }
 
     /** Warm-up at the start of each step: requests dispatched then are logged but not measured. */
     public Sweep warmup(Duration d) {
         this.warmup = d;
+        this.warmupSet = true;
         return this;
     }
 
@@ -384,5 +428,8 @@ public final class Sweep {
     LoadProgress progressListener() { return progress; }
     boolean allowConcurrent() { return allowConcurrent; }
     BackgroundStream backgroundStream() { return background; }
+    /** The trace being replayed (resolved by {@link SweepChecks#validate}), or null. */
+    TraceWorkload traceWorkload() { return trace; }
+    boolean replaysTrace() { return trace != null || traceFile != null; }
     Telemetry telemetrySettings() { return telemetry; }
 }

@@ -25,8 +25,10 @@ final class SweepChecks {
         } catch (IllegalArgumentException e) {
             problems.add(e.getMessage());
         }
-        if (s.concurrency.isEmpty() == s.rates.isEmpty()) {
-            problems.add("give either concurrency levels (closed loop) or request rates (open loop), not "
+        if (s.replaysTrace()) {
+            SweepTrace.check(s, problems);
+        } else if (s.concurrency.isEmpty() == s.rates.isEmpty()) {
+            problems.add("give either concurrency levels (closed loop), request rates (open loop) or a trace, not "
                     + (s.concurrency.isEmpty() ? "neither" : "both"));
         }
         s.concurrency.stream().filter(c -> c < 1).findFirst().ifPresent(c ->
@@ -77,7 +79,8 @@ final class SweepChecks {
                 problems.add("background: " + e.getMessage());
             }
         }
-        int ladderSteps = s.concurrency.isEmpty() ? s.rates.size() : s.concurrency.size();
+        int ladderSteps = s.replaysTrace() ? Math.max(1, s.rates.size())
+                : s.concurrency.isEmpty() ? s.rates.size() : s.concurrency.size();
         if (s.background != null && s.background.perStep() && s.background.stepRatesRps().size() != ladderSteps) {
             problems.add("background: " + s.background.stepRatesRps().size() + " per-step rates for a ladder of "
                     + ladderSteps + " steps; give one rate per step (0 for none)");

@@ -82,6 +82,9 @@ final class SweepExecution {
         Workload workload = sweep.workloadOrSynthetic();
         if (sweep.clientWarmup()) {
             workload.next(0); // deterministic by index: builds lazy prompt and tokenizer state before the clock runs
+            if (sweep.traceWorkload() != null) {
+                sweep.traceWorkload().next(0);
+            }
         }
         Map<String, Object> config = new LinkedHashMap<>(sweep.describe());
         config.put("client_warmup_ms", Double.isNaN(warmupMs) ? "off" : warmupMs < 0 ? "failed" : warmupMs);

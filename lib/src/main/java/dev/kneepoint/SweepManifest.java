@@ -16,7 +16,14 @@ final class SweepManifest {
         m.put("name", s.name);
         m.put("target", s.target.describe());
         m.put("mode", s.concurrency.isEmpty() ? "open" : "closed");
-        if (s.concurrency.isEmpty()) {
+        if (s.trace != null) {
+            m.put("rates_rps", s.rates);
+            m.put("arrival", "trace");
+            m.put("time_scale", s.rates.isEmpty() ? s.timeScale : null);
+            m.put("trace", s.trace.describe());
+            m.put("max_in_flight", s.maxInFlight);
+            m.put("cap_policy", s.maxInFlight > 0 ? s.capPolicy.name().toLowerCase(Locale.ROOT) : "");
+        } else if (s.concurrency.isEmpty()) {
             m.put("rates_rps", s.rates);
             m.put("arrival", s.arrival);
             if (s.arrival.equals("gamma")) {
@@ -33,8 +40,9 @@ final class SweepManifest {
                         "ignore_eos", s.ignoreEos)
                 : s.workload instanceof DescribedWorkload d ? d.describe() : Map.of("kind", s.workload.getClass().getName()));
         m.put("seed", s.seed);
-        m.put("step_duration_s", s.stepDuration.toNanos() / 1e9);
-        m.put("warmup_s", s.warmup.toNanos() / 1e9);
+        boolean wholeTrace = s.trace != null && !s.stepDurationSet;
+        m.put("step_duration_s", wholeTrace ? null : (Object) (s.stepDuration.toNanos() / 1e9));
+        m.put("warmup_s", (s.trace != null ? SweepTrace.warmup(s) : s.warmup).toNanos() / 1e9);
         m.put("pause_s", s.pause.toNanos() / 1e9);
         m.put("max_requests_per_step", s.maxRequestsPerStep);
         m.put("baseline", s.baseline);

@@ -18,7 +18,12 @@ final class SweepPlan {
     /** The ladder: one closed-loop step per concurrency level, or one open-loop step per rate. */
     static Ladder ladder(Sweep s) {
         Ladder l;
-        if (!s.concurrency.isEmpty()) {
+        if (s.replaysTrace()) {
+            if (s.trace == null) {
+                throw new IllegalArgumentException("the trace could not be read");
+            }
+            l = SweepTrace.ladder(s, s.trace);
+        } else if (!s.concurrency.isEmpty()) {
             ClosedLoopStep.Builder b = ClosedLoopStep.builder().concurrency(s.concurrency.get(0))
                     .warmup(s.warmup).duration(s.stepDuration).thinkTime(s.thinkTime).drainTimeout(s.drainTimeout);
             if (s.maxRequestsPerStep > 0) {

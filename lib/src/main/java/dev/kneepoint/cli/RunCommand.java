@@ -20,8 +20,8 @@ import picocli.CommandLine.Option;
 
 /** {@code kneepoint run}: a ladder against any OpenAI-compatible server, headless. */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = "Run a concurrency or request-rate ladder against an OpenAI-compatible server; "
-                + "prints the summary table and writes the run directory.")
+        description = "Run a concurrency or request-rate ladder, or replay a request trace, against an "
+                + "OpenAI-compatible server; prints the summary table and writes the run directory.")
 final class RunCommand implements Callable<Integer> {
     @Option(names = "--url", required = true, description = "Server base URL, e.g. http://127.0.0.1:8000")
     String url;
@@ -39,6 +39,17 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--rate", split = ",", description = "Open-loop request rates in req/s, e.g. 1,2,4")
     List<Double> rates = List.of();
 
+    @Option(names = "--trace", description = "Replay this trace (JSON lines: timestamp ms, input_length, output_length, "
+            + "optional hash_ids or text; see docs/SCENARIOS.md): each request fires at its recorded instant, open loop. "
+            + "With --rate, one step per rate, the trace time-scaled to it")
+    Path trace;
+
+    @Option(names = "--time-scale", description = "Trace speed-up: 2 replays twice as fast, 0.5 at half speed (default: 1)")
+    Double timeScale;
+
+    @Option(names = "--block-size", description = "Tokens per trace hash id (default: 512, Mooncake's)")
+    Integer blockSize;
+
     @Option(names = "--arrival", defaultValue = "poisson", description = "constant, poisson or gamma (default: ${DEFAULT-VALUE})")
     String arrival;
 
@@ -54,10 +65,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--no-ignore-eos", description = "Do not send ignore_eos (outputs may end early)")
     boolean noIgnoreEos;
 
-    @Option(names = "--duration", defaultValue = "30s", description = "Measured length of each step (default: ${DEFAULT-VALUE})")
+    @Option(names = "--duration", description = "Measured length of each step (default: 30s; with --trace: the whole trace)")
     Duration duration;
 
-    @Option(names = "--warmup", defaultValue = "5s", description = "Warm-up per step, excluded from statistics (default: ${DEFAULT-VALUE})")
+    @Option(names = "--warmup", description = "Warm-up per step, excluded from statistics (default: 5s; with --trace: none)")
     Duration warmup;
 
     @Option(names = "--pause", defaultValue = "0s", description = "Pause between steps (default: ${DEFAULT-VALUE})")
@@ -166,6 +177,25 @@ final class RunCommand implements Callable<Integer> {
     }
 
     Sweep configure(Sweep sweep) {
+        if (trace == null && (timeScale != null || blockSize != null)) {
+            throw new IllegalArgumentException((timeScale != null ? "--time-scale" : "--block-size")
+                    + " applies to a trace replay only: add --trace FILE");
+        }
+        if (trace != null) {
+            sweep.trace(trace);
+            if (timeScale != null) {
+                sweep.timeScale(timeScale);
+            }
+            if (blockSize != null) {
+                sweep.traceBlockSize(blockSize);
+            }
+        }
+        if (duration != null || trace == null) {
+            sweep.stepDuration(duration != null ? duration : Duration.ofSeconds(30));
+        }
+        if (warmup != null || trace == null) {
+            sweep.warmup(warmup != null ? warmup : Duration.ofSeconds(5));
+        }
         if (!concurrency.isEmpty()) {
             sweep.concurrency(concurrency.stream().mapToInt(Integer::intValue).toArray());
         }
@@ -173,7 +203,7 @@ final class RunCommand implements Callable<Integer> {
             sweep.rates(rates.stream().mapToDouble(Double::doubleValue).toArray());
         }
         sweep.arrival(arrival).seed(seed).inputTokens(inputTokens).outputTokens(outputTokens)
-                .ignoreEos(!noIgnoreEos).stepDuration(duration).warmup(warmup).pause(pause)
+                .ignoreEos(!noIgnoreEos).pause(pause)
                 .maxRequestsPerStep(maxRequests).baseline(baseline).outputDir(out).name(name)
                 .progress(new ConsoleProgress(System.err));
         if (arrival.equals("gamma")) {

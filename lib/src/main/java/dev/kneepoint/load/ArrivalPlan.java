@@ -12,10 +12,11 @@ import java.util.SplittableRandom;
  * intended start offset (nanoseconds from the step start), in the manner of k6's {@code cal()} and
  * wrk2's {@code usec_to_next_send}. The executor only fires at absolute {@code stepStart + offset(i)}.
  *
- * <p>Three processes: {@link #constant} (period {@code 1/rate}), {@link #poisson} (exponential
- * inter-arrivals) and {@link #gamma} (gamma inter-arrivals with mean {@code 1/rate} and coefficient of
+ * <p>Four processes: {@link #constant} (period {@code 1/rate}), {@link #poisson} (exponential
+ * inter-arrivals), {@link #gamma} (gamma inter-arrivals with mean {@code 1/rate} and coefficient of
  * variation {@code cv}; {@code cv = 1} is distributed like Poisson, {@code cv > 1} is burstier,
- * {@code cv < 1} smoother). The first request is at offset 0 for every process. Offsets are the
+ * {@code cv < 1} smoother) and {@link #trace} (the recorded instants of a request trace, time-scaled).
+ * The first request is at offset 0 for every process. Offsets are the
  * cumulative sums of the inter-arrival times, each rounded from the exact sum (no drift from
  * per-gap rounding). The same plan, horizon and count always give the same offsets.
  *
@@ -24,12 +25,28 @@ import java.util.SplittableRandom;
 public final class ArrivalPlan {
 
     /** The arrival processes. */
-    public enum Process { CONSTANT, POISSON, GAMMA }
+    public enum Process { CONSTANT, POISSON, GAMMA, TRACE }
+
+    /** A trace's nominal rate uses a span of at least this much (a trace whose requests share one instant). */
+    static final long MIN_TRACE_SPAN_NANOS = 1_000_000L;
 
     private final Process process;
     private final double rateRps;
     private final double cv;
     private final long seed;
+    /** TRACE only: the trace's offsets (nanos from its first request) before scaling; null otherwise. */
+    private final long[] trace;
+    private final double timeScale;
+
+    private ArrivalPlan(long[] trace, double timeScale) {
+        this.process = Process.TRACE;
+        this.trace = trace;
+        this.timeScale = timeScale;
+        this.cv = Double.NaN;
+        this.seed = 0;
+        long span = Math.round(trace[trace.length - 1] / timeScale);
+        this.rateRps = trace.length / (Math.max(span, MIN_TRACE_SPAN_NANOS) / 1e9);
+    }
 
     private ArrivalPlan(Process process, double rateRps, double cv, long seed) {
         List<String> problems = new ArrayList<>();
@@ -47,6 +64,8 @@ public final class ArrivalPlan {
         this.rateRps = rateRps;
         this.cv = cv;
         this.seed = seed;
+        this.trace = null;
+        this.timeScale = 1.0;
     }
 
     /** Evenly spaced arrivals: offset(i) = i / rate, e.g. 4 rps gives 0, 250, 500, 750 ms. */
@@ -67,9 +86,69 @@ public final class ArrivalPlan {
         return new ArrivalPlan(Process.GAMMA, rateRps, cv, seed);
     }
 
-    /** The same process and seed at another mean rate (for rate ladders). */
+    /**
+     * The instants of a request trace: request {@code i} at {@code offsetsNanos[i] / timeScale} (rounded to the
+     * nanosecond), so {@code timeScale} 2 replays the trace twice as fast and 0.5 at half speed. Its nominal
+     * {@link #rateRps()} is {@code count / scaled span} (the span taken as at least 1 ms). A step plans the
+     * instants that fall before its horizon, as for any process; the trace ends the plan when it runs out.
+     *
+     * @param offsetsNanos non-empty, non-decreasing, &gt;= 0, nanoseconds from the trace's start (copied)
+     * @param timeScale    speed-up factor, finite and &gt; 0 (1: as recorded)
+     * @throws IllegalArgumentException listing every problem
+     */
+    public static ArrivalPlan trace(long[] offsetsNanos, double timeScale) {
+        List<String> problems = new ArrayList<>();
+        if (offsetsNanos == null || offsetsNanos.length == 0) {
+            problems.add("a trace needs at least one request instant");
+        } else {
+            for (int i = 0; i < offsetsNanos.length; i++) {
+                if (offsetsNanos[i] < 0 || (i > 0 && offsetsNanos[i] < offsetsNanos[i - 1])) {
+                    problems.add("trace offsets must be >= 0 and non-decreasing; offset " + i + " is "
+                            + offsetsNanos[i] + " ns" + (i > 0 ? " after " + offsetsNanos[i - 1] + " ns" : ""));
+                    break;
+                }
+            }
+        }
+        if (!(timeScale > 0) || Double.isInfinite(timeScale)) {
+            problems.add("time scale must be a finite number > 0 (2 = twice as fast), got " + timeScale);
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("Invalid trace arrival plan: " + String.join("; ", problems));
+        }
+        return new ArrivalPlan(offsetsNanos.clone(), timeScale);
+    }
+
+    /**
+     * The same process and seed at another mean rate (for rate ladders). For a trace: the same trace, time-scaled
+     * so that its nominal rate is {@code newRateRps}.
+     */
     public ArrivalPlan withRate(double newRateRps) {
+        if (process == Process.TRACE) {
+            if (!(newRateRps > 0) || Double.isInfinite(newRateRps)) {
+                throw new IllegalArgumentException("Invalid trace arrival plan: rate must be a finite number > 0 "
+                        + "requests/s, got " + newRateRps);
+            }
+            return new ArrivalPlan(trace, timeScale * newRateRps / rateRps);
+        }
         return new ArrivalPlan(process, newRateRps, cv, seed);
+    }
+
+    /** The same trace at another speed-up factor. */
+    public ArrivalPlan withTimeScale(double newTimeScale) {
+        if (process != Process.TRACE) {
+            throw new IllegalStateException("only a trace plan has a time scale; this is " + label());
+        }
+        return trace(trace, newTimeScale);
+    }
+
+    /** A trace's speed-up factor (1 for the other processes). */
+    public double timeScale() {
+        return timeScale;
+    }
+
+    /** A trace's scaled span, first to last instant, in nanoseconds; -1 for the other processes. */
+    public long traceSpanNanos() {
+        return process == Process.TRACE ? Math.round(trace[trace.length - 1] / timeScale) : -1;
     }
 
     public Process process() {
@@ -80,7 +159,7 @@ public final class ArrivalPlan {
         return rateRps;
     }
 
-    /** Coefficient of variation of the inter-arrival times (0 for constant). */
+    /** Coefficient of variation of the inter-arrival times (0 for constant, NaN for a trace: not a parameter). */
     public double cv() {
         return process == Process.CONSTANT ? 0.0 : cv;
     }
@@ -95,6 +174,7 @@ public final class ArrivalPlan {
             case CONSTANT -> "constant";
             case POISSON -> "poisson";
             case GAMMA -> "gamma(cv=" + plain(cv) + ")";
+            case TRACE -> "trace(scale=" + plain(timeScale) + ")";
         };
     }
 
@@ -114,6 +194,9 @@ public final class ArrivalPlan {
     long[] offsets(long horizonNanos, long countFromNanos, long maxAfter) {
         if (horizonNanos <= 0 || maxAfter <= 0) {
             return new long[0];
+        }
+        if (process == Process.TRACE) {
+            return traceOffsets(horizonNanos, countFromNanos, maxAfter);
         }
         if (horizonNanos == Long.MAX_VALUE && maxAfter == Long.MAX_VALUE) {
             throw new IllegalArgumentException("an arrival plan needs a horizon or a count, got neither");
@@ -137,6 +220,23 @@ public final class ArrivalPlan {
             }
             sumNanos = process == Process.CONSTANT ? (n * 1e9) / rateRps : sumNanos + gaps.nextNanos();
         }
+    }
+
+    private long[] traceOffsets(long horizonNanos, long countFromNanos, long maxAfter) {
+        long[] out = new long[trace.length];
+        int n = 0;
+        long counted = 0;
+        for (long raw : trace) {
+            long offset = timeScale == 1.0 ? raw : Math.round(raw / timeScale);
+            if (offset >= horizonNanos || counted >= maxAfter) {
+                break;
+            }
+            out[n++] = offset;
+            if (offset >= countFromNanos) {
+                counted++;
+            }
+        }
+        return n == out.length ? out : Arrays.copyOf(out, n);
     }
 
     /** The seeded inter-arrival sampler of one offsets() call. */
@@ -189,16 +289,21 @@ public final class ArrivalPlan {
     @Override
     public boolean equals(Object o) {
         return o instanceof ArrivalPlan p && process == p.process && Double.compare(rateRps, p.rateRps) == 0
-                && Double.compare(cv(), p.cv()) == 0 && (process == Process.CONSTANT || seed == p.seed);
+                && Double.compare(cv(), p.cv()) == 0 && (process == Process.CONSTANT || seed == p.seed)
+                && Double.compare(timeScale, p.timeScale) == 0 && Arrays.equals(trace, p.trace);
     }
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(process, rateRps, cv());
+        return java.util.Objects.hash(process, rateRps, cv(), timeScale, trace == null ? 0 : trace.length);
     }
 
     @Override
     public String toString() {
+        if (process == Process.TRACE) {
+            return String.format(Locale.ROOT, "ArrivalPlan[%s, %d requests over %.3f s, rate=%.4g rps]", label(),
+                    trace.length, traceSpanNanos() / 1e9, rateRps);
+        }
         return "ArrivalPlan[" + label() + ", rate=" + plain(rateRps) + " rps"
                 + (process == Process.CONSTANT ? "" : ", seed=" + seed) + "]";
     }

@@ -35,7 +35,7 @@ final class OpenLoopRunner {
         this.run = run;
         this.permits = step.maxInFlight().isPresent() ? new Semaphore(step.maxInFlight().getAsInt(), true) : null;
         this.dropAtCap = step.capPolicy().orElse(null) == CapPolicy.DROP;
-        this.sessions = Sessions.of(run);
+        this.sessions = step.workload().isPresent() ? null : Sessions.of(run);
         this.tracker = new RequestTracker(run, null);
     }
 
@@ -84,36 +84,36 @@ final class OpenLoopRunner {
     private void schedule(long[] offsets) {
         int i = 0;
         while (i < offsets.length && Pacer.awaitUntil(run.clock, stepStart + offsets[i])) {
-            fire(stepStart + offsets[i]);
+            fire(i, stepStart + offsets[i]);
             i++;
         }
         cancelOverdue(offsets, i);
     }
 
-    private void fire(long intended) {
+    private void fire(long planIndex, long intended) {
         long id = run.nextId();
         RequestContext context = new RequestContext(id, info.label(), intended < warmupEnd, intended, run.clock);
         boolean holdsPermit = false;
         if (dropAtCap) {
             holdsPermit = permits.tryAcquire();
             if (!holdsPermit) {
-                deliverUnsent(context, Outcome.DROPPED);
+                deliverUnsent(context, planIndex, Outcome.DROPPED);
                 return;
             }
         }
         RequestTracker.Flight flight = tracker.register(context);
         if (flight == null) { // the step was stopped as it fired: due but never sent
             permits(holdsPermit);
-            deliverUnsent(context, Outcome.CANCELLED);
+            deliverUnsent(context, planIndex, Outcome.CANCELLED);
             return;
         }
         boolean permitTaken = holdsPermit;
-        tracker.startWorker("kneepoint-req-" + id, () -> send(flight, permitTaken));
+        tracker.startWorker("kneepoint-req-" + id, () -> send(flight, planIndex, permitTaken));
     }
 
     /** The record of a request never registered (dropped, or due but not fired before the stop). */
-    private void deliverUnsent(RequestContext context, Outcome outcome) {
-        RequestSpec spec = run.spec(context.id());
+    private void deliverUnsent(RequestContext context, long planIndex, Outcome outcome) {
+        RequestSpec spec = spec(planIndex, context.id());
         if (spec != null) {
             tracker.deliverUnregistered(run.unsent(spec, context, outcome));
         }
@@ -125,7 +125,7 @@ final class OpenLoopRunner {
      * (see {@link Sessions#take}), and a session that goes on waits for a later planned arrival. A request the
      * step's stop already recorded (its thread started too late) is not prepared at all.
      */
-    private void send(RequestTracker.Flight flight, boolean holdsPermit) {
+    private void send(RequestTracker.Flight flight, long planIndex, boolean holdsPermit) {
         boolean permit = holdsPermit;
         try {
             if (!tracker.open(flight)) {
@@ -133,7 +133,7 @@ final class OpenLoopRunner {
             }
             RequestContext context = flight.context;
             Sessions.Session session = sessions == null ? null : sessions.take(context.intendedNanos());
-            RequestSpec spec = session == null ? run.spec(context.id()) : sessions.spec(session);
+            RequestSpec spec = session == null ? spec(planIndex, context.id()) : sessions.spec(session);
             if (spec == null) {
                 tracker.abandon(flight);
                 return;
@@ -158,6 +158,11 @@ final class OpenLoopRunner {
         } finally {
             permits(permit);
         }
+    }
+
+    /** The step's own workload at the plan position, else the run's at the request id; null if it threw. */
+    private RequestSpec spec(long planIndex, long id) {
+        return step.workload().map(w -> run.spec(w, planIndex)).orElseGet(() -> run.spec(id));
     }
 
     private void permits(boolean release) {
@@ -198,7 +203,8 @@ final class OpenLoopRunner {
         for (int j = from; j < offsets.length && stepStart + offsets[j] <= now; j++) {
             long id = run.nextId();
             long intended = stepStart + offsets[j];
-            deliverUnsent(new RequestContext(id, info.label(), intended < warmupEnd, intended, run.clock), Outcome.CANCELLED);
+            deliverUnsent(new RequestContext(id, info.label(), intended < warmupEnd, intended, run.clock), j,
+                    Outcome.CANCELLED);
         }
     }
 

@@ -18,6 +18,10 @@ import java.util.OptionalLong;
  * <p>Optional in-flight cap with an explicit {@link CapPolicy}: {@code QUEUE} (the request waits for a
  * slot on its own thread, the scheduler does not) or {@code DROP} (recorded as {@code DROPPED}).
  *
+ * <p>By default request ids index the run's workload. A step may carry a workload of its own
+ * ({@link Builder#workload}), indexed by the request's position in the step's plan: a trace step
+ * ({@link ArrivalPlan#trace}) sends trace record {@code i} at the trace's instant {@code i}.
+ *
  * <p>The plan covers the warm-up plus the duration and/or stops after {@code maxRequests} arrivals
  * after warm-up. Requests whose planned time had come when the run was stopped but which were not yet
  * fired end as {@code CANCELLED} (never dispatched); planned requests whose time had not yet come are
@@ -38,14 +42,24 @@ public final class OpenLoopStep implements Step {
     private final int maxInFlight;
     private final CapPolicy capPolicy;
     private final StepBounds bounds;
+    private final Workload workload;
 
     private OpenLoopStep(Builder b) {
         this.arrival = b.arrival;
         this.maxInFlight = b.maxInFlight;
         this.capPolicy = b.capPolicy;
         this.bounds = new StepBounds(b.warmup, b.duration, b.maxRequests, b.drainTimeout);
+        this.workload = b.workload;
         this.labelSet = b.label != null;
-        this.label = labelSet ? b.label : "rate=" + ArrivalPlan.plain(b.arrival.rateRps());
+        this.label = labelSet ? b.label : defaultLabel(b.arrival);
+    }
+
+    /** {@code rate=R}; for a trace {@code trace}, or {@code trace x2} when time-scaled. */
+    private static String defaultLabel(ArrivalPlan plan) {
+        if (plan.process() == ArrivalPlan.Process.TRACE) {
+            return plan.timeScale() == 1.0 ? "trace" : "trace x" + ArrivalPlan.plain(plan.timeScale());
+        }
+        return "rate=" + ArrivalPlan.plain(plan.rateRps());
     }
 
     public static Builder builder() {
@@ -59,6 +73,7 @@ public final class OpenLoopStep implements Step {
         b.duration = bounds.duration();
         b.maxInFlight = maxInFlight;
         b.capPolicy = capPolicy;
+        b.workload = workload;
         return b;
     }
 
@@ -74,6 +89,11 @@ public final class OpenLoopStep implements Step {
 
     public ArrivalPlan arrival() {
         return arrival;
+    }
+
+    /** The step's own workload, indexed by plan position; empty when requests come from the run's workload by id. */
+    public Optional<Workload> workload() {
+        return Optional.ofNullable(workload);
     }
 
     /** The in-flight cap, empty when uncapped. */
@@ -112,7 +132,8 @@ public final class OpenLoopStep implements Step {
     @Override
     public boolean equals(Object o) {
         return o instanceof OpenLoopStep s && label.equals(s.label) && arrival.equals(s.arrival)
-                && maxInFlight == s.maxInFlight && capPolicy == s.capPolicy && bounds.equals(s.bounds);
+                && maxInFlight == s.maxInFlight && capPolicy == s.capPolicy && bounds.equals(s.bounds)
+                && Objects.equals(workload, s.workload);
     }
 
     @Override
@@ -137,6 +158,7 @@ public final class OpenLoopStep implements Step {
         private Duration duration;
         private long maxRequests = -1;
         private Duration drainTimeout = Step.DEFAULT_DRAIN_TIMEOUT;
+        private Workload workload;
 
         private Builder() {}
 
@@ -158,7 +180,14 @@ public final class OpenLoopStep implements Step {
         public Builder maxRequests(long max) { this.maxRequests = max; return this; }
         /** Time in-flight requests get to finish after the last arrival (default 30 s). */
         public Builder drainTimeout(Duration drain) { this.drainTimeout = drain; return this; }
-        /** Label (default {@code rate=R}). */
+        /**
+         * This step's own requests: request {@code i} of the step's plan (0 = its first arrival, warm-up included)
+         * sends {@code workload.next(i)}, whatever its run-wide id (null: the run's workload by id, the default).
+         * A trace step uses it so that each trace record goes out at its own instant. A chat-session workload
+         * here is sent turn by turn as independent requests, without history.
+         */
+        public Builder workload(Workload requests) { this.workload = requests; return this; }
+        /** Label (default {@code rate=R}; {@code trace} or {@code trace xS} for a trace plan). */
         public Builder label(String stepLabel) { this.label = stepLabel; return this; }
 
         public OpenLoopStep build() {

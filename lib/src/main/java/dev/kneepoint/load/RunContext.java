@@ -67,8 +67,13 @@ final class RunContext {
 
     /** The workload's spec for request {@code id}, or null (failure kept) if the workload threw. */
     RequestSpec spec(long id) {
+        return spec(workload, id);
+    }
+
+    /** {@code requests}' spec at {@code index} (a step's own workload), or null (failure kept) if it threw. */
+    RequestSpec spec(Workload requests, long index) {
         try {
-            return java.util.Objects.requireNonNull(workload.next(id), "Workload.next returned null");
+            return java.util.Objects.requireNonNull(requests.next(index), "Workload.next returned null");
         } catch (RuntimeException e) {
             fail("Workload.next", e);
             return null;

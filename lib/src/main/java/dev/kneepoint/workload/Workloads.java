@@ -13,6 +13,7 @@ import java.nio.file.Path;
  * Workload mixed = Workloads.mix().add(0.8, chat).add(0.2, rag).build();
  * Workload data = Workloads.dataset(Path.of("datasets/chat.jsonl")).shuffle(64).build();
  * Workload sessions = Workloads.multiTurn().turns(5).userTokens(Lengths.uniform(20, 80)).build();
+ * TraceWorkload replay = Workloads.trace(Path.of("datasets/trace_sample.jsonl")).calibrate(target).build();
  * }</pre>
  */
 public final class Workloads {
@@ -48,6 +49,20 @@ public final class Workloads {
      */
     public static DatasetWorkload.Builder dataset(Path jsonl) {
         return new DatasetWorkload.Builder(jsonl);
+    }
+
+    /**
+     * The requests of a Mooncake/AIPerf-style trace ({@code timestamp}, {@code input_length},
+     * {@code output_length}, optional {@code hash_ids} or {@code text}; see {@link Trace}). The workload gives
+     * each record's lengths and prefix blocks; {@code Sweep.trace(...)} also fires each at its instant.
+     */
+    public static TraceWorkload.Builder trace(Path jsonl) {
+        return new TraceWorkload.Builder(jsonl);
+    }
+
+    /** The requests of a trace already read (its block size is kept). */
+    public static TraceWorkload.Builder trace(Trace trace) {
+        return new TraceWorkload.Builder(java.util.Objects.requireNonNull(trace, "trace"));
     }
 
     /** Weighted workloads in one step, each reported under its tag. */

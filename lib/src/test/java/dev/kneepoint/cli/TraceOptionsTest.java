@@ -1,0 +1,88 @@
+package dev.kneepoint.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kneepoint.sim.SimConfig;
+import dev.kneepoint.sim.Simulator;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code kneepoint run --trace FILE [--time-scale X] [--block-size N]}: a replay, and clear errors for bad options. */
+class TraceOptionsTest {
+    @TempDir
+    Path out;
+
+    @Test
+    void runReplaysATraceTimeScaled() throws Exception {
+        Path trace = out.resolve("t.jsonl");
+        Files.write(trace, List.of(
+                "{\"timestamp\": 0, \"input_length\": 40, \"output_length\": 4, \"hash_ids\": [1]}",
+                "{\"timestamp\": 200, \"input_length\": 40, \"output_length\": 4, \"hash_ids\": [1]}",
+                "{\"timestamp\": 400, \"input_length\": 40, \"output_length\": 4, \"hash_ids\": [2]}"));
+        Path runs = out.resolve("runs");
+        try (Simulator sim = Simulator.start(SimConfig.preset("fast"))) {
+            String printed = run(() -> Main.execute("run", "--url", sim.url(), "--model", "sim-fast", "--trace",
+                    trace.toString(), "--time-scale", "4", "--block-size", "32", "--no-telemetry",
+                    "--no-client-warmup", "--out", runs.toString(), "--name", "replay"), System.out, 0);
+            assertThat(printed).contains("trace x4").doesNotContain("INCOMPLETE");
+        }
+        Path dir;
+        try (Stream<Path> list = Files.list(runs)) {
+            dir = list.findFirst().orElseThrow();
+        }
+        JsonNode config = new ObjectMapper().readTree(dir.resolve("manifest.json").toFile()).get("config");
+        assertThat(config.get("time_scale").asDouble()).isEqualTo(4.0);
+        assertThat(config.get("trace").get("block_size").asInt()).isEqualTo(32);
+        assertThat(config.get("step_duration_s").isNull()).isTrue(); // the whole trace
+        // 3 requests, 100 ms apart after scaling: the step's window is the 200 ms span plus 1 ms.
+        JsonNode step = new ObjectMapper().readTree(dir.resolve("summary.json").toFile()).get("steps").get(0);
+        assertThat(step.get("requests_ok").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void traceOptionsWithoutATraceOrWithConcurrencyAreRefused() throws Exception {
+        String err = run(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--rate", "1",
+                "--time-scale", "2", "--out", out.toString()), System.err, 2);
+        assertThat(err).contains("--time-scale applies to a trace replay only: add --trace FILE");
+        Path trace = out.resolve("bad.jsonl");
+        Files.write(trace, List.of("{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 0}"));
+        err = run(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--trace", trace.toString(),
+                "--concurrency", "2", "--out", out.toString()), System.err, 2);
+        assertThat(err).contains("drop the concurrency levels")
+                .contains("line 1: output_length must be a whole number of tokens > 0, got 0");
+    }
+
+    /** Runs {@code action} capturing {@code stream} (System.out or System.err); checks the exit code. */
+    private static String run(Callable<Integer> action, PrintStream stream, int expectedCode) throws Exception {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        PrintStream capture = new PrintStream(buf, true, StandardCharsets.UTF_8);
+        boolean isOut = stream == System.out;
+        int code;
+        try {
+            if (isOut) {
+                System.setOut(capture);
+            } else {
+                System.setErr(capture);
+            }
+            code = action.call();
+        } finally {
+            if (isOut) {
+                System.setOut(stream);
+            } else {
+                System.setErr(stream);
+            }
+        }
+        assertThat(code).as("exit code; captured:\n" + buf).isEqualTo(expectedCode);
+        return buf.toString(StandardCharsets.UTF_8);
+    }
+}
