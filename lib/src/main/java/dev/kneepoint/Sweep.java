@@ -52,6 +52,7 @@ public final class Sweep {
     int inputTokens = 128;
     int outputTokens = 128;
     boolean ignoreEos = true;
+    boolean calibrate;
     Workload workload;
     Duration stepDuration = Duration.ofSeconds(10);
     Duration warmup = Duration.ofSeconds(2);
@@ -84,6 +85,10 @@ public final class Sweep {
     double[] backgroundStepRates;
 
     Telemetry telemetry = Telemetry.defaults();
+    // Resolved by SweepChecks.validate when calibrate is on: the target's tokenizer, and the synthetic prompts
+    // built with it (null when a trace or the user's own workload is sent).
+    dev.kneepoint.scenario.Calibration calibration;
+    dev.kneepoint.workload.SyntheticWorkload calibratedSynthetic;
 
     Sweep(TargetConfig target) {
         this.baseTarget = Objects.requireNonNull(target, "target");
@@ -157,6 +162,22 @@ public final class Sweep {
     }
 
     /**
+     * Make prompt lengths exact in the server's own tokens: before the first step, the target's tokenizer is
+     * measured once (its {@code /tokenize}: vLLM, SGLang, llama.cpp, TGI, llama_cpp.server; Ollama through
+     * {@code prompt_eval_count}) and the synthetic prompts of {@link #inputTokens} (or the prompts of a
+     * {@link #trace(Path) trace file}) are cut to the exact count, chat template included. Off by default: the
+     * synthetic vocabulary is one token per word on the embedded simulator, and on a real tokenizer a prompt of
+     * {@code n} words is some other number of tokens (each record still carries the server's
+     * {@code prompt_tokens}). A target with no tokenizer Kneepoint can reach is an error naming every endpoint
+     * tried. For a workload of your own, calibrate it when you build it ({@code Workloads.synthetic()
+     * .calibrate(target)}).
+     */
+    public Sweep calibrate(boolean on) {
+        this.calibrate = on;
+        return this;
+    }
+
+    /**
      * Replace the synthetic prompts by a workload of your own. A {@link dev.kneepoint.load.SessionWorkload} (e.g.
      * {@code Workloads.multiTurn()}) runs as chat sessions with real history, one turn after the other.
      */
@@ -168,8 +189,8 @@ public final class Sweep {
     /**
      * Replays a request trace open loop (format: {@link dev.kneepoint.workload.Trace}): each line's request fires at
      * its recorded instant, time-scaled by {@link #timeScale(double)}, with the line's lengths and shared prefix
-     * blocks; prompts are synthetic words of the sweep's {@link #seed(long)} (exact lengths on the simulator; for a
-     * server's tokenizer pass {@code Workloads.trace(file).calibrate(target).build()} to {@link #trace(TraceWorkload)}).
+     * blocks; prompts are synthetic words of the sweep's {@link #seed(long)} (exact lengths on the simulator; in a
+     * server's tokens with {@link #calibrate(boolean)}).
      * The file is read when the sweep starts; every bad line is reported then. One step, {@code trace} (or
      * {@code trace x2}), over the whole trace with no warm-up unless {@link #warmup} / {@link #stepDuration} are set;
      * with {@link #rates(double...)}, one step per rate, the trace time-scaled to it. Not with concurrency levels.

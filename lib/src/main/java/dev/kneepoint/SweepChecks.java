@@ -25,6 +25,7 @@ final class SweepChecks {
         } catch (IllegalArgumentException e) {
             problems.add(e.getMessage());
         }
+        SweepCalibration.check(s, problems);
         if (s.replaysTrace()) {
             SweepTrace.check(s, problems);
         } else if (s.concurrency.isEmpty() == s.rates.isEmpty()) {

@@ -35,11 +35,13 @@ final class SweepManifest {
             m.put("concurrency", s.concurrency);
             m.put("think_time_s", s.thinkTime.toNanos() / 1e9);
         }
-        m.put("workload", s.workload == null
+        m.put("workload", s.calibratedSynthetic != null ? s.calibratedSynthetic.describe() : s.workload == null
                 ? Map.of("kind", "synthetic", "input_tokens", s.inputTokens, "output_tokens", s.outputTokens,
                         "ignore_eos", s.ignoreEos)
                 : s.workload instanceof DescribedWorkload d ? d.describe() : Map.of("kind", s.workload.getClass().getName()));
         m.put("seed", s.seed);
+        m.put("prompt_calibration", s.calibration != null ? s.calibration.description()
+                : s.workload != null ? "the workload's own" : "off: synthetic words, one token each on the embedded simulator");
         boolean wholeTrace = s.trace != null && !s.stepDurationSet;
         m.put("step_duration_s", wholeTrace ? null : (Object) (s.stepDuration.toNanos() / 1e9));
         m.put("warmup_s", (s.trace != null ? SweepTrace.warmup(s) : s.warmup).toNanos() / 1e9);

@@ -60,6 +60,9 @@ final class SweepPlan {
         if (s.workload != null) {
             return s.workload;
         }
+        if (s.calibratedSynthetic != null) {
+            return s.calibratedSynthetic;
+        }
         SyntheticPrompts prompts = new SyntheticPrompts(s.seed);
         Map<String, Object> extra = s.ignoreEos ? Map.of("ignore_eos", true) : Map.of();
         int in = s.inputTokens;

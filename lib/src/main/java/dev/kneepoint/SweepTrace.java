@@ -58,9 +58,9 @@ final class SweepTrace {
         TargetConfig t = s.target;
         OutputControl control = s.ignoreEos ? OutputControl.exact(OutputControl.Server.VLLM)
                 : OutputControl.upTo(OutputControl.Server.GENERIC);
-        return Workloads.trace(s.traceFile).blockSize(s.traceBlockSize).seed(s.seed).output(control)
-                .api(t.apiKind().isChat() ? dev.kneepoint.client.ApiKind.CHAT : dev.kneepoint.client.ApiKind.COMPLETIONS)
-                .build();
+        var b = Workloads.trace(s.traceFile).blockSize(s.traceBlockSize).seed(s.seed).output(control)
+                .api(t.apiKind().isChat() ? dev.kneepoint.client.ApiKind.CHAT : dev.kneepoint.client.ApiKind.COMPLETIONS);
+        return (s.calibration != null ? b.calibrator(s.calibration.calibrator()) : b).build();
     }
 
     /** Warm-up of a trace step: the sweep's when set, else none (the trace's first requests count). */

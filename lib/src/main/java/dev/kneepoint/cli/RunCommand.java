@@ -65,6 +65,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--no-ignore-eos", description = "Do not send ignore_eos (outputs may end early)")
     boolean noIgnoreEos;
 
+    @Option(names = "--calibrate", description = "Exact prompt lengths in the server's tokens: measure its tokenizer "
+            + "(/tokenize; Ollama: prompt_eval_count) before the first step and cut synthetic or trace prompts to it")
+    boolean calibrate;
+
     @Option(names = "--duration", description = "Measured length of each step (default: 30s; with --trace: the whole trace)")
     Duration duration;
 
@@ -203,7 +207,7 @@ final class RunCommand implements Callable<Integer> {
             sweep.rates(rates.stream().mapToDouble(Double::doubleValue).toArray());
         }
         sweep.arrival(arrival).seed(seed).inputTokens(inputTokens).outputTokens(outputTokens)
-                .ignoreEos(!noIgnoreEos).pause(pause)
+                .ignoreEos(!noIgnoreEos).calibrate(calibrate).pause(pause)
                 .maxRequestsPerStep(maxRequests).baseline(baseline).outputDir(out).name(name)
                 .progress(new ConsoleProgress(System.err));
         if (arrival.equals("gamma")) {

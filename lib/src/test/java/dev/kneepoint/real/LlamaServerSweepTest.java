@@ -1,0 +1,98 @@
+package dev.kneepoint.real;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kneepoint.Kneepoint;
+import dev.kneepoint.client.ApiKind;
+import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.io.RunLoader;
+import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.telemetry.Telemetry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Sweeps through the facade against the real llama-server (run by {@code .ci/real-server.sh}, like
+ * {@link LlamaServerTest}): {@code calibrate(true)} makes synthetic and trace prompts exact in SmolLM2's own tokens,
+ * chat template included, where the words of the synthetic vocabulary alone are some other number of tokens.
+ */
+class LlamaServerSweepTest {
+    private static RealServer server;
+    private static final RealServerSupport.Session<RealServer> SESSION = new RealServerSupport.Session<>(
+            () -> RealServer.gate(System.getenv(), RealServer::probeHealth),
+            url -> RealServer.connect(url, System.getenv()),
+            RealServer::close, "real-server-sweep-report.txt");
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void connect() {
+        server = SESSION.connect();
+    }
+
+    @BeforeEach
+    void requireServer() {
+        SESSION.require();
+        // The fallback llama_cpp.server streams no usage, so there is no server prompt count to compare with.
+        Assumptions.assumeTrue(server.kind() != RealServer.Kind.LLAMA_CPP_PYTHON,
+                "the fallback llama_cpp.server streams no usage (docs/REAL-SERVER.md, fallback section)");
+    }
+
+    @AfterAll
+    static void close() throws IOException {
+        SESSION.close();
+    }
+
+    private static TargetConfig target(ApiKind kind) {
+        return Kneepoint.targetBuilder().baseUrl(server.baseUrl()).model(server.model()).apiKind(kind)
+                .firstTokenTimeout(Duration.ofSeconds(30)).totalTimeout(Duration.ofSeconds(60)).build();
+    }
+
+    private static List<Integer> promptTokens(RunResult r) {
+        return RunLoader.load(r.directory().orElseThrow()).records().stream()
+                .sorted(Comparator.comparingLong(RequestRecord::id)).map(RequestRecord::promptTokens).toList();
+    }
+
+    @Test
+    void calibratedSyntheticPromptsHaveTheRequestedTokenCount() {
+        for (ApiKind kind : List.of(ApiKind.COMPLETIONS, ApiKind.CHAT)) {
+            RunResult plain = Kneepoint.sweep(target(kind)).concurrency(1).inputTokens(100).outputTokens(4)
+                    .maxRequestsPerStep(3).warmup(Duration.ZERO).stepDuration(Duration.ofSeconds(60))
+                    .telemetry(Telemetry.off()).outputDir(dir).name("plain").run();
+            RunResult exact = Kneepoint.sweep(target(kind)).concurrency(1).inputTokens(100).outputTokens(4)
+                    .maxRequestsPerStep(3).warmup(Duration.ZERO).stepDuration(Duration.ofSeconds(60))
+                    .telemetry(Telemetry.off()).calibrate(true).outputDir(dir).name("exact").run();
+            SESSION.report(kind + " prompt tokens for 100 requested: plain " + promptTokens(plain)
+                    + ", calibrated " + promptTokens(exact));
+            assertThat(promptTokens(exact)).as("%s calibrated", kind).hasSize(3).containsOnly(100);
+            // The synthetic words are not one SmolLM2 token each: uncalibrated, the count is off.
+            assertThat(promptTokens(plain)).as("%s uncalibrated", kind).hasSize(3).doesNotContain(100);
+        }
+    }
+
+    @Test
+    void calibratedTraceReplayHasTheTraceLengths() throws IOException {
+        Path trace = dir.resolve("t.jsonl");
+        // Two requests sharing a 64-token block (the second one's prefix), then one of its own.
+        Files.write(trace, List.of(
+                "{\"timestamp\": 0, \"input_length\": 90, \"output_length\": 4, \"hash_ids\": [7]}",
+                "{\"timestamp\": 50, \"input_length\": 120, \"output_length\": 4, \"hash_ids\": [7]}",
+                "{\"timestamp\": 100, \"input_length\": 40, \"output_length\": 4}"));
+        RunResult r = Kneepoint.replay(target(ApiKind.CHAT), trace).traceBlockSize(64).calibrate(true)
+                .telemetry(Telemetry.off()).outputDir(dir).name("trace").run();
+        SESSION.report("trace prompt tokens (90, 120, 40 asked): " + promptTokens(r));
+        assertThat(promptTokens(r)).containsExactly(90, 120, 40);
+    }
+}
