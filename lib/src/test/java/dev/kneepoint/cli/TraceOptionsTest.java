@@ -17,7 +17,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code kneepoint run --trace FILE [--time-scale X] [--block-size N]}: a replay, and clear errors for bad options. */
+/**
+ * {@code kneepoint run --trace FILE [--time-scale X] [--block-size N] [--calibrate]}: a replay, and clear errors for
+ * bad options.
+ */
 class TraceOptionsTest {
     @TempDir
     Path out;
@@ -33,7 +36,7 @@ class TraceOptionsTest {
         try (Simulator sim = Simulator.start(SimConfig.preset("fast"))) {
             String printed = run(() -> Main.execute("run", "--url", sim.url(), "--model", "sim-fast", "--trace",
                     trace.toString(), "--time-scale", "4", "--block-size", "32", "--no-telemetry",
-                    "--no-client-warmup", "--out", runs.toString(), "--name", "replay"), System.out, 0);
+                    "--no-client-warmup", "--calibrate", "--out", runs.toString(), "--name", "replay"), System.out, 0);
             assertThat(printed).contains("trace x4").doesNotContain("INCOMPLETE");
         }
         Path dir;
@@ -44,6 +47,7 @@ class TraceOptionsTest {
         assertThat(config.get("time_scale").asDouble()).isEqualTo(4.0);
         assertThat(config.get("trace").get("block_size").asInt()).isEqualTo(32);
         assertThat(config.get("step_duration_s").isNull()).isTrue(); // the whole trace
+        assertThat(config.get("prompt_calibration").asText()).startsWith("exact: server:"); // --calibrate
         // 3 requests, 100 ms apart after scaling: the step's window is the 200 ms span plus 1 ms.
         JsonNode step = new ObjectMapper().readTree(dir.resolve("summary.json").toFile()).get("steps").get(0);
         assertThat(step.get("requests_ok").asInt()).isEqualTo(3);
@@ -57,8 +61,9 @@ class TraceOptionsTest {
         Path trace = out.resolve("bad.jsonl");
         Files.write(trace, List.of("{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 0}"));
         err = run(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--trace", trace.toString(),
-                "--concurrency", "2", "--out", out.toString()), System.err, 2);
+                "--concurrency", "2", "--calibrate", "--out", out.toString()), System.err, 2);
         assertThat(err).contains("drop the concurrency levels")
+                .contains("calibrate: no tokenizer of the target could be used")
                 .contains("line 1: output_length must be a whole number of tokens > 0, got 0");
     }
 
