@@ -148,20 +148,15 @@ public final class MultiTurnWorkload implements DescribedWorkload, SessionWorklo
     }
 
     /** Validated builder; {@link #build()} reports every problem at once. */
-    public static final class Builder {
+    public static final class Builder extends PromptSettings<Builder> {
         private int turns = 4;
         private LengthDistribution user = Lengths.fixed(64);
         private LengthDistribution output = Lengths.fixed(128);
         private int systemTokens;
-        private OutputControl control = OutputControl.exact(OutputControl.Server.VLLM);
-        private TokenCounter counter;
-        private PromptCalibrator calibrator;
-        private long seed = 42;
-        private Long salt;
-        private String tag = "multi-turn";
         private java.time.Duration thinkTime = java.time.Duration.ZERO;
 
         Builder() {
+            super("multi-turn");
         }
 
         /** Turns per session (default 4). */
@@ -176,21 +171,8 @@ public final class MultiTurnWorkload implements DescribedWorkload, SessionWorklo
         /** A system prompt of this many tokens, shared by every session (0: none). */
         public Builder systemTokens(int tokens) { this.systemTokens = tokens; return this; }
 
-        public Builder output(OutputControl c) { this.control = c; return this; }
-
+        /** Calibrate with the target's own tokenizer ({@link TokenCounter#server(TargetConfig)}). */
         public Builder calibrate(TargetConfig target) { return calibrate(TokenCounter.server(target)); }
-
-        public Builder calibrate(TokenCounter c) { this.counter = c; this.calibrator = null; return this; }
-
-        public Builder calibrator(PromptCalibrator c) { this.calibrator = c; this.counter = null; return this; }
-
-        public Builder seed(long s) { this.seed = s; return this; }
-
-        public Builder salt(long s) { this.salt = s; return this; }
-
-        public Builder warmCache() { this.salt = 0L; return this; }
-
-        public Builder tag(String t) { this.tag = t; return this; }
 
         /** Time between an answer and the session's next turn (default zero); see {@link SessionWorkload#thinkTime()}. */
         public Builder thinkTime(java.time.Duration d) { this.thinkTime = d; return this; }
@@ -201,16 +183,13 @@ public final class MultiTurnWorkload implements DescribedWorkload, SessionWorklo
             if (user == null) p.add("userTokens is required");
             if (output == null) p.add("outputTokens is required");
             if (systemTokens < 0) p.add("systemTokens must be >= 0, got " + systemTokens);
-            if (control == null) p.add("output control is required");
-            if (tag == null || tag.isBlank()) p.add("tag must not be blank");
+            checkShared(p);
             if (thinkTime == null || thinkTime.isNegative()) p.add("thinkTime must be >= 0, got " + thinkTime);
             if (!p.isEmpty()) {
                 throw new IllegalArgumentException("Invalid multi-turn workload (" + p.size() + " problem"
                         + (p.size() > 1 ? "s" : "") + "):\n - " + String.join("\n - ", p));
             }
-            PromptCalibrator c = calibrator != null ? calibrator
-                    : counter != null ? PromptCalibrator.measure(counter) : PromptCalibrator.assumed();
-            return new MultiTurnWorkload(this, c, salt != null ? salt : Salt.fresh());
+            return new MultiTurnWorkload(this, resolveCalibrator(), resolveSalt());
         }
     }
 }

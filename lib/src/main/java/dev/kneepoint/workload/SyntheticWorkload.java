@@ -110,20 +110,15 @@ public final class SyntheticWorkload implements DescribedWorkload {
     }
 
     /** Validated builder; {@link #build()} reports every problem at once. */
-    public static final class Builder {
+    public static final class Builder extends PromptSettings<Builder> {
         private LengthDistribution input = Lengths.fixed(128);
         private LengthDistribution output = Lengths.fixed(128);
-        private OutputControl control = OutputControl.exact(OutputControl.Server.VLLM);
         private ApiKind api = ApiKind.CHAT;
-        private PromptCalibrator calibrator;
-        private TokenCounter counter;
-        private long seed = 42;
-        private Long salt;
-        private String tag = "default";
         private int prefixTokens;
         private int groups = 1;
 
         Builder() {
+            super("default");
         }
 
         /** Prompt length distribution, whole prompt as the server counts it (default fixed 128). */
@@ -136,9 +131,6 @@ public final class SyntheticWorkload implements DescribedWorkload {
 
         public Builder outputTokens(int tokens) { return outputTokens(Lengths.fixed(tokens)); }
 
-        /** How the output length is asked for (default: vLLM-style exact). */
-        public Builder output(OutputControl c) { this.control = c; return this; }
-
         /** Chat (default) or completions: decides how the prompt is counted. */
         public Builder api(ApiKind kind) { this.api = kind; return this; }
 
@@ -147,23 +139,6 @@ public final class SyntheticWorkload implements DescribedWorkload {
             this.api = target.apiKind();
             return calibrate(TokenCounter.server(target));
         }
-
-        /** Calibrate with this tokenizer (measured once when the workload is built). */
-        public Builder calibrate(TokenCounter c) { this.counter = c; this.calibrator = null; return this; }
-
-        /** Use an already measured calibrator (share one between workloads). */
-        public Builder calibrator(PromptCalibrator c) { this.calibrator = c; this.counter = null; return this; }
-
-        public Builder seed(long s) { this.seed = s; return this; }
-
-        /** Fix the salt (default: fresh per build, so reruns do not hit a warm prefix cache). */
-        public Builder salt(long s) { this.salt = s; return this; }
-
-        /** Salt 0: the same seed sends the same text run after run (measures a warm prefix cache). */
-        public Builder warmCache() { this.salt = 0L; return this; }
-
-        /** Traffic-class tag carried to every request record. */
-        public Builder tag(String t) { this.tag = t; return this; }
 
         /** Requests share a prefix of {@code tokens} tokens within {@code groups} groups (request i in group i mod groups). */
         public Builder sharedPrefix(int tokens, int groups) {
@@ -177,9 +152,8 @@ public final class SyntheticWorkload implements DescribedWorkload {
             List<String> p = new ArrayList<>();
             if (input == null) p.add("inputTokens is required");
             if (output == null) p.add("outputTokens is required");
-            if (control == null) p.add("output control is required");
+            checkShared(p);
             if (api == null) p.add("api is required (CHAT or COMPLETIONS)");
-            if (tag == null || tag.isBlank()) p.add("tag must not be blank");
             if (prefixTokens < 0) p.add("shared prefix tokens must be >= 0, got " + prefixTokens);
             if (groups < 1) p.add("shared prefix groups must be >= 1, got " + groups);
             if (prefixTokens > 0 && input != null && input.mean() < prefixTokens + 1) {
@@ -190,19 +164,15 @@ public final class SyntheticWorkload implements DescribedWorkload {
                 throw new IllegalArgumentException("Invalid synthetic workload (" + p.size() + " problem"
                         + (p.size() > 1 ? "s" : "") + "):\n - " + String.join("\n - ", p));
             }
-            PromptCalibrator c = calibrator != null ? calibrator
-                    : counter != null ? PromptCalibrator.measure(counter) : PromptCalibrator.assumed();
-            return new SyntheticWorkload(copy(), c, salt != null ? salt : Salt.fresh());
+            return new SyntheticWorkload(copy(), resolveCalibrator(), resolveSalt());
         }
 
         private Builder copy() {
             Builder x = new Builder();
             x.input = input;
             x.output = output;
-            x.control = control;
+            copySharedTo(x);
             x.api = api;
-            x.seed = seed;
-            x.tag = tag;
             x.prefixTokens = prefixTokens;
             x.groups = groups;
             return x;

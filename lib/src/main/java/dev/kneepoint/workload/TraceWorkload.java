@@ -145,24 +145,20 @@ public final class TraceWorkload implements DescribedWorkload {
     }
 
     /** Validated builder; {@link #build()} reads the trace and reports every problem at once. */
-    public static final class Builder {
+    public static final class Builder extends PromptSettings<Builder> {
         private final Path file;
         private Trace trace;
         private int blockSize = Trace.DEFAULT_BLOCK_SIZE;
-        private OutputControl control = OutputControl.exact(OutputControl.Server.VLLM);
         private ApiKind api = ApiKind.CHAT;
-        private PromptCalibrator calibrator;
-        private TokenCounter counter;
-        private long seed = 42;
-        private Long salt;
-        private String tag = "trace";
         private int defaultOutput;
 
         Builder(Path file) {
+            super("trace");
             this.file = file;
         }
 
         Builder(Trace trace) {
+            super("trace");
             this.file = trace.file();
             this.trace = trace;
             this.blockSize = trace.blockSize();
@@ -177,9 +173,6 @@ public final class TraceWorkload implements DescribedWorkload {
          */
         public Builder defaultOutputTokens(int tokens) { this.defaultOutput = tokens; return this; }
 
-        /** How the output length is asked for (default: vLLM-style exact, also right for SGLang and the simulator). */
-        public Builder output(OutputControl c) { this.control = c; return this; }
-
         /** Chat (default) or completions: decides how the prompt is counted. */
         public Builder api(ApiKind kind) { this.api = kind; return this; }
 
@@ -188,24 +181,6 @@ public final class TraceWorkload implements DescribedWorkload {
             this.api = target.apiKind();
             return calibrate(TokenCounter.server(target));
         }
-
-        /** Calibrate with this tokenizer (measured once when the workload is built). */
-        public Builder calibrate(TokenCounter c) { this.counter = c; this.calibrator = null; return this; }
-
-        /** Use an already measured calibrator. */
-        public Builder calibrator(PromptCalibrator c) { this.calibrator = c; this.counter = null; return this; }
-
-        /** Seed of the synthetic text (the trace decides lengths and instants). */
-        public Builder seed(long s) { this.seed = s; return this; }
-
-        /** Fix the salt (default: fresh per build, so a rerun does not find its prompts in a warm prefix cache). */
-        public Builder salt(long s) { this.salt = s; return this; }
-
-        /** Salt 0: the same seed sends the same text run after run. */
-        public Builder warmCache() { this.salt = 0L; return this; }
-
-        /** Traffic-class tag of every request (default {@code trace}). */
-        public Builder tag(String t) { this.tag = t; return this; }
 
         /**
          * Validates the settings, reads the trace (unless built from one) and measures the tokenizer if one
@@ -226,24 +201,20 @@ public final class TraceWorkload implements DescribedWorkload {
                 p.add("block size " + blockSize + " differs from the trace's " + trace.blockSize()
                         + ": read the trace with Trace.read(file, " + blockSize + ")");
             }
-            if (control == null) p.add("output control is required");
+            checkShared(p);
             if (api == null) p.add("api is required (CHAT or COMPLETIONS)");
-            if (tag == null || tag.isBlank()) p.add("tag must not be blank");
             if (defaultOutput < 0) p.add("default output tokens must be >= 0 (0: no bound), got " + defaultOutput);
             if (!p.isEmpty()) {
                 throw new IllegalArgumentException("Invalid trace workload (" + p.size() + " problem"
                         + (p.size() > 1 ? "s" : "") + "):\n - " + String.join("\n - ", p));
             }
             Trace t = trace != null ? trace : Trace.read(file, blockSize);
-            PromptCalibrator c = calibrator != null ? calibrator
-                    : counter != null ? PromptCalibrator.measure(counter) : PromptCalibrator.assumed();
+            PromptCalibrator c = resolveCalibrator();
             Builder copy = new Builder(t);
-            copy.control = control;
+            copySharedTo(copy);
             copy.api = api;
-            copy.seed = seed;
-            copy.tag = tag;
             copy.defaultOutput = defaultOutput;
-            return new TraceWorkload(t, copy, c, salt != null ? salt : Salt.fresh());
+            return new TraceWorkload(t, copy, c, resolveSalt());
         }
     }
 }
