@@ -67,9 +67,13 @@ class SimulatorTransportEquivalenceTest {
             if (k == FaultKind.QUEUE_FULL || k == FaultKind.ENGINE_STALL) {
                 continue; // not provoked per request
             }
-            String header = k.hasDuration() ? k.wireName() + ":400" : k.wireName();
-            Map<String, Object> s = same(b -> b.header("X-Sim-Fault", header).idleTimeout(Duration.ofMillis(150))
-                    .firstTokenTimeout(k == FaultKind.SLOW_FIRST_BYTE ? Duration.ofMillis(150) : Duration.ofSeconds(30)));
+            // The idle limit applies to every case, so it must stay well above the simulator's normal gaps of a few ms
+            // as a loaded machine stretches them (else a NO_DONE or a malformed event ends as TIMEOUT(idle)), and well
+            // below the scripted stall (else the stall ends first and the stream is OK): 300 ms against 1 s leaves
+            // ~300 ms on one side and 700 ms on the other (it was 150 ms against 400 ms).
+            String header = k.hasDuration() ? k.wireName() + ":1000" : k.wireName();
+            Map<String, Object> s = same(b -> b.header("X-Sim-Fault", header).idleTimeout(Duration.ofMillis(300))
+                    .firstTokenTimeout(k == FaultKind.SLOW_FIRST_BYTE ? Duration.ofMillis(300) : Duration.ofSeconds(30)));
             String expected = switch (k) {
                 case HTTP_429 -> "HTTP_ERROR(429)";
                 case HTTP_500 -> "HTTP_ERROR(500)";

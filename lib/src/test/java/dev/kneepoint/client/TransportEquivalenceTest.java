@@ -160,8 +160,10 @@ class TransportEquivalenceTest extends ClientFixture {
         Map<String, Object> idle = same(t -> mock(t, () -> enqueueSse(body().event(content("a")).pause(3000)
                 .event(finish("b"))), b -> b.idleTimeout(ms(200))));
         assertThat(idle).containsEntry("outcome", "TIMEOUT(idle)").containsEntry("chunks", 1);
+        // The second token is written 150 ms in and must be read before the total deadline: 600 ms leaves 450 ms for a
+        // loaded machine (300 ms left 150), and still fires long before the 1 s idle limit and the 3 s pause.
         Map<String, Object> total = same(t -> mock(t, () -> enqueueSse(body().event(content("a")).pause(150)
-                .event(content("b")).pause(3000).event(finish("c"))), b -> b.idleTimeout(ms(1000)).totalTimeout(ms(300))));
+                .event(content("b")).pause(3000).event(finish("c"))), b -> b.idleTimeout(ms(1000)).totalTimeout(ms(600))));
         assertThat(total).containsEntry("outcome", "TIMEOUT(total)").containsEntry("chunks", 2);
         // an error body that never ends keeps its HTTP error on both transports
         Map<String, Object> slowError = same(t -> raw(t, List.of("HTTP/1.1 500 Oops\r\nContent-Length: 5000\r\n\r\nbad",

@@ -38,7 +38,7 @@ class FastParsingTest {
         SplittableRandom rnd = new SplittableRandom(5);
         for (int round = 0; round < 10_000; round++) {
             long value = round < 3 ? new long[] {0, 99_999_999, 10_000_000}[round] : rnd.nextLong(100_000_000);
-            String s = String.format("%08d", value);
+            String s = String.format(java.util.Locale.ROOT, "%08d", value); // ASCII digits whatever the default locale
             long digits = 0;
             for (int i = 7; i >= 0; i--) {
                 digits = digits << 8 | (s.charAt(i) - '0'); // the first digit in the lowest byte

@@ -62,10 +62,11 @@ class ClosedLoopTest {
 
         List<RequestRecord> records = listener.of("c=4");
         // Each request takes >= 50 ms, so a user can start at most 20 (at 0, 50, ..., 950 ms) before the
-        // 1 s bound: 80 is the exact upper limit. The lower limit allows each request 30 ms of overhead
-        // (waking the user and the fake on a loaded 2-core machine: ~10 ms per request was seen):
-        // 4 × floor(1000 / 80) = 48. A serialized loop would send 20; four users are proven by maxInFlight.
-        assertThat(records.size()).isBetween(48, 80);
+        // 1 s bound: 80 is the exact upper limit. Below: more than a serialized loop can send (20, hard, for the
+        // same reason). It was 48 (30 ms of overhead per request), which a single stall of ~400 ms on a loaded
+        // machine undercuts (the 400 ms step of the think-time test below lost half its requests once here);
+        // four users are proven by maxInFlight.
+        assertThat(records.size()).isBetween(21, 80);
         assertThat(records).allMatch(RequestRecord::isOk);
         assertThat(sender.maxInFlight.get()).isEqualTo(4);
         assertThat(result.completed()).isTrue();
@@ -92,21 +93,30 @@ class ClosedLoopTest {
         for (List<RequestRecord> user : byUser.values()) {
             List<RequestRecord> rs = user.stream().sorted(Comparator.comparingLong(RequestRecord::intendedNanos))
                     .toList();
-            // 400 ms of 20 ms requests + 30 ms think: at most 8 per user (at 0, 50, ..., 350 ms); at least 4
-            // even with 50 ms of overhead per request on a loaded machine.
-            assertThat(rs.size()).isBetween(4, 8);
+            // 400 ms of 20 ms requests + 30 ms think: at most 8 per user (at 0, 50, ..., 350 ms: each cycle lasts
+            // >= 50 ms, hard). Below, only what the gap checks need: 2. (It was 4, "even with 50 ms of overhead per
+            // request"; one run at load 6 here fell below it: a stall of a few hundred ms in a 400 ms step does it.
+            // That users keep sending through the step is fourUsersAtFiftyMilliseconds...'s concern.)
+            assertThat(rs.size()).isBetween(2, 8);
             assertThat(rs.get(0).intendedNanos()).isEqualTo(stepStart);
+            List<Long> gaps = new java.util.ArrayList<>();
             for (int k = 1; k < rs.size(); k++) {
                 long slotFree = rs.get(k - 1).endNanos();
                 long intended = rs.get(k).intendedNanos();
                 // The runner reads the clock right after the sender returns, so intended - end >= 30 ms is hard.
-                // Above it is only the time between the fake's last clock read and the runner's, which a
-                // preempted carrier thread stretches by whole time slices on a loaded 2-core machine; 25 ms
-                // of slack still fails the bugs this targets: no think time (~0), think time counted from
-                // dispatch (~10), think time applied twice (~60).
-                assertThat(intended - slotFree).isBetween(ms(30), ms(55));
+                assertThat(intended - slotFree).isGreaterThanOrEqualTo(ms(30));
                 assertThat(rs.get(k).dispatchNanos()).isGreaterThanOrEqualTo(intended);
+                gaps.add(intended - slotFree);
             }
+            // Above 30 ms is only the time between the fake's last clock read and the runner's: microseconds, unless
+            // a preempted carrier thread stretches it by whole time slices on a loaded machine. So the bound is on the
+            // median of the user's gaps (one preempted hand-over among ~7 used to fail a per-gap bound), with 25 ms
+            // of slack: the bugs this targets shift every gap, and fail it: no think time (~0), think time counted
+            // from dispatch (~10), think time applied twice (~60).
+            List<Long> sortedGaps = gaps.stream().sorted().toList();
+            // (the lower median: with 2 gaps, the smaller)
+            assertThat(sortedGaps.get((sortedGaps.size() - 1) / 2)).as("median think gap, ns, of %s", sortedGaps)
+                    .isLessThan(ms(55));
         }
     }
 

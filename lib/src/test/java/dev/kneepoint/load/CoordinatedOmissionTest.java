@@ -80,14 +80,19 @@ class CoordinatedOmissionTest {
         assertThat(o).filteredOn(r -> r.dispatchNanos() < STALL_START || r.dispatchNanos() >= STALL_END)
                 .hasSizeBetween(19, 21).allMatch(r -> r.ttftSchedNanos() < ms(500));
         assertThat(p(o, true, 99)).isBetween(ms(900), ms(1300));
-        assertThat(p(o, false, 99)).isBetween(ms(900), ms(1300));
+        // TTFT from dispatch: the slowest (p99 of 30 is the maximum) is the first request dispatched in the stall,
+        // which waits for its end, so >= STALL_END - its dispatch (hard). How much of the stall that is depends on
+        // how late the scheduler fired it (5 ms after the stall's start normally), so the absolute bound is 500 ms,
+        // as for the counts: the healthy ones would need 490 ms of noise to reach it.
+        assertThat(p(o, false, 99)).isGreaterThanOrEqualTo(STALL_END - firstDispatchInStall(o))
+                .isBetween(ms(500), ms(1300));
         assertThat(p(o, true, 90)).isBetween(ms(600), ms(900));
         assertThat(p(o, false, 50)).isLessThan(ms(100));
 
-        // ~400 requests of ~10 ms in the four healthy seconds; at least 120 even on a loaded machine (98 were
-        // seen in two healthy seconds under load: ~20 ms per request). More than 100 is what the scenario
-        // needs: nearest-rank p99 of 100 or fewer values is the maximum, i.e. the stalled request.
-        assertThat(c.size()).isGreaterThan(120);
+        // ~400 requests of ~10 ms in the four healthy seconds (98 were seen in two healthy seconds under load: ~20 ms
+        // per request). More than 100 is what the scenario needs, and all that is asserted (it was 120, i.e. 33 ms
+        // per request at most): nearest-rank p99 of 100 or fewer values is the maximum, i.e. the stalled request.
+        assertThat(c.size()).isGreaterThan(100);
         assertThat(c).allMatch(RequestRecord::isOk);
         // Exactly one request saw the stall (it waits ~990 ms; the one user sends nothing meanwhile). Threshold
         // 500 ms: a healthy 10 ms request needs 490 ms of scheduling noise to cross it (90 ms was crossed under
@@ -98,7 +103,17 @@ class CoordinatedOmissionTest {
         // be slowed by noise and still fails a closed loop whose p99 showed the stall (>= 900 ms).
         assertThat(p(c, false, 99)).isLessThan(ms(300));
         assertThat(p(c, true, 99)).isLessThan(ms(300));
-        assertThat(p(c, false, 100)).isBetween(ms(900), ms(1300));
+        // The maximum is that request, which waits from its dispatch to the stall's end (hard), most of the stall: the
+        // user's first dispatch after 1 s comes one ~10 ms request after it, or later on a loaded machine (it was
+        // bounded at 900 ms, which one loaded run here undercut), hence 500 ms as above.
+        assertThat(p(c, false, 100)).isGreaterThanOrEqualTo(STALL_END - firstDispatchInStall(c))
+                .isBetween(ms(500), ms(1300));
+    }
+
+    /** The dispatch time of the first request dispatched inside the stall window. */
+    private static long firstDispatchInStall(List<RequestRecord> rs) {
+        return rs.stream().mapToLong(RequestRecord::dispatchNanos).filter(d -> d >= STALL_START && d < STALL_END)
+                .min().orElseThrow();
     }
 
     @Test

@@ -150,7 +150,10 @@ class InterruptTest {
         ClosedLoopStep step = ClosedLoopStep.builder().concurrency(4).duration(Duration.ofSeconds(60)).build();
         RunHandle handle = run(step, sender, listener).start();
 
-        Thread.sleep(300);
+        // A state, not a time: every user's request is at the server (a fixed 300 ms sleep let a slow start on a
+        // loaded machine close the step before all four users had sent, leaving fewer than 4 records).
+        awaitSent(sender, 4);
+        assertThat(sender.threads).hasSize(4);
         assertThat(handle.isDone()).isFalse();
         long t0 = System.nanoTime();
         handle.close();

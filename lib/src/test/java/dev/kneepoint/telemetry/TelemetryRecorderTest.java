@@ -82,7 +82,13 @@ class TelemetryRecorderTest {
             assertThat(d.status("server", "started")).get().extracting(TelemetryStatus::reason).asString()
                     .contains("(vllm names)");
             assertThat(d.lastStatus().get("server").status()).isEqualTo("stopped");
-            assertThat(d.lastStatus().get("server").reason()).containsPattern("[1-9][0-9]* samples, [3-9][0-9]* errors");
+            // At least the three errors scripted above. Every tick skipped while a scrape is out counts one more error
+            // ("slow"), so on a loaded machine the count can be any number >= 3 (10-29 included, which the pattern
+            // "[3-9][0-9]* errors" used to reject).
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^([1-9][0-9]*) samples, ([0-9]+) errors$")
+                    .matcher(d.lastStatus().get("server").reason());
+            assertThat(m.matches()).as(d.lastStatus().get("server").reason()).isTrue();
+            assertThat(Long.parseLong(m.group(2))).as("errors").isGreaterThanOrEqualTo(3);
         }
     }
 
