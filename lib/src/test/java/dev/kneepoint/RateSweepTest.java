@@ -143,9 +143,11 @@ class RateSweepTest {
     void invalidRateSweepSettingsAreAllReportedAtOnce() {
         TargetConfig nowhere = Kneepoint.target("http://127.0.0.1:9", "m");
         assertThatThrownBy(() -> Kneepoint.rateSweep(nowhere, 1).concurrency(1, 2).rates(3).baseline(true)
-                .throughputConcurrency(1).thinkTime(Duration.ofMillis(5)).outputDir(null).run())
+                .throughputConcurrency(1).thinkTime(Duration.ofMillis(5))
+                .backgroundPerStep(i -> dev.kneepoint.workload.RequestSpec.of("bg", 4), 1, 2).outputDir(null).run())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("5 problems")
+                .hasMessageContaining("6 problems")
+                .hasMessageContaining("per-step rates cannot follow a rate sweep")
                 .hasMessageContaining("rateSweep takes 2 to 50 open-loop steps, got 1")
                 .hasMessageContaining("remove the concurrency levels and the request rates")
                 .hasMessageContaining("remove baseline(true)")
