@@ -76,6 +76,15 @@ public final class Kneepoint {
     }
 
     /**
+     * A rate sweep that finds the server's range by itself (GuideLLM's {@code sweep}): a one-user
+     * {@code synchronous} step and a saturating {@code throughput} step, then {@code openSteps} open-loop steps at
+     * rates evenly spaced strictly between their measured request throughputs; see {@link Sweep#rateSweep(int)}.
+     */
+    public static Sweep rateSweep(TargetConfig target, int openSteps) {
+        return sweep(target).rateSweep(openSteps);
+    }
+
+    /**
      * Replays a request trace open loop: each line of {@code traceJsonl} ({@code timestamp} in ms,
      * {@code input_length}, {@code output_length}, optional {@code hash_ids} or {@code text}; the Mooncake / AIPerf
      * shape, see {@link dev.kneepoint.workload.Trace}) is fired at its recorded instant, never waiting for earlier

@@ -35,10 +35,17 @@ import java.util.Objects;
  *
  * <p>Either {@link #concurrency(int...)} (closed loop: N users, each waits for its answer),
  * {@link #rates(double...)} (open loop: requests arrive on a schedule whether or not earlier ones
- * finished) or {@link #trace(Path)} (open loop at a recorded trace's instants) defines the steps. Every request is written to the run directory as it finishes.
+ * finished), {@link #trace(Path)} (open loop at a recorded trace's instants) or {@link #rateSweep(int)} (open-loop
+ * rates planned from two measured closed-loop probes) defines the steps. Every request is written to the run directory as it finishes.
  * All settings are checked when the sweep starts and every problem is reported at once.
  */
 public final class Sweep {
+    /**
+     * Users of a {@link #rateSweep(int) rate sweep}'s {@code throughput} step by default: 256, vLLM's default
+     * {@code max_num_seqs}, so a server with default batching is saturated (requests beyond its batch queue in it).
+     */
+    public static final int DEFAULT_THROUGHPUT_CONCURRENCY = 256;
+
     // Package-private so that SweepChecks, SweepPlan and SweepManifest can read them; only the setters
     // below and SweepChecks.validate (target, background) write them.
     final TargetConfig baseTarget;
@@ -46,6 +53,9 @@ public final class Sweep {
     String api;
     List<Integer> concurrency = List.of();
     List<Double> rates = List.of();
+    int rateSweepSteps;
+    int throughputConcurrency = DEFAULT_THROUGHPUT_CONCURRENCY;
+    boolean throughputConcurrencySet;
     String arrival = "poisson";
     double burstCv = 2.0;
     long seed = 42;
@@ -121,6 +131,35 @@ public final class Sweep {
     /** Open-loop steps, one per request rate (requests per second). */
     public Sweep rates(double... ratesRps) {
         this.rates = Arrays.stream(ratesRps).boxed().toList();
+        return this;
+    }
+
+    /**
+     * A rate sweep that finds the server's range by itself (GuideLLM's {@code sweep} profile): a closed-loop step
+     * of one user, labelled {@code synchronous}, measures the lowest useful rate r_sync (its OK requests per second);
+     * a closed-loop step of {@link #throughputConcurrency(int)} users, labelled {@code throughput}, measures the
+     * highest, r_max; then {@code openSteps} open-loop steps run at rates evenly spaced strictly between them,
+     * {@code r_sync + k (r_max - r_sync) / (openSteps + 1)} for k = 1..openSteps, with the sweep's
+     * {@link #arrival(String) arrival} (Poisson by default), warm-up, duration and bounds. The rates are planned
+     * from what the two probes measured, during the run; the manifest records them ({@code config.rate_sweep}),
+     * and each open step's result carries its rate. When r_max is not 5% above r_sync, or a probe failed most of
+     * its requests, the run stops after the probes with the reason. The knee is computed over the open steps only.
+     * Not with {@link #concurrency}, {@link #rates}, a trace, {@link #baseline(boolean)} or per-step background
+     * rates. {@code openSteps} in 2..50. See docs/SCENARIOS.md, "Finding the range by itself: the rate sweep".
+     */
+    public Sweep rateSweep(int openSteps) {
+        this.rateSweepSteps = openSteps;
+        return this;
+    }
+
+    /**
+     * Users of a {@link #rateSweep(int) rate sweep}'s {@code throughput} step (default
+     * {@value #DEFAULT_THROUGHPUT_CONCURRENCY}): enough to keep the server's batch full. Too few and r_max is
+     * understated; too many only queues in the server (the step measures completions, not latency).
+     */
+    public Sweep throughputConcurrency(int users) {
+        this.throughputConcurrency = users;
+        this.throughputConcurrencySet = true;
         return this;
     }
 
@@ -452,5 +491,6 @@ public final class Sweep {
     /** The trace being replayed (resolved by {@link SweepChecks#validate}), or null. */
     TraceWorkload traceWorkload() { return trace; }
     boolean replaysTrace() { return trace != null || traceFile != null; }
+    boolean sweepsRates() { return rateSweepSteps != 0; }
     Telemetry telemetrySettings() { return telemetry; }
 }

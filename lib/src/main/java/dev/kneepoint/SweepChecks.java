@@ -26,7 +26,9 @@ final class SweepChecks {
             problems.add(e.getMessage());
         }
         SweepCalibration.check(s, problems);
-        if (s.replaysTrace()) {
+        if (s.sweepsRates()) {
+            checkRateSweep(s, problems);
+        } else if (s.replaysTrace()) {
             SweepTrace.check(s, problems);
         } else if (s.concurrency.isEmpty() == s.rates.isEmpty()) {
             problems.add("give either concurrency levels (closed loop), request rates (open loop) or a trace, not "
@@ -80,9 +82,17 @@ final class SweepChecks {
                 problems.add("background: " + e.getMessage());
             }
         }
-        int ladderSteps = s.replaysTrace() ? Math.max(1, s.rates.size())
+        if (s.sweepsRates() && s.background != null && s.background.perStep()) {
+            problems.add("background: per-step rates cannot follow a rate sweep, whose open steps are planned during"
+                    + " the run; use a steady background (background(workload, rateRps))");
+        }
+        if (s.throughputConcurrencySet && !s.sweepsRates()) {
+            problems.add("throughputConcurrency applies to a rate sweep only: add rateSweep(n), or remove it");
+        }
+        int ladderSteps = s.sweepsRates() ? 2 + Math.max(0, s.rateSweepSteps) : s.replaysTrace() ? Math.max(1, s.rates.size())
                 : s.concurrency.isEmpty() ? s.rates.size() : s.concurrency.size();
-        if (s.background != null && s.background.perStep() && s.background.stepRatesRps().size() != ladderSteps) {
+        if (s.background != null && s.background.perStep() && !s.sweepsRates()
+                && s.background.stepRatesRps().size() != ladderSteps) {
             problems.add("background: " + s.background.stepRatesRps().size() + " per-step rates for a ladder of "
                     + ladderSteps + " steps; give one rate per step (0 for none)");
         }
@@ -99,5 +109,37 @@ final class SweepChecks {
                     + (problems.size() == 1 ? "" : "s") + "):\n  - " + String.join("\n  - ", problems));
         }
         return ladder;
+    }
+
+    /** A rate sweep plans its own steps: no other way of giving them, and sane sizes. */
+    private static void checkRateSweep(Sweep s, List<String> problems) {
+        if (s.rateSweepSteps < 2 || s.rateSweepSteps > 50) {
+            problems.add("rateSweep takes 2 to 50 open-loop steps, got " + s.rateSweepSteps);
+        }
+        List<String> others = new ArrayList<>();
+        if (!s.concurrency.isEmpty()) {
+            others.add("concurrency levels");
+        }
+        if (!s.rates.isEmpty()) {
+            others.add("request rates");
+        }
+        if (s.replaysTrace()) {
+            others.add("a trace");
+        }
+        if (!others.isEmpty()) {
+            problems.add("a rate sweep plans its own steps: remove the " + String.join(" and the ", others)
+                    + " (or drop rateSweep to run them)");
+        }
+        if (s.baseline) {
+            problems.add("a rate sweep's synchronous step is its single-user baseline: remove baseline(true)");
+        }
+        if (s.throughputConcurrency < 2) {
+            problems.add("throughputConcurrency must be >= 2 users (it must exceed the synchronous step's one), got "
+                    + s.throughputConcurrency);
+        }
+        if (!s.thinkTime.isZero()) {
+            problems.add("thinkTime does not apply to a rate sweep (its closed-loop probes send back to back):"
+                    + " remove it");
+        }
     }
 }

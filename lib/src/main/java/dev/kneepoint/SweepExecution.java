@@ -43,6 +43,9 @@ final class SweepExecution {
 
     private final String targetKey;
     private boolean released;
+    // The manifest's config: the run directory writes it at open and again at close, so what a rate sweep's gate
+    // adds to its rate_sweep entry (on the run thread, before close) reaches the final manifest.
+    private Map<String, Object> config;
 
     SweepExecution(Sweep sweep, Ladder ladder) {
         this.sweep = sweep;
@@ -86,7 +89,7 @@ final class SweepExecution {
                 sweep.traceWorkload().next(0);
             }
         }
-        Map<String, Object> config = new LinkedHashMap<>(sweep.describe());
+        this.config = new LinkedHashMap<>(sweep.describe());
         config.put("client_warmup_ms", Double.isNaN(warmupMs) ? "off" : warmupMs < 0 ? "failed" : warmupMs);
         Instant clockOrigin = Instant.now();
         RunClock clock = RunClock.system(); // its zero is clockOrigin, to a few microseconds
@@ -175,6 +178,13 @@ final class SweepExecution {
             return GateDecision.proceed();
         }
         StepResult last = results.get(results.size() - 1);
+        if (sweep.sweepsRates() && !step.isOpenLoop()) {
+            // The probes: the throughput step overloads the server by design, so the user's stop bounds apply to the
+            // open steps only (as GuideLLM skips its escalation check after the throughput step).
+            @SuppressWarnings("unchecked")
+            Map<String, Object> record = (Map<String, Object>) config.get("rate_sweep");
+            return SweepRates.plan(sweep, results, record);
+        }
         if (!Double.isNaN(sweep.stopFailureRate()) && last.failureRate() > sweep.stopFailureRate()) {
             return GateDecision.stop(String.format(java.util.Locale.ROOT,
                     "failure rate %.3f above the bound %.3f", last.failureRate(), sweep.stopFailureRate()));

@@ -15,8 +15,16 @@ final class SweepManifest {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", s.name);
         m.put("target", s.target.describe());
-        m.put("mode", s.concurrency.isEmpty() ? "open" : "closed");
-        if (s.trace != null) {
+        m.put("mode", s.sweepsRates() ? "rate-sweep" : s.concurrency.isEmpty() ? "open" : "closed");
+        if (s.sweepsRates()) {
+            m.put("rate_sweep", SweepRates.describe(s)); // mutable: the run adds what it measured and planned
+            m.put("arrival", s.arrival);
+            if (s.arrival.equals("gamma")) {
+                m.put("burstiness_cv", s.burstCv);
+            }
+            m.put("max_in_flight", s.maxInFlight);
+            m.put("cap_policy", s.maxInFlight > 0 ? s.capPolicy.name().toLowerCase(Locale.ROOT) : "");
+        } else if (s.trace != null) {
             m.put("rates_rps", s.rates);
             m.put("arrival", "trace");
             m.put("time_scale", s.rates.isEmpty() ? s.timeScale : null);

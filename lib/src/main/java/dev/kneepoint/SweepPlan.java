@@ -18,6 +18,9 @@ final class SweepPlan {
     /** The ladder: one closed-loop step per concurrency level, or one open-loop step per rate. */
     static Ladder ladder(Sweep s) {
         Ladder l;
+        if (s.sweepsRates()) {
+            return SweepRates.probes(s).withPause(s.pause);
+        }
         if (s.replaysTrace()) {
             if (s.trace == null) {
                 throw new IllegalArgumentException("the trace could not be read");
@@ -47,7 +50,7 @@ final class SweepPlan {
         return l.withPause(s.pause);
     }
 
-    private static ArrivalPlan arrivalPlan(Sweep s, double rate) {
+    static ArrivalPlan arrivalPlan(Sweep s, double rate) {
         return switch (s.arrival) {
             case "constant" -> ArrivalPlan.constant(rate);
             case "gamma" -> ArrivalPlan.gamma(rate, s.burstCv, s.seed);

@@ -68,8 +68,7 @@ public record KneeOptions(Throughput throughput, LatencyMetric latency, double p
         if (latency != null) {
             return latency;
         }
-        boolean open = run.steps().stream().min(java.util.Comparator.comparingDouble(s -> s.info().load()))
-                .map(s -> StepInfo.OPEN.equals(s.info().mode())).orElse(false);
+        boolean open = run.steps().stream().anyMatch(s -> StepInfo.OPEN.equals(s.info().mode()));
         return open ? LatencyMetric.TTFT_SCHED : LatencyMetric.E2E_SCHED;
     }
 

@@ -34,6 +34,9 @@ final class ConsoleProgress implements LoadProgress {
         }
         if (decision instanceof GateDecision.Stop stop) {
             out.println("        ladder stops: " + stop.reason());
+        } else if (decision instanceof GateDecision.Extend extend) {
+            out.println("        ladder adds " + extend.more().size() + " steps"
+                    + (extend.note().isEmpty() ? "" : ": " + extend.note()));
         }
     }
 

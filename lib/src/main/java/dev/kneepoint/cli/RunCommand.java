@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
 
 /** {@code kneepoint run}: a ladder against any OpenAI-compatible server, headless. */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = "Run a concurrency or request-rate ladder, or replay a request trace, against an "
+        description = "Run a concurrency or request-rate ladder, a rate sweep, or replay a request trace, against an "
                 + "OpenAI-compatible server; prints the summary table and writes the run directory.")
 final class RunCommand implements Callable<Integer> {
     @Option(names = "--url", required = true, description = "Server base URL, e.g. http://127.0.0.1:8000")
@@ -43,6 +43,15 @@ final class RunCommand implements Callable<Integer> {
             + "optional hash_ids or text; see docs/SCENARIOS.md): each request fires at its recorded instant, open loop. "
             + "With --rate, one step per rate, the trace time-scaled to it")
     Path trace;
+
+    @Option(names = "--rate-sweep", paramLabel = "N", description = "Find the range by itself (GuideLLM's sweep): a "
+            + "one-user 'synchronous' step and a saturating 'throughput' step, then N open-loop steps (2-50) at rates "
+            + "evenly spaced strictly between their measured request throughputs; see docs/SCENARIOS.md")
+    Integer rateSweep;
+
+    @Option(names = "--throughput-concurrency", paramLabel = "C", description = "Users of --rate-sweep's throughput "
+            + "step (default: 256)")
+    Integer throughputConcurrency;
 
     @Option(names = "--time-scale", description = "Trace speed-up: 2 replays twice as fast, 0.5 at half speed (default: 1)")
     Double timeScale;
@@ -181,6 +190,13 @@ final class RunCommand implements Callable<Integer> {
     }
 
     Sweep configure(Sweep sweep) {
+        checkRateSweep();
+        if (rateSweep != null) {
+            sweep.rateSweep(rateSweep);
+            if (throughputConcurrency != null) {
+                sweep.throughputConcurrency(throughputConcurrency);
+            }
+        }
         if (trace == null && (timeScale != null || blockSize != null)) {
             throw new IllegalArgumentException((timeScale != null ? "--time-scale" : "--block-size")
                     + " applies to a trace replay only: add --trace FILE");
@@ -250,5 +266,41 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         return sweep;
+    }
+
+    /** The rate sweep's options, in the command line's terms, every problem at once. */
+    private void checkRateSweep() {
+        List<String> problems = new java.util.ArrayList<>();
+        if (rateSweep == null) {
+            if (throughputConcurrency != null) {
+                problems.add("--throughput-concurrency applies to --rate-sweep only: add --rate-sweep N");
+            }
+        } else {
+            if (rateSweep < 2 || rateSweep > 50) {
+                problems.add("--rate-sweep takes 2 to 50 open-loop steps, got " + rateSweep);
+            }
+            if (throughputConcurrency != null && throughputConcurrency < 2) {
+                problems.add("--throughput-concurrency must be >= 2 users, got " + throughputConcurrency);
+            }
+            List<String> others = new java.util.ArrayList<>();
+            if (!concurrency.isEmpty()) {
+                others.add("--concurrency");
+            }
+            if (!rates.isEmpty()) {
+                others.add("--rate");
+            }
+            if (trace != null) {
+                others.add("--trace");
+            }
+            if (baseline) {
+                others.add("--baseline (its synchronous step is the baseline)");
+            }
+            if (!others.isEmpty()) {
+                problems.add("--rate-sweep plans its own steps: remove " + String.join(", ", others));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("\n", problems));
+        }
     }
 }

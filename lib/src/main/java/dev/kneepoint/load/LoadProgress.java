@@ -10,7 +10,10 @@ import java.time.Duration;
  * {@code pausing} between steps, and {@code runEnded} last. Implementations must be quick.
  */
 public interface LoadProgress {
-    /** Step {@code step.index()} of {@code stepCount} is about to start. */
+    /**
+     * Step {@code step.index()} of {@code stepCount} is about to start. {@code stepCount} is the run's total as known
+     * now: it grows when a gate appends steps ({@link GateDecision.Extend}).
+     */
     default void stepStarting(StepInfo step, int stepCount) {}
 
     /** A step ended; {@code decision} is the gate's verdict (a {@code Stop} for an interrupted step). */

@@ -40,6 +40,11 @@ import java.util.function.BooleanSupplier;
  * per-step rates, during each step at that step's rate; its records go to the same listener, tagged, and a stop
  * or interrupt cancels it with the run.
  *
+ * <p>Adaptive ladders: a {@link StepGate} answering {@link GateDecision.Extend} appends steps to this run's copy of
+ * the ladder (the {@link Ladder} itself is immutable); they run after the remaining ones, under the same pause and
+ * gate, and progress events count them in the total from then on. Refused (the run fails with an
+ * {@link IllegalStateException}) with per-step background rates, or when a new label repeats one of the run's.
+ *
  * <p>Listener threading: {@code stepStarted}, {@code stepFinished}, the {@link StepGate} and the
  * {@link LoadProgress} are called on the thread running the run; {@code requestFinished} on request
  * threads (and, for dropped or never-fired requests, on the scheduler thread), concurrently. If
@@ -134,7 +139,8 @@ public final class LoadRun {
     }
 
     private LoadResult ladder(RunContext context, BooleanSupplier stopRequested, BackgroundRunner bg) {
-        List<Step> steps = ladder.steps();
+        List<Step> steps = new ArrayList<>(ladder.steps()); // a gate's Extend appends to it
+        java.util.Set<String> labels = new java.util.HashSet<>(steps.stream().map(Step::label).toList());
         List<ExecutedStep> done = new ArrayList<>();
         LoadResult.Ending ending = LoadResult.Ending.COMPLETED;
         String reason = "all " + steps.size() + " steps completed";
@@ -171,6 +177,10 @@ public final class LoadRun {
                 reason = "stopped after step '" + info.label() + "': " + stop.reason();
                 break;
             }
+            if (decision instanceof GateDecision.Extend extend) {
+                extend(steps, labels, extend, info);
+                reason = "all " + steps.size() + " steps completed";
+            }
         }
         if (ending == null) {
             boolean stopped = stopRequested.getAsBoolean();
@@ -179,6 +189,22 @@ public final class LoadRun {
                     + steps.size() + " steps";
         }
         return new LoadResult(done, ending, reason);
+    }
+
+    /** Appends a gate's steps to the run's list, after checking they can run here. */
+    private void extend(List<Step> steps, java.util.Set<String> labels, GateDecision.Extend extend, StepInfo after) {
+        if (background != null && background.perStep()) {
+            throw new IllegalStateException("the gate after step '" + after.label() + "' added " + extend.more().size()
+                    + " steps, but the background stream has one rate per planned step (" + background.stepRatesRps()
+                    + "): use a steady background (one rate for the whole run) with an adaptive ladder");
+        }
+        for (Step s : extend.more()) {
+            if (!labels.add(s.label())) {
+                throw new IllegalStateException("the gate after step '" + after.label() + "' added a step labelled '"
+                        + s.label() + "', a label the run already has: step labels must be unique");
+            }
+        }
+        steps.addAll(extend.more());
     }
 
     /** The pause between steps; false if interrupted (the interrupt status is set). */

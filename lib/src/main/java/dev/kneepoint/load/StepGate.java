@@ -6,7 +6,8 @@ import dev.kneepoint.metrics.StepWindow;
 /**
  * The stop condition of a ladder, evaluated after each completed step on the thread driving the run
  * (after {@code RunListener.stepFinished} of that step, so results aggregated from the listener are
- * complete). Typically implemented from aggregated results: failure rate or p99 over a bound.
+ * complete). Typically implemented from aggregated results: failure rate or p99 over a bound; an adaptive ladder
+ * answers {@link GateDecision.Extend} to append steps planned from them (see {@link LoadRun}).
  * Not called for a step that was interrupted.
  */
 @FunctionalInterface

@@ -53,9 +53,12 @@ public final class LoadPlot {
     public LoadPlot logLoad(boolean on) { this.logX = on; return this; }
 
     public XYChart build() {
+        // A run mixing closed and open steps (a rate sweep's probes, a rate ladder's baseline) plots its open
+        // steps: a concurrency is not a point of a rate axis.
+        boolean open = run.steps().stream().anyMatch(s -> s.info().isOpenLoop());
         List<StepResult> steps = run.steps().stream().filter(s -> Double.isFinite(s.info().load()))
+                .filter(s -> s.info().isOpenLoop() == open)
                 .sorted(Comparator.comparingDouble(s -> s.info().load())).toList();
-        boolean open = !steps.isEmpty() && steps.get(0).info().isOpenLoop();
         LatencyMetric m = metric != null ? metric : open ? LatencyMetric.TTFT_SCHED : LatencyMetric.TTFT;
         XYChart c = ChartStyle.chart(title != null ? title
                         : ChartStyle.title(m.title() + " percentiles vs load", run.runId(), run.target()),
