@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Locale;
 
 /**
@@ -159,9 +160,31 @@ final class NioConnection {
         return i;
     }
 
+    /**
+     * The header block's lines, split at {@code \n} or {@code \r\n}: what {@code head.split("\r?\n")} returns (trailing
+     * empty lines dropped), without compiling a regular expression for every response.
+     */
+    static String[] headLines(String head) {
+        ArrayList<String> lines = new ArrayList<>(12);
+        int start = 0;
+        for (int i = head.indexOf('\n'); i >= 0; i = head.indexOf('\n', start)) {
+            lines.add(head.substring(start, i > start && head.charAt(i - 1) == '\r' ? i - 1 : i));
+            start = i + 1;
+        }
+        lines.add(head.substring(start));
+        int size = lines.size();
+        while (size > 1 && lines.get(size - 1).isEmpty()) {
+            size--;
+        }
+        if (size == 1 && lines.get(0).isEmpty() && lines.size() > 1) {
+            size = 0; // only line breaks: String.split returns no lines at all
+        }
+        return lines.subList(0, size).toArray(new String[0]);
+    }
+
     /** Parses the complete header block; false for an interim 1xx response (headers follow again). */
     private boolean parseHead(long now) throws IOException {
-        String[] lines = new String(head, 0, headLen, StandardCharsets.ISO_8859_1).split("\r?\n");
+        String[] lines = headLines(new String(head, 0, headLen, StandardCharsets.ISO_8859_1));
         headLen = 0;
         lineStart = 0;
         String status = lines[0];

@@ -82,7 +82,7 @@ final class HostSampler {
             if (!line.startsWith("cpu")) {
                 continue;
             }
-            String[] f = line.trim().split("\\s+");
+            String[] f = Fields.split(line.trim(), Fields.WHITESPACE, 0);
             String id = f[0];
             if (!id.equals("cpu") && !perCore) {
                 continue;
@@ -120,14 +120,14 @@ final class HostSampler {
     }
 
     private static long kib(String line) {
-        String[] f = line.trim().split("\\s+");
+        String[] f = Fields.split(line.trim(), Fields.WHITESPACE, 0);
         return Long.parseLong(f[1]) * 1024;
     }
 
     private void load(long t, List<TelemetrySample> out) throws IOException {
         Path p = proc.resolve("loadavg");
         if (Files.isReadable(p)) {
-            String[] f = Files.readString(p).trim().split("\\s+");
+            String[] f = Fields.split(Files.readString(p).trim(), Fields.WHITESPACE, 0);
             out.add(gauge(t, "load_avg_1m", Map.of(), Double.parseDouble(f[0])));
         }
     }
@@ -144,7 +144,7 @@ final class HostSampler {
             if (colon < 0 || line.substring(0, colon).trim().equals("lo")) {
                 continue;
             }
-            String[] f = line.substring(colon + 1).trim().split("\\s+");
+            String[] f = Fields.split(line.substring(colon + 1).trim(), Fields.WHITESPACE, 0);
             if (f.length >= 9) {
                 rx += Long.parseLong(f[0]);
                 tx += Long.parseLong(f[8]);

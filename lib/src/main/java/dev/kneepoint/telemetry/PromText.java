@@ -128,7 +128,7 @@ public final class PromText {
     }
 
     private static void comment(String t, Map<String, Family> families, Map<String, String> helps) {
-        String[] parts = t.substring(1).strip().split("[ \t]+", 3);
+        String[] parts = Fields.split(t.substring(1).strip(), Fields.BLANKS, 3);
         if (parts.length < 2) {
             return;
         }
@@ -179,7 +179,7 @@ public final class PromText {
         if (rest.isEmpty()) {
             throw new IllegalArgumentException("sample '" + name + "' has no value");
         }
-        String[] fields = rest.split("[ \t]+");
+        String[] fields = Fields.split(rest, Fields.BLANKS, 0);
         if (fields.length > 2 && !fields[2].startsWith("#")) {
             throw new IllegalArgumentException("sample '" + name + "' has extra fields after value and timestamp");
         }
