@@ -247,3 +247,50 @@ def test_duration_parameters_change_the_run(tmp_path):
     # that still tells them apart (it was 2.75 s: 0.25 s less room for a drain stretched by a loaded machine).
     assert all(0.7 <= s["window_s"] < 3.0 for s in summary["steps"]), summary["steps"]
     assert elapsed < 240, elapsed
+
+
+def test_rate_sweep_notebook_plans_its_rates_between_the_measured_ends(executed):
+    text = stream_text(executed(ROOT / "notebooks" / "12-letting-the-sweep-find-the-range.ipynb"))
+    ends = re.search(r"r_sync ([\d.]+) req/s \(synchronous, 1 user\), r_max ([\d.]+) req/s \(throughput, (\d+) users\)",
+                     text)
+    planned = re.search(r'"planned_rates_rps" : \[ ([^\]]*) \]', text)
+    exact = re.search(r'"synchronous_rps" : ([\d.Ee-]+),\s+"throughput_rps" : ([\d.Ee-]+),', text)
+    rows = re.findall(r"^k=(\d+) planned (\S+) req/s\s+formula (\S+)\s+step (\S+) rate (\S+)\s+achieved ([\d.]+) req/s",
+                      text, re.M)
+    knee = re.search(r"^knee over (\d+) open steps: ", text, re.M)
+    assert ends and planned and exact and rows and knee, text
+    assert "mode: rate-sweep" in text, text
+    users = int(ends.group(3))
+    # The ends as the manifest records them (full precision) are the ones printed (3 decimals).
+    r_sync, r_max = float(exact.group(1)), float(exact.group(2))
+    assert abs(r_sync - float(ends.group(1))) <= 5e-4 and abs(r_max - float(ends.group(2))) <= 5e-4, text
+    # The simulator (gpu-8b, 32 slots) probed with 64 users: r_sync ~2.7, r_max ~43 req/s measured. x5 leaves room for
+    # a loaded machine that slows the 64 users' client far more than the one user's.
+    assert users == 64 and r_max > 5 * r_sync, text
+    rates = [float(x) for x in planned.group(1).split(",")]
+    n = len(rates)
+    assert n == 5 and [int(k) for k, *_ in rows] == list(range(1, n + 1)), text  # fast mode: 5 open steps
+    gap = (r_max - r_sync) / (n + 1)
+    for k, rate in enumerate(rates, start=1):
+        assert r_sync < rate < r_max, (rate, r_sync, r_max)
+        # Evenly spaced: r_sync + k (r_max - r_sync) / (n + 1), each rounded to 5 significant digits (at most 5e-5 of
+        # the rate; 1e-4 leaves a factor of two).
+        assert abs(rate - (r_sync + k * gap)) <= 1e-4 * rate, (k, rate, r_sync + k * gap)
+    for (k, plan, formula, label, step_rate, achieved), rate in zip(rows, rates):
+        # Each open step ran at exactly the planned rate, under the plan's label.
+        assert float(plan) == rate and float(step_rate) == rate and label == f"rate={plan}", (k, plan, label, step_rate)
+        # Open loop: the server keeps up below r_max, so each step completes about its rate (Poisson: ~20% s.d. for
+        # the ~30 requests of the lowest 3 s step; x0.5..x1.5 is > 2.5 s.d. there).
+        assert 0.5 * rate < float(achieved) < 1.5 * rate, (k, rate, achieved)
+    # The knee is computed over the open steps only: one table row per open step.
+    assert int(knee.group(1)) == n, text
+
+    guess = re.search(r"guessed ladder \[[^\]]*\] req/s: top ([\d.]+) req/s, below the sweep's first open step ([\d.]+)",
+                      text)
+    flat = re.search(r"guessed ladder ttft_sched p99 at most ([\d.]+) ms \(synchronous step: ttft p99 ([\d.]+) ms\)", text)
+    assert guess and flat, text
+    # The guessed ladder (1, 2, 4 req/s) lies wholly below the sweep's first open step (~9.3 req/s measured) ...
+    assert float(guess.group(1)) < float(guess.group(2)) == rates[0], text
+    # ... where nothing queues: TTFT stays near one user's (~17 ms measured; 12 ms at 4 req/s). 100 ms allows a
+    # loaded machine's hiccups; a queue at a slot-limited server would cost a whole request (~375 ms).
+    assert float(flat.group(1)) < 100, text
