@@ -139,11 +139,7 @@ public final class MultiTurnWorkload implements DescribedWorkload, SessionWorklo
         m.put("user_tokens", user.describe());
         m.put("output_tokens", output.describe());
         m.put("output_control", control.describe());
-        m.put("tokenizer", cal.counter().describe());
-        m.put("lengths_exact", cal.exact());
-        m.put("seed", seed);
-        m.put("salt", Long.toUnsignedString(salt, 16));
-        m.put("tag", tag);
+        PromptSettings.describeText(m, cal, seed, salt, tag);
         return m;
     }
 

@@ -64,6 +64,15 @@ public abstract class PromptSettings<B extends PromptSettings<B>> {
         return salt != null ? salt : Salt.fresh();
     }
 
+    /** The manifest entries every generated-prompt workload ends its {@code describe()} with. */
+    static void describeText(java.util.Map<String, Object> m, PromptCalibrator cal, long seed, long salt, String tag) {
+        m.put("tokenizer", cal.counter().describe());
+        m.put("lengths_exact", cal.exact());
+        m.put("seed", seed);
+        m.put("salt", Long.toUnsignedString(salt, 16));
+        m.put("tag", tag);
+    }
+
     /** Copies the settings a built workload reads (output control, seed, tag) into {@code to}. */
     void copySharedTo(PromptSettings<?> to) {
         to.control = control;

@@ -101,11 +101,7 @@ public final class SyntheticWorkload implements DescribedWorkload {
             m.put("prefix_tokens", b.prefixTokens);
             m.put("prefix_groups", b.groups);
         }
-        m.put("tokenizer", cal.counter().describe());
-        m.put("lengths_exact", cal.exact());
-        m.put("seed", b.seed);
-        m.put("salt", Long.toUnsignedString(salt, 16));
-        m.put("tag", b.tag);
+        PromptSettings.describeText(m, cal, b.seed, salt, b.tag);
         return m;
     }
 

@@ -131,11 +131,7 @@ public final class TraceWorkload implements DescribedWorkload {
         m.put("api", b.api.name().toLowerCase(java.util.Locale.ROOT));
         m.put("output_control", b.control.describe());
         m.put("default_output_tokens", b.defaultOutput > 0 ? b.defaultOutput : null);
-        m.put("tokenizer", cal.counter().describe());
-        m.put("lengths_exact", cal.exact());
-        m.put("seed", b.seed);
-        m.put("salt", Long.toUnsignedString(salt, 16));
-        m.put("tag", b.tag);
+        PromptSettings.describeText(m, cal, b.seed, salt, b.tag);
         return m;
     }
 

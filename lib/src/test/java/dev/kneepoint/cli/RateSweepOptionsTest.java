@@ -6,12 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kneepoint.sim.SimConfig;
 import dev.kneepoint.sim.Simulator;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +22,7 @@ class RateSweepOptionsTest {
         Path runs = out.resolve("runs");
         String progress;
         try (Simulator sim = Simulator.start(SimConfig.preset("fast"))) {
-            progress = run(() -> Main.execute("run", "--url", sim.url(), "--model", "sim-fast", "--rate-sweep", "2",
+            progress = Captured.run(() -> Main.execute("run", "--url", sim.url(), "--model", "sim-fast", "--rate-sweep", "2",
                     "--throughput-concurrency", "16", "--input-tokens", "32", "--output-tokens", "16",
                     "--duration", "400ms", "--warmup", "100ms", "--no-telemetry", "--no-client-warmup",
                     "--out", runs.toString(), "--name", "rs"), System.err, 0);
@@ -53,42 +49,17 @@ class RateSweepOptionsTest {
 
     @Test
     void rateSweepOptionErrorsAreListedTogetherInTheCommandLinesTerms() throws Exception {
-        String err = run(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--rate-sweep", "1",
+        String err = Captured.run(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--rate-sweep", "1",
                 "--throughput-concurrency", "1", "--rate", "2", "--concurrency", "4", "--baseline",
                 "--out", out.toString()), System.err, 2);
         assertThat(err).contains("--rate-sweep takes 2 to 50 open-loop steps, got 1")
                 .contains("--throughput-concurrency must be >= 2 users, got 1")
                 .contains("--rate-sweep plans its own steps: remove --concurrency, --rate, --baseline");
-        err = run(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--rate", "2",
+        err = Captured.run(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--rate", "2",
                 "--throughput-concurrency", "64", "--out", out.toString()), System.err, 2);
         assertThat(err).contains("--throughput-concurrency applies to --rate-sweep only: add --rate-sweep N");
-        err = run(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--rate-sweep", "many",
+        err = Captured.run(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--rate-sweep", "many",
                 "--out", out.toString()), System.err, 2);
         assertThat(err).contains("--rate-sweep").contains("many");
-    }
-
-    /** Runs {@code action} capturing {@code stream} (System.out or System.err); checks the exit code. */
-    private static String run(Callable<Integer> action, PrintStream stream, int expectedCode) throws Exception {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        PrintStream capture = new PrintStream(buf, true, StandardCharsets.UTF_8);
-        boolean isOut = stream == System.out;
-        int code;
-        PrintStream original = isOut ? System.out : System.err;
-        try {
-            if (isOut) {
-                System.setOut(capture);
-            } else {
-                System.setErr(capture);
-            }
-            code = action.call();
-        } finally {
-            if (isOut) {
-                System.setOut(original);
-            } else {
-                System.setErr(original);
-            }
-        }
-        assertThat(code).as("exit code; captured:\n" + buf).isEqualTo(expectedCode);
-        return buf.toString(StandardCharsets.UTF_8);
     }
 }

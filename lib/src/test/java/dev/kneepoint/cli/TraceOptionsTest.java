@@ -6,13 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kneepoint.sim.SimConfig;
 import dev.kneepoint.sim.Simulator;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +30,7 @@ class TraceOptionsTest {
                 "{\"timestamp\": 400, \"input_length\": 40, \"output_length\": 4, \"hash_ids\": [2]}"));
         Path runs = out.resolve("runs");
         try (Simulator sim = Simulator.start(SimConfig.preset("fast"))) {
-            String printed = run(() -> Main.execute("run", "--url", sim.url(), "--model", "sim-fast", "--trace",
+            String printed = Captured.run(() -> Main.execute("run", "--url", sim.url(), "--model", "sim-fast", "--trace",
                     trace.toString(), "--time-scale", "4", "--block-size", "32", "--no-telemetry",
                     "--no-client-warmup", "--calibrate", "--out", runs.toString(), "--name", "replay"), System.out, 0);
             assertThat(printed).contains("trace x4").doesNotContain("INCOMPLETE");
@@ -55,39 +51,15 @@ class TraceOptionsTest {
 
     @Test
     void traceOptionsWithoutATraceOrWithConcurrencyAreRefused() throws Exception {
-        String err = run(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--rate", "1",
+        String err = Captured.run(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--rate", "1",
                 "--time-scale", "2", "--out", out.toString()), System.err, 2);
         assertThat(err).contains("--time-scale applies to a trace replay only: add --trace FILE");
         Path trace = out.resolve("bad.jsonl");
         Files.write(trace, List.of("{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 0}"));
-        err = run(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--trace", trace.toString(),
+        err = Captured.run(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--trace", trace.toString(),
                 "--concurrency", "2", "--calibrate", "--out", out.toString()), System.err, 2);
         assertThat(err).contains("drop the concurrency levels")
                 .contains("calibrate: no tokenizer of the target could be used")
                 .contains("line 1: output_length must be a whole number of tokens > 0, got 0");
-    }
-
-    /** Runs {@code action} capturing {@code stream} (System.out or System.err); checks the exit code. */
-    private static String run(Callable<Integer> action, PrintStream stream, int expectedCode) throws Exception {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        PrintStream capture = new PrintStream(buf, true, StandardCharsets.UTF_8);
-        boolean isOut = stream == System.out;
-        int code;
-        try {
-            if (isOut) {
-                System.setOut(capture);
-            } else {
-                System.setErr(capture);
-            }
-            code = action.call();
-        } finally {
-            if (isOut) {
-                System.setOut(stream);
-            } else {
-                System.setErr(stream);
-            }
-        }
-        assertThat(code).as("exit code; captured:\n" + buf).isEqualTo(expectedCode);
-        return buf.toString(StandardCharsets.UTF_8);
     }
 }

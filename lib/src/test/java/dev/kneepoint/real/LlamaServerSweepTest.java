@@ -29,10 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LlamaServerSweepTest {
     private static RealServer server;
-    private static final RealServerSupport.Session<RealServer> SESSION = new RealServerSupport.Session<>(
-            () -> RealServer.gate(System.getenv(), RealServer::probeHealth),
-            url -> RealServer.connect(url, System.getenv()),
-            RealServer::close, "real-server-sweep-report.txt");
+    private static final RealServerSupport.Session<RealServer> SESSION =
+            RealServerSupport.llamaSession("real-server-sweep-report.txt");
 
     @TempDir
     Path dir;

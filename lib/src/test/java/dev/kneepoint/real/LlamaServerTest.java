@@ -57,10 +57,8 @@ class LlamaServerTest {
     private static final Map<String, Object> NO_EOS_BIAS = Map.of("logit_bias", Map.of("0", -100.0, "2", -100.0));
     private static RealServer server;
     /** Gate, clock, request ids and the measured numbers, written to target/real-server-report.txt (not asserted). */
-    private static final RealServerSupport.Session<RealServer> SESSION = new RealServerSupport.Session<>(
-            () -> RealServer.gate(System.getenv(), RealServer::probeHealth),
-            url -> RealServer.connect(url, System.getenv()),
-            RealServer::close, "real-server-report.txt");
+    private static final RealServerSupport.Session<RealServer> SESSION =
+            RealServerSupport.llamaSession("real-server-report.txt");
 
     @BeforeAll
     static void connect() {

@@ -110,6 +110,12 @@ final class RealServerSupport {
         }
     }
 
+    /** A test class's session against the llama.cpp server named by the environment ({@link RealServer#gate}). */
+    static Session<RealServer> llamaSession(String reportFile) {
+        return new Session<>(() -> RealServer.gate(System.getenv(), RealServer::probeHealth),
+                url -> RealServer.connect(url, System.getenv()), RealServer::close, reportFile);
+    }
+
     /**
      * Run / skip / fail from the environment and a probe (pure, unit-tested through the two servers' gates).
      *
