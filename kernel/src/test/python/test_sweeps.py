@@ -115,7 +115,8 @@ def test_watch_shows_live_progress_updated_in_place_until_the_sweep_ends(kernel)
 
 def test_a_sweep_handle_renders_its_progress_then_its_result(kernel):
     _, kc = kernel
-    assert run(kc, "var h2 = Kneepoint.ladder(target, 2).stepDuration(Duration.ofMillis(800))"
+    # The step must outlast the next cell's round trip (~30 ms typical; once over 0.8 s in CI): 3 s.
+    assert run(kc, "var h2 = Kneepoint.ladder(target, 2).stepDuration(Duration.ofSeconds(3))"
                    ".warmup(Duration.ZERO).outputDir(null).start();")[0]["status"] == "ok"
     assert value(kc, "h2").startswith("SweepHandle[running")
     value(kc, "h2.await().steps().size()")

@@ -35,6 +35,7 @@ public final class JShellSession implements AutoCloseable {
     private final Set<String> classPath = new LinkedHashSet<>();
     private final List<String> startupProblems = new ArrayList<>();
     private volatile boolean interrupted;
+    private volatile long cells; // cells evaluated so far; written under lock
     private volatile boolean running;
 
     private JShellSession(JShell shell, KernelExecutionControl control) {
@@ -81,10 +82,24 @@ public final class JShellSession implements AutoCloseable {
 
     /** Evaluates a cell; returns the value of its last snippet when that is an expression. */
     public Optional<CellValue> eval(String code) throws CellException {
+        return eval(code, () -> false);
+    }
+
+    /**
+     * Evaluates a cell unless {@code cancelled} says it was interrupted before it started. The check comes after
+     * the session is marked running, and an interrupter sets its flag before it looks at {@link #isRunning()}, so
+     * an interrupt that arrives while the cell is being handed to JShell is never lost: either this check sees
+     * the flag, or {@link #interrupt()} sees the cell running and stops it.
+     */
+    public Optional<CellValue> eval(String code, java.util.function.BooleanSupplier cancelled) throws CellException {
         synchronized (lock) {
             interrupted = false;
+            control.beginCell(++cells);
             running = true;
             try {
+                if (cancelled.getAsBoolean()) {
+                    throw new CellException.Interrupted(Optional.empty());
+                }
                 return evalLocked(code);
             } finally {
                 running = false;
@@ -190,7 +205,29 @@ public final class JShellSession implements AutoCloseable {
             return;
         }
         interrupted = true;
-        shell.stop();
+        long cell = cells;
+        stopNow(cell);
+        // JShell's stop can miss user code that starts a moment later (its stop flag is reset as the snippet
+        // starts): ask again every 100 ms, off the interrupting thread, until this cell has ended. A later cell
+        // is never stopped: the control ignores a request for a cell other than the one it runs.
+        Thread.ofVirtual().name("kneepoint-interrupt").start(() -> {
+            while (running && cells == cell) {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                stopNow(cell);
+            }
+        });
+    }
+
+    private void stopNow(long cell) {
+        try {
+            control.requestStop(cell);
+        } catch (jdk.jshell.spi.ExecutionControl.ExecutionControlException e) {
+            shell.stop(); // the control could not stop it: JShell's own path
+        }
     }
 
     /** Whether a cell is running now. */

@@ -21,6 +21,37 @@ import jdk.jshell.spi.ExecutionEnv;
 final class KernelExecutionControl extends LocalExecutionControl {
 
     private final Map<String, String> classOfVariable = new ConcurrentHashMap<>();
+    private volatile boolean stopRequested;
+    private long cell;
+
+    /** A new cell starts: a stop requested for an earlier one no longer applies. */
+    synchronized void beginCell(long cellNumber) {
+        cell = cellNumber;
+        stopRequested = false;
+    }
+
+    /**
+     * Stops cell {@code cellNumber}'s user code, including code that has not started yet; does nothing when another
+     * cell runs now. JShell's {@link #stop()} does nothing while a snippet is still being compiled (the first cell
+     * after start-up compiles for most of a second), and starting user code clears its stop flag, so a stop asked
+     * for then was lost and a {@code Thread.sleep} cell ran on. The request is kept until the next cell begins:
+     * user code invoked after it does not run at all.
+     */
+    synchronized void requestStop(long cellNumber) throws EngineTerminationException, InternalException {
+        if (cellNumber != cell) {
+            return;
+        }
+        stopRequested = true;
+        stop();
+    }
+
+    @Override
+    protected String invoke(java.lang.reflect.Method doitMethod) throws Exception {
+        if (stopRequested) {
+            throw new StoppedException(); // reported by JShell as a stopped snippet, as a stopped loop is
+        }
+        return super.invoke(doitMethod);
+    }
 
     @Override
     public void load(ClassBytecodes[] cbcs)

@@ -57,7 +57,8 @@ final class Magics {
                     if (interrupted.getAsBoolean()) {
                         throw new CellException.Interrupted(last);
                     }
-                    yield s.eval(c.source());
+                    // checked again once the session runs the cell: an interrupt arriving in between is kept
+                    yield s.eval(c.source(), interrupted);
                 }
                 case CellParser.LineMagic m -> {
                     lineMagic(m);

@@ -35,6 +35,20 @@ class JShellSessionTest {
         assertThat(session.eval("int declared = 5;")).isEmpty();
     }
 
+    /**
+     * An interrupt that lands while a cell is being handed to JShell (after the kernel's last check, before the
+     * session is marked running) is kept: the session checks the kernel's flag once it runs the cell, and runs
+     * none of it.
+     */
+    @Test
+    void aCellInterruptedBeforeItRunsRunsNothing() throws Exception {
+        assertThatThrownBy(() -> session.eval("int neverDeclared = 1;", () -> true))
+                .isInstanceOf(CellException.Interrupted.class);
+        assertThat(session.eval("int declaredAfter = 2;", () -> false)).isEmpty();
+        assertThat(session.eval("declaredAfter").orElseThrow().value()).isEqualTo(2);
+        assertThatThrownBy(() -> session.eval("neverDeclared")).isInstanceOf(CellException.class);
+    }
+
     @Test
     void everyStartupImportWorks() throws Exception {
         assertThat(session.startupProblems()).isEmpty();
@@ -92,7 +106,29 @@ class JShellSessionTest {
         assertThat((Integer) size).isGreaterThan(0);
     }
 
+    /**
+     * An interrupt while the cell is still being compiled, before its code runs: JShell's own stop does nothing
+     * then, and the code started afterwards used to sleep on (the kernel's first cell after start-up compiles for
+     * most of a second, so an early interrupt was lost about one time in four in the kernel tests). The block of
+     * 300 statements makes the compile long enough for the interrupt, sent the moment the cell runs, to land in it.
+     * Without the fix this test times out.
+     */
+    @Test
+    void interruptWhileTheCellCompilesStopsItWhenItStarts() throws Exception {
+        StringBuilder cell = new StringBuilder("{ long z0 = 1;");
+        for (int i = 1; i < 300; i++) {
+            cell.append(" long z").append(i).append(" = z").append(i - 1).append(" * 31 + ").append(i).append(';');
+        }
+        cell.append(" Thread.sleep(600_000); }");
+        assertStopsWithinASecond(cell.toString(), 0);
+        assertThat(session.eval("2 + 2").orElseThrow().value()).isEqualTo(4);
+    }
+
     private static CellException.Interrupted assertStopsWithinASecond(String cell) throws Exception {
+        return assertStopsWithinASecond(cell, 300);
+    }
+
+    private static CellException.Interrupted assertStopsWithinASecond(String cell, long afterMs) throws Exception {
         CompletableFuture<Throwable> outcome = new CompletableFuture<>();
         Thread t = Thread.ofPlatform().start(() -> {
             try {
@@ -106,7 +142,7 @@ class JShellSessionTest {
         while (!session.isRunning() && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }
-        Thread.sleep(300);
+        Thread.sleep(afterMs);
         long t0 = System.nanoTime();
         session.interrupt();
         // Stopping takes ~50 ms here; 1 s is the requirement, so a pass is meaningful and a miss is a defect.
