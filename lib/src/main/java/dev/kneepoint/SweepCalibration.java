@@ -1,8 +1,6 @@
 package dev.kneepoint;
 
-import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.scenario.Calibration;
-import dev.kneepoint.workload.OutputControl;
 import dev.kneepoint.workload.Workloads;
 import java.util.List;
 
@@ -40,10 +38,8 @@ final class SweepCalibration {
         if (s.replaysTrace() || s.inputTokens < 1 || s.outputTokens < 1) {
             return; // a trace is calibrated as it is read; bad lengths are reported by the sweep's checks
         }
-        OutputControl control = s.ignoreEos ? OutputControl.exact(OutputControl.Server.VLLM)
-                : OutputControl.upTo(OutputControl.Server.GENERIC);
         s.calibratedSynthetic = Workloads.synthetic().inputTokens(s.inputTokens).outputTokens(s.outputTokens)
-                .output(control).api(s.target.apiKind().isChat() ? ApiKind.CHAT : ApiKind.COMPLETIONS)
+                .output(SweepPlan.outputControl(s)).api(SweepPlan.promptApi(s))
                 .calibrator(c.calibrator()).seed(s.seed).warmCache().tag("default").build();
     }
 }

@@ -1,5 +1,7 @@
 package dev.kneepoint;
 
+import dev.kneepoint.client.ApiKind;
+import dev.kneepoint.workload.OutputControl;
 import dev.kneepoint.load.ArrivalPlan;
 import dev.kneepoint.load.ClosedLoopStep;
 import dev.kneepoint.load.Ladder;
@@ -27,27 +29,51 @@ final class SweepPlan {
             }
             l = SweepTrace.ladder(s, s.trace);
         } else if (!s.concurrency.isEmpty()) {
-            ClosedLoopStep.Builder b = ClosedLoopStep.builder().concurrency(s.concurrency.get(0))
-                    .warmup(s.warmup).duration(s.stepDuration).thinkTime(s.thinkTime).drainTimeout(s.drainTimeout);
-            if (s.maxRequestsPerStep > 0) {
-                b.maxRequests(s.maxRequestsPerStep);
-            }
-            l = Ladder.concurrency(s.concurrency, b.build());
+            l = Ladder.concurrency(s.concurrency, closedStep(s, s.concurrency.get(0)));
         } else {
-            OpenLoopStep.Builder b = OpenLoopStep.builder().arrival(arrivalPlan(s, s.rates.get(0)))
-                    .warmup(s.warmup).duration(s.stepDuration).drainTimeout(s.drainTimeout);
-            if (s.maxRequestsPerStep > 0) {
-                b.maxRequests(s.maxRequestsPerStep);
-            }
-            if (s.maxInFlight > 0) {
-                b.maxInFlight(s.maxInFlight, s.capPolicy);
-            }
-            l = Ladder.rates(s.rates, b.build());
+            l = Ladder.rates(s.rates, openStep(s, s.rates.get(0)));
         }
         if (s.baseline) {
             l = l.withBaseline();
         }
         return l.withPause(s.pause);
+    }
+
+    /** A closed-loop step of {@code users} with the sweep's warm-up, duration, think time, drain and count bound. */
+    static ClosedLoopStep closedStep(Sweep s, int users) {
+        ClosedLoopStep.Builder b = ClosedLoopStep.builder().concurrency(users)
+                .warmup(s.warmup).duration(s.stepDuration).thinkTime(s.thinkTime).drainTimeout(s.drainTimeout);
+        if (s.maxRequestsPerStep > 0) {
+            b.maxRequests(s.maxRequestsPerStep);
+        }
+        return b.build();
+    }
+
+    /** An open-loop step at {@code rate} with the sweep's arrival, warm-up, duration, drain, bound and cap. */
+    static OpenLoopStep openStep(Sweep s, double rate) {
+        return openStepBuilder(s).arrival(arrivalPlan(s, rate)).warmup(s.warmup).duration(s.stepDuration).build();
+    }
+
+    /** An open-loop step builder with the sweep's drain timeout, request bound and in-flight cap. */
+    static OpenLoopStep.Builder openStepBuilder(Sweep s) {
+        OpenLoopStep.Builder b = OpenLoopStep.builder().drainTimeout(s.drainTimeout);
+        if (s.maxRequestsPerStep > 0) {
+            b.maxRequests(s.maxRequestsPerStep);
+        }
+        if (s.maxInFlight > 0) {
+            b.maxInFlight(s.maxInFlight, s.capPolicy);
+        }
+        return b;
+    }
+
+    /** How generated prompts ask for their output length: exact ({@code ignore_eos}) unless the sweep says not. */
+    static OutputControl outputControl(Sweep s) {
+        return s.ignoreEos ? OutputControl.exact(OutputControl.Server.VLLM) : OutputControl.upTo(OutputControl.Server.GENERIC);
+    }
+
+    /** How generated prompts are counted and sent for the sweep's target: as chat messages or a plain prompt. */
+    static ApiKind promptApi(Sweep s) {
+        return s.target.apiKind().isChat() ? ApiKind.CHAT : ApiKind.COMPLETIONS;
     }
 
     static ArrivalPlan arrivalPlan(Sweep s, double rate) {

@@ -3,7 +3,6 @@ package dev.kneepoint;
 import dev.kneepoint.load.ClosedLoopStep;
 import dev.kneepoint.load.GateDecision;
 import dev.kneepoint.load.Ladder;
-import dev.kneepoint.load.OpenLoopStep;
 import dev.kneepoint.load.Step;
 import dev.kneepoint.metrics.StepResult;
 import java.math.BigDecimal;
@@ -35,12 +34,7 @@ final class SweepRates {
 
     /** The two probes; the open steps are appended by {@link #plan} once both have run. */
     static Ladder probes(Sweep s) {
-        ClosedLoopStep.Builder b = ClosedLoopStep.builder().concurrency(1).warmup(s.warmup).duration(s.stepDuration)
-                .drainTimeout(s.drainTimeout).label(SYNCHRONOUS);
-        if (s.maxRequestsPerStep > 0) {
-            b.maxRequests(s.maxRequestsPerStep);
-        }
-        ClosedLoopStep sync = b.build();
+        ClosedLoopStep sync = SweepPlan.closedStep(s, 1).toBuilder().label(SYNCHRONOUS).build();
         ClosedLoopStep max = sync.toBuilder().concurrency(s.throughputConcurrency).label(THROUGHPUT).build();
         return Ladder.of(List.of(sync, max));
     }
@@ -93,23 +87,10 @@ final class SweepRates {
         record.put("planned_rates_rps", rates);
         List<Step> open = new ArrayList<>();
         for (double r : rates) {
-            open.add(openTemplate(s, r));
+            open.add(SweepPlan.openStep(s, r).withRate(r));
         }
         return GateDecision.extend(open, String.format(Locale.ROOT,
                 "rates %s req/s, evenly between synchronous %.3f and throughput %.3f", rates, rSync, rMax));
-    }
-
-    /** The open-loop step at {@code rateRps}, with the sweep's arrival, bounds and cap. */
-    private static OpenLoopStep openTemplate(Sweep s, double rateRps) {
-        OpenLoopStep.Builder b = OpenLoopStep.builder().arrival(SweepPlan.arrivalPlan(s, rateRps))
-                .warmup(s.warmup).duration(s.stepDuration).drainTimeout(s.drainTimeout);
-        if (s.maxRequestsPerStep > 0) {
-            b.maxRequests(s.maxRequestsPerStep);
-        }
-        if (s.maxInFlight > 0) {
-            b.maxInFlight(s.maxInFlight, s.capPolicy);
-        }
-        return b.build().withRate(rateRps);
     }
 
     /** Why a probe's rate cannot be trusted, or null. */

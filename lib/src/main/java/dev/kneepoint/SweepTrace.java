@@ -1,11 +1,9 @@
 package dev.kneepoint;
 
-import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.load.ArrivalPlan;
 import dev.kneepoint.load.Ladder;
 import dev.kneepoint.load.OpenLoopStep;
 import dev.kneepoint.workload.DatasetException;
-import dev.kneepoint.workload.OutputControl;
 import dev.kneepoint.workload.TraceWorkload;
 import dev.kneepoint.workload.Workloads;
 import java.time.Duration;
@@ -55,11 +53,8 @@ final class SweepTrace {
 
     /** The trace file as a workload of the sweep's seed, API kind and output setting. */
     private static TraceWorkload read(Sweep s) {
-        TargetConfig t = s.target;
-        OutputControl control = s.ignoreEos ? OutputControl.exact(OutputControl.Server.VLLM)
-                : OutputControl.upTo(OutputControl.Server.GENERIC);
-        var b = Workloads.trace(s.traceFile).blockSize(s.traceBlockSize).seed(s.seed).output(control)
-                .api(t.apiKind().isChat() ? dev.kneepoint.client.ApiKind.CHAT : dev.kneepoint.client.ApiKind.COMPLETIONS);
+        var b = Workloads.trace(s.traceFile).blockSize(s.traceBlockSize).seed(s.seed)
+                .output(SweepPlan.outputControl(s)).api(SweepPlan.promptApi(s));
         return (s.calibration != null ? b.calibrator(s.calibration.calibrator()) : b).build();
     }
 
@@ -85,17 +80,10 @@ final class SweepTrace {
                     : Duration.ofNanos(Math.max(1, plan.traceSpanNanos() + TAIL_NANOS - warm.toNanos()));
             // Each step of a ladder its own text (salt + k): no step finds the previous one's prompts in the cache.
             TraceWorkload stepWorkload = k == 0 ? w : w.withSalt(w.salt() + k);
-            OpenLoopStep.Builder b = OpenLoopStep.builder().arrival(plan).workload(stepWorkload).warmup(warm)
-                    .duration(duration)
-                    .drainTimeout(s.drainTimeout);
+            OpenLoopStep.Builder b = SweepPlan.openStepBuilder(s).arrival(plan).workload(stepWorkload).warmup(warm)
+                    .duration(duration);
             if (!s.rates.isEmpty()) {
                 b.label("rate=" + plain(s.rates.get(k)));
-            }
-            if (s.maxRequestsPerStep > 0) {
-                b.maxRequests(s.maxRequestsPerStep);
-            }
-            if (s.maxInFlight > 0) {
-                b.maxInFlight(s.maxInFlight, s.capPolicy);
             }
             steps.add(b.build());
         }
