@@ -143,7 +143,7 @@ public final class LoadRun {
         java.util.Set<String> labels = new java.util.HashSet<>(steps.stream().map(Step::label).toList());
         List<ExecutedStep> done = new ArrayList<>();
         LoadResult.Ending ending = LoadResult.Ending.COMPLETED;
-        String reason = "all " + steps.size() + " steps completed";
+        String reason = null; // set when the run stops early; "all N steps completed" otherwise
         for (int k = 0; k < steps.size(); k++) {
             if ((k > 0 && !pause()) || Thread.currentThread().isInterrupted() || stopRequested.getAsBoolean()) {
                 ending = null;
@@ -179,7 +179,6 @@ public final class LoadRun {
             }
             if (decision instanceof GateDecision.Extend extend) {
                 extend(steps, labels, extend, info);
-                reason = "all " + steps.size() + " steps completed";
             }
         }
         if (ending == null) {
@@ -188,7 +187,7 @@ public final class LoadRun {
             reason = (stopped ? "stopped by RunHandle" : "interrupted") + " after " + done.size() + " of "
                     + steps.size() + " steps";
         }
-        return new LoadResult(done, ending, reason);
+        return new LoadResult(done, ending, reason != null ? reason : "all " + steps.size() + " steps completed");
     }
 
     /** Appends a gate's steps to the run's list, after checking they can run here. */
