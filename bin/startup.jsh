@@ -1,5 +1,7 @@
 // Kneepoint JShell startup: the facade and the types a sweep returns.
 import dev.kneepoint.*;
+import dev.kneepoint.sweep.*;
+import dev.kneepoint.request.*;
 import dev.kneepoint.metrics.*;
 import dev.kneepoint.load.*;
 import dev.kneepoint.analysis.*;

@@ -6,6 +6,7 @@ import dev.kneepoint.io.RunLoader;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.sim.SimConfig;
 import dev.kneepoint.sim.Simulator;
+import dev.kneepoint.sweep.Sweep;
 import dev.kneepoint.telemetry.GpuLogImport;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,7 +63,7 @@ public final class Kneepoint {
 
     /** A sweep to configure: add {@code concurrency(...)} or {@code rates(...)}, then {@code run()}. */
     public static Sweep sweep(TargetConfig target) {
-        return new Sweep(target);
+        return Sweep.of(target);
     }
 
     /** A closed-loop concurrency ladder. */

@@ -9,6 +9,8 @@ import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.sim.Simulator;
+import dev.kneepoint.sweep.Sweep;
+import dev.kneepoint.sweep.SweepHandle;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;

@@ -2,19 +2,19 @@ package dev.kneepoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kneepoint.client.Cancellation;
-import dev.kneepoint.client.OpenAiClient;
-import dev.kneepoint.client.RequestContext;
-import dev.kneepoint.client.RequestSender;
+import dev.kneepoint.client.StreamingClient;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.load.ClosedLoopStep;
 import dev.kneepoint.load.LoadRun;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSender;
+import dev.kneepoint.request.RequestSpec;
 import dev.kneepoint.sim.Simulator;
 import dev.kneepoint.workload.Lengths;
 import dev.kneepoint.workload.MultiTurnWorkload;
-import dev.kneepoint.workload.RequestSpec;
 import dev.kneepoint.workload.TokenCounter;
 import dev.kneepoint.workload.Workloads;
 import java.util.Comparator;
@@ -39,7 +39,7 @@ class MultiTurnSessionTest {
             MultiTurnWorkload sessions = Workloads.multiTurn().turns(3)
                     .userTokens(Lengths.fixed(USER_TOKENS)).outputTokens(Lengths.fixed(OUTPUT_TOKENS))
                     .calibrate(TokenCounter.server(target)).seed(7).build();
-            try (OpenAiClient client = new OpenAiClient(target)) {
+            try (StreamingClient client = new StreamingClient(target)) {
                 RequestSender recording = (RequestSpec spec, RequestContext ctx, Cancellation c) -> {
                     RequestRecord r = client.execute(spec, ctx, c);
                     seen.add(new Exchanged(spec, r));

@@ -2,15 +2,15 @@ package dev.kneepoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kneepoint.client.Cancellation;
-import dev.kneepoint.client.OpenAiClient;
-import dev.kneepoint.client.RequestContext;
+import dev.kneepoint.client.StreamingClient;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSpec;
 import dev.kneepoint.sim.SimConfig;
 import dev.kneepoint.sim.Simulator;
-import dev.kneepoint.workload.RequestSpec;
 import dev.kneepoint.workload.SyntheticPrompts;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,7 +50,7 @@ class SimFaultClassificationTest {
         if (fault != null) {
             b.header("X-Sim-Fault", fault);
         }
-        try (OpenAiClient client = new OpenAiClient(tweak.apply(b).build())) {
+        try (StreamingClient client = new StreamingClient(tweak.apply(b).build())) {
             RequestSpec spec = new RequestSpec(new SyntheticPrompts(1).prompt(0, 32), List.of(), 20, 32,
                     Map.of("ignore_eos", true), "faults");
             return client.execute(spec, new RequestContext(0, "faults", false, CLOCK.now(), CLOCK), new Cancellation());
@@ -122,7 +122,7 @@ class SimFaultClassificationTest {
         // many depends on how quickly the engine moves arrivals into its queue), and every other one is OK.
         try (Simulator small = Simulator.start(SimConfig.presetBuilder("fast").maxNumSeqs(1)
                 .maxNumBatchedTokens(2048).maxWaiting(1).build());
-             OpenAiClient client = new OpenAiClient(Kneepoint.target(small.url(), "sim-fast"));
+             StreamingClient client = new StreamingClient(Kneepoint.target(small.url(), "sim-fast"));
              ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<RequestRecord>> futures = new ArrayList<>();
             for (int i = 0; i < 4; i++) {

@@ -5,17 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kneepoint.client.ApiKind;
-import dev.kneepoint.client.Cancellation;
-import dev.kneepoint.client.OpenAiClient;
-import dev.kneepoint.client.RequestContext;
+import dev.kneepoint.client.StreamingClient;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSpec;
 import dev.kneepoint.sim.Simulator;
 import dev.kneepoint.workload.OutputControl;
-import dev.kneepoint.workload.RequestSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,7 +53,7 @@ class SimNativeApiTest {
         OutputControl.Fields f = OutputControl.exact(OutputControl.Server.VLLM).fields(12);
         RequestSpec spec = new RequestSpec("alpha beta gamma delta", List.of(), f.maxTokens(), -1, f.extraBody(), "fg");
         RunClock clock = RunClock.system();
-        try (OpenAiClient c = new OpenAiClient(b.build())) {
+        try (StreamingClient c = new StreamingClient(b.build())) {
             return c.execute(spec, new RequestContext(1, "s", false, clock.now(), clock), new Cancellation());
         }
     }

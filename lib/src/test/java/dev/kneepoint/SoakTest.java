@@ -6,6 +6,7 @@ import dev.kneepoint.io.RunLoader;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.sim.Simulator;
+import dev.kneepoint.sweep.SweepHandle;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -88,7 +88,7 @@ class TelemetrySweepTest {
                 .hasMessageContaining("server:running");
 
         // the headless report adds the joined step table and overlays running/waiting on the time series
-        dev.kneepoint.analysis.RunReport.write(dir);
+        dev.kneepoint.report.RunReport.write(dir);
         assertThat(Files.readAllLines(dir.resolve("steps_telemetry.csv")).get(0)).contains("server:running_mean");
         var ts = dev.kneepoint.plot.TimeSeriesPlot.of(rt.timeSeries())
                 .overlayGroup(dev.kneepoint.plot.TelemetryOverlays.of(t, "server:running"),

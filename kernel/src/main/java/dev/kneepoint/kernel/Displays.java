@@ -1,6 +1,5 @@
 package dev.kneepoint.kernel;
 
-import dev.kneepoint.SweepHandle;
 import dev.kneepoint.kernel.render.ChartRenderer;
 import dev.kneepoint.kernel.render.ResultRenderer;
 import dev.kneepoint.kernel.render.SpectrumRenderer;
@@ -9,6 +8,7 @@ import dev.kneepoint.metrics.Distribution;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepProgress;
 import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.sweep.SweepHandle;
 import io.github.spencerpark.jupyter.kernel.display.DisplayData;
 import io.github.spencerpark.jupyter.kernel.display.Renderer;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package dev.kneepoint.kernel;
 
-import dev.kneepoint.Sweep;
-import dev.kneepoint.SweepHandle;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepProgress;
+import dev.kneepoint.sweep.Sweep;
+import dev.kneepoint.sweep.SweepHandle;
 import java.util.Optional;
 import java.util.function.Supplier;
 

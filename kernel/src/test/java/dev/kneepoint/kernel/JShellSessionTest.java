@@ -53,7 +53,7 @@ class JShellSessionTest {
     void everyStartupImportWorks() throws Exception {
         assertThat(session.startupProblems()).isEmpty();
         // One name from each imported library package, resolved without qualification.
-        for (String name : List.of("Kneepoint", "Sweep", "SweepHandle", "RunResult", "Ladder", "Tables", "Plots",
+        for (String name : List.of("Kneepoint", "Sweep", "SweepHandle", "RunResult", "StepSequence", "RequestSpec", "Tables", "Plots",
                 "TargetConfig", "Simulator", "SimConfig", "Table", "XYChart", "Duration")) {
             assertThat(session.eval(name + ".class.getName()")).as(name).isPresent();
         }

@@ -16,7 +16,7 @@ final class ClientReading {
 
     private ClientReading() {}
 
-    static Reading of(Ladder l) {
+    static Reading of(LoadCurve l) {
         List<String> bound = new ArrayList<>();
         int measured = 0;
         for (int i = 0; i < l.size(); i++) {
@@ -56,7 +56,7 @@ final class ClientReading {
      * of it; without one, client-bound steps among the top two (where the ladder stopped looking); and the
      * recommended operating point {@code top} when it is client-bound.
      */
-    static String kneeWarning(Ladder l, int knee, int top) {
+    static String kneeWarning(LoadCurve l, int knee, int top) {
         int from = knee >= 0 ? Math.max(0, knee - NEAR_KNEE) : Math.max(0, l.size() - 2);
         int to = knee >= 0 ? Math.min(l.size() - 1, knee + NEAR_KNEE) : l.size() - 1;
         List<String> near = new ArrayList<>();

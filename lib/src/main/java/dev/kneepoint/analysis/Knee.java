@@ -47,7 +47,7 @@ public final class Knee {
 
     /** The canonical form. */
     public static KneeReport analyze(RunResult run, KneeOptions options) {
-        Ladder ladder = Ladder.of(run, options);
+        LoadCurve ladder = LoadCurve.of(run, options);
         Slo slo = options.sloFor(run);
         int n = ladder.size();
         List<Segment> segments = new ArrayList<>();
@@ -100,7 +100,7 @@ public final class Knee {
         return -1;
     }
 
-    private static Table stepsTable(Ladder l, List<List<String>> violations, int knee, List<String> zone,
+    private static Table stepsTable(LoadCurve l, List<List<String>> violations, int knee, List<String> zone,
                                     KneeOptions o) {
         int n = l.size();
         StringColumn step = StringColumn.create("step");
@@ -126,7 +126,7 @@ public final class Knee {
         return Table.create("knee_steps", step, load, t, lat, meets, why, role, clientBound);
     }
 
-    private static Table elasticityTable(Ladder l, List<Segment> segments) {
+    private static Table elasticityTable(LoadCurve l, List<Segment> segments) {
         StringColumn from = StringColumn.create("from_step");
         StringColumn to = StringColumn.create("to_step");
         DoubleColumn fromLoad = DoubleColumn.create("from_load");

@@ -9,11 +9,11 @@ import java.util.stream.Collectors;
 final class KneeText {
     private KneeText() {}
 
-    static String method(RunResult run, Ladder l, KneeOptions o, Slo slo, List<Segment> segments, int knee,
+    static String method(RunResult run, LoadCurve l, KneeOptions o, Slo slo, List<Segment> segments, int knee,
                          List<String> zone, int top, int sustainable, String latencyColumn) {
         StringBuilder sb = new StringBuilder();
         int n = l.size();
-        sb.append("Ladder: ").append(n).append(" step(s) of run ").append(run.runId()).append(" ordered by ")
+        sb.append("LoadCurve: ").append(n).append(" step(s) of run ").append(run.runId()).append(" ordered by ")
                 .append(l.openLoop() ? "request rate (req/s)" : "concurrency (users)").append(": ")
                 .append(l.steps().stream().map(s -> s.info().label()).collect(Collectors.joining(", "))).append(".\n");
         sb.append("T = ").append(o.throughput().column()).append("; L = ").append(latencyColumn)

@@ -20,7 +20,7 @@ final class PromptReading {
 
     private PromptReading() {}
 
-    static Reading of(Ladder l, int lo, int hi, Table requests) {
+    static Reading of(LoadCurve l, int lo, int hi, Table requests) {
         StringBuilder ev = new StringBuilder();
         boolean applies = false;
         boolean anyData = false;

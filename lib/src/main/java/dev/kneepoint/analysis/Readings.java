@@ -32,7 +32,7 @@ final class Readings {
 
     private Readings() {}
 
-    static List<Reading> of(Ladder l, int knee, Table requests) {
+    static List<Reading> of(LoadCurve l, int knee, Table requests) {
         List<Integer> data = new ArrayList<>();
         for (int i = 0; i < l.size(); i++) {
             if (l.steps().get(i).requestsOk() > 0) {
@@ -57,12 +57,12 @@ final class Readings {
         return out;
     }
 
-    static String span(Ladder l, int lo, int hi, String name, Distribution a, Distribution b) {
+    static String span(LoadCurve l, int lo, int hi, String name, Distribution a, Distribution b) {
         return name + " p99 " + Format.num(a.p99()) + " -> " + Format.num(b.p99()) + " ms ("
                 + Format.ratio(b.p99() / a.p99()) + ")";
     }
 
-    private static Reading decode(Ladder l, int lo, int hi) {
+    private static Reading decode(LoadCurve l, int lo, int hi) {
         StepResult a = l.steps().get(lo);
         StepResult b = l.steps().get(hi);
         if (a.itl().count() == 0 || b.itl().count() == 0 || a.ttft().count() == 0) {
@@ -81,7 +81,7 @@ final class Readings {
                         : "Not decode-bound by this test: TTFT does not stay flat while ITL grows.", ev);
     }
 
-    private static Reading pastUsable(Ladder l, int knee) {
+    private static Reading pastUsable(LoadCurve l, int knee) {
         if (knee < 0) {
             return new Reading(Kind.PAST_USABLE_ZONE, Status.DOES_NOT_APPLY,
                     "No knee: the ladder did not pass the usable zone.", "no persistent e < 1 in the elasticity table");
@@ -117,7 +117,7 @@ final class Readings {
      * Late dispatch the client self-check did not flag. A step the self-check flagged is the {@link ClientReading}'s
      * ({@code CLIENT_BOUND}) and is not judged again here, so one step is never reported twice.
      */
-    private static Reading clientPath(Ladder l) {
+    private static Reading clientPath(LoadCurve l) {
         int worst = -1;
         double worstLag = -1;
         List<String> flagged = new ArrayList<>();

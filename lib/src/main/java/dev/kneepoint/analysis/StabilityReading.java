@@ -16,7 +16,7 @@ import tech.tablesaw.api.Table;
 final class StabilityReading {
     private StabilityReading() {}
 
-    static Reading of(Ladder l, int knee, Table requests) {
+    static Reading of(LoadCurve l, int knee, Table requests) {
         List<Integer> failing = new ArrayList<>();
         StringBuilder list = new StringBuilder();
         for (int i = 0; i < l.size(); i++) {

@@ -2,15 +2,15 @@ package dev.kneepoint.cli;
 
 import com.sun.management.OperatingSystemMXBean;
 import dev.kneepoint.Kneepoint;
-import dev.kneepoint.Sweep;
 import dev.kneepoint.cli.bench.BenchAll;
 import dev.kneepoint.cli.bench.BenchReport;
 import dev.kneepoint.cli.bench.Part;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.load.LoadProgress;
-import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.sweep.Sweep;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

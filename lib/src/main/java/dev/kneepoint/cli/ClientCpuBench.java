@@ -1,13 +1,13 @@
 package dev.kneepoint.cli;
 
-import dev.kneepoint.client.Cancellation;
-import dev.kneepoint.client.OpenAiClient;
-import dev.kneepoint.client.RequestContext;
+import dev.kneepoint.client.StreamingClient;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.client.Transport;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSpec;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +42,7 @@ public final class ClientCpuBench {
         List<Cancellation> cancels = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         RequestRecord[] records = new RequestRecord[streams];
-        try (OpenAiClient client = new OpenAiClient(target)) {
+        try (StreamingClient client = new StreamingClient(target)) {
             for (int i = 0; i < streams; i++) {
                 Cancellation c = new Cancellation();
                 cancels.add(c);

@@ -1,10 +1,10 @@
 package dev.kneepoint.cli;
 
 import dev.kneepoint.Kneepoint;
-import dev.kneepoint.analysis.RunReport;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.report.RunReport;
 import dev.kneepoint.sim.Simulator;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package dev.kneepoint.cli;
 
 import dev.kneepoint.Kneepoint;
-import dev.kneepoint.Sweep;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.metrics.ClientHealth;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.sweep.Sweep;
 import dev.kneepoint.telemetry.Telemetry;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,13 +1,13 @@
 package dev.kneepoint.cli;
 
 import dev.kneepoint.Kneepoint;
-import dev.kneepoint.Sweep;
-import dev.kneepoint.analysis.RunReport;
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.load.CapPolicy;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
+import dev.kneepoint.report.RunReport;
+import dev.kneepoint.sweep.Sweep;
 import dev.kneepoint.telemetry.Gpu;
 import dev.kneepoint.telemetry.Telemetry;
 import java.nio.file.Path;

@@ -3,6 +3,7 @@ package dev.kneepoint.client;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
+import dev.kneepoint.request.Cancellation;
 import java.io.IOException;
 import java.util.Locale;
 import okhttp3.Call;

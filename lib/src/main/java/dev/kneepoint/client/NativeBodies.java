@@ -1,6 +1,6 @@
 package dev.kneepoint.client;
 
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.RequestSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,9 +2,9 @@ package dev.kneepoint.client;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.kneepoint.request.RequestSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import dev.kneepoint.workload.RequestSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

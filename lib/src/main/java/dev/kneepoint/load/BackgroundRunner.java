@@ -1,7 +1,7 @@
 package dev.kneepoint.load;
 
-import dev.kneepoint.client.RequestContext;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSpec;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,14 +36,14 @@ final class BackgroundRunner {
         }
     }
 
-    /** Ladder step {@code k} is about to start: a per-step stream starts its schedule at the step's rate. */
+    /** StepSequence step {@code k} is about to start: a per-step stream starts its schedule at the step's rate. */
     void stepStarting(int k) {
         if (stream.perStep() && stream.rateRps(k) > 0) {
             startScheduler(stream.arrival().withRate(stream.rateRps(k)), stream.tag() + "-" + k);
         }
     }
 
-    /** Ladder step {@code k} has ended: a per-step stream stops issuing; its requests in flight go on. */
+    /** StepSequence step {@code k} has ended: a per-step stream stops issuing; its requests in flight go on. */
     void stepEnded(int k) {
         if (stream.perStep()) {
             stopScheduler();

@@ -1,5 +1,6 @@
 package dev.kneepoint.load;
 
+import dev.kneepoint.request.Workload;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

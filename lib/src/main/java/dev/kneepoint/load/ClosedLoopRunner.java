@@ -1,10 +1,10 @@
 package dev.kneepoint.load;
 
-import dev.kneepoint.client.RequestContext;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.WindowPlan;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSpec;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,24 +1,25 @@
 package dev.kneepoint.load;
 
-import dev.kneepoint.client.RequestSender;
 import dev.kneepoint.metrics.RunClock;
 import dev.kneepoint.metrics.RunListener;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepWindow;
+import dev.kneepoint.request.RequestSender;
+import dev.kneepoint.request.Workload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
- * Runs a {@link Ladder} (or a single step) against a {@link RequestSender}, a {@link Workload} and a
+ * Runs a {@link StepSequence} (or a single step) against a {@link RequestSender}, a {@link Workload} and a
  * {@link RunListener} on a {@link RunClock}. Two ways: {@link #run()} blocks the calling thread;
  * {@link #start()} drives the run on one platform thread it owns and returns a {@link RunHandle}. A
  * LoadRun runs once.
  *
  * <p>Stopping: interrupting the thread running the run (or {@link RunHandle#stop()}) stops it within
  * about a second: no new requests; requests in flight are cancelled through their
- * {@link dev.kneepoint.client.Cancellation} and end as {@code CANCELLED}; open-loop requests whose
+ * {@link dev.kneepoint.request.Cancellation} and end as {@code CANCELLED}; open-loop requests whose
  * planned time had come but which were not yet fired end as {@code CANCELLED} too, later planned ones
  * are not recorded; the step still gets {@code stepFinished} with {@code completed = false}; everything
  * already measured is kept.
@@ -27,7 +28,7 @@ import java.util.function.BooleanSupplier;
  * {@code stepFinished} (a background stream's: before the run returns), and none arrives later. A request whose
  * thread does not end within the stop's grace (0.4 s, then an interrupt and 0.4 s more) is recorded
  * {@code CANCELLED} by the thread running the run, with what the sender published so far
- * ({@link dev.kneepoint.client.Cancellation#onProgress}); its thread, when it ends, records nothing
+ * ({@link dev.kneepoint.request.Cancellation#onProgress}); its thread, when it ends, records nothing
  * (docs/RELIABILITY.md "Every dispatched request has exactly one record").
  *
  * <p>Threads: each closed-loop user and each open-loop request runs on its own virtual thread; each
@@ -41,7 +42,7 @@ import java.util.function.BooleanSupplier;
  * or interrupt cancels it with the run.
  *
  * <p>Adaptive ladders: a {@link StepGate} answering {@link GateDecision.Extend} appends steps to this run's copy of
- * the ladder (the {@link Ladder} itself is immutable); they run after the remaining ones, under the same pause and
+ * the ladder (the {@link StepSequence} itself is immutable); they run after the remaining ones, under the same pause and
  * gate, and progress events count them in the total from then on. Refused (the run fails with an
  * {@link IllegalStateException}) with per-step background rates, or when a new label repeats one of the run's.
  *
@@ -56,7 +57,7 @@ public final class LoadRun {
     private final Workload workload;
     private final RunListener listener;
     private final RunClock clock;
-    private final Ladder ladder;
+    private final StepSequence ladder;
     private final LoadProgress progress;
     private final BackgroundStream background;
     private final AtomicBoolean used = new AtomicBoolean();
@@ -75,7 +76,7 @@ public final class LoadRun {
         return new Builder();
     }
 
-    public Ladder ladder() {
+    public StepSequence ladder() {
         return ladder;
     }
 
@@ -227,7 +228,7 @@ public final class LoadRun {
         private Workload workload;
         private RunListener listener;
         private RunClock clock;
-        private Ladder ladder;
+        private StepSequence ladder;
         private boolean ladderTwice;
         private LoadProgress progress = LoadProgress.NONE;
         private BackgroundStream background;
@@ -243,9 +244,9 @@ public final class LoadRun {
         /** The run clock shared with the listener's consumers (default {@link RunClock#system()}). */
         public Builder clock(RunClock runClock) { this.clock = runClock; return this; }
         /** The steps to run (this or {@link #step}, required). */
-        public Builder ladder(Ladder stepLadder) { ladderTwice |= ladder != null; this.ladder = stepLadder; return this; }
-        /** Runs a single step (same as {@code ladder(Ladder.single(step))}). */
-        public Builder step(Step single) { return ladder(single == null ? null : Ladder.single(single)); }
+        public Builder ladder(StepSequence stepLadder) { ladderTwice |= ladder != null; this.ladder = stepLadder; return this; }
+        /** Runs a single step (same as {@code ladder(StepSequence.single(step))}). */
+        public Builder step(Step single) { return ladder(single == null ? null : StepSequence.single(single)); }
         /** Live progress callbacks (default none). */
         public Builder progress(LoadProgress runProgress) { this.progress = runProgress; return this; }
         /** A steady open-loop stream underneath the whole ladder (default none); see {@link BackgroundStream}. */

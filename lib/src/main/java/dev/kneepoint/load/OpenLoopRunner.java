@@ -1,12 +1,12 @@
 package dev.kneepoint.load;
 
-import dev.kneepoint.client.Cancellation;
-import dev.kneepoint.client.RequestContext;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.WindowPlan;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSpec;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 

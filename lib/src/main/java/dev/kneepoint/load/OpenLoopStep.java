@@ -1,6 +1,7 @@
 package dev.kneepoint.load;
 
 import dev.kneepoint.metrics.StepInfo;
+import dev.kneepoint.request.Workload;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,8 @@
 package dev.kneepoint.load;
 
 import dev.kneepoint.metrics.RequestRecord;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.RequestSpec;
+import dev.kneepoint.request.SessionWorkload;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

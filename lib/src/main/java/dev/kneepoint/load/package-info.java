@@ -1,7 +1,7 @@
 /**
  * The load layer: <em>when</em> requests are sent. Facade types: {@link dev.kneepoint.load.ArrivalPlan},
  * {@link dev.kneepoint.load.ClosedLoopStep}, {@link dev.kneepoint.load.OpenLoopStep},
- * {@link dev.kneepoint.load.Ladder}, {@link dev.kneepoint.load.LoadRun} and
+ * {@link dev.kneepoint.load.StepSequence}, {@link dev.kneepoint.load.LoadRun} and
  * {@link dev.kneepoint.load.RunHandle}; the runners behind them are package-private.
  *
  * <p>Shape (after k6 and wrk2): an arrival plan is a pure function from request index to intended
@@ -12,7 +12,7 @@
  * <p>Decisions, in one place:
  * <ul>
  *   <li>Request ids are unique within a run, taken in firing order (open loop: plan order), and are the
- *       index passed to {@link dev.kneepoint.load.Workload#next(long)}.</li>
+ *       index passed to {@link dev.kneepoint.request.Workload#next(long)}.</li>
  *   <li>An open-loop step's start (the zero of its plan, reported to {@code stepStarted}) lies 5 ms
  *       after the step begins, so that its scheduler thread is running in time for request 0.</li>
  *   <li>Warm-up: closed loop flags a request {@code warmup} when it is handed to the sender before the

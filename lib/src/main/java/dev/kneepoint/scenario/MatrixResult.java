@@ -5,6 +5,7 @@ import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.plot.ComparePlot;
 import dev.kneepoint.plot.Plots;
+import dev.kneepoint.workload.Calibration;
 import java.util.List;
 import java.util.Locale;
 import java.util.NoSuchElementException;

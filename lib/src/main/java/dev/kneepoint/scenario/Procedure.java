@@ -1,17 +1,17 @@
 package dev.kneepoint.scenario;
 
-import dev.kneepoint.Kneepoint;
-import dev.kneepoint.Sweep;
 import dev.kneepoint.analysis.Knee;
 import dev.kneepoint.analysis.KneeOptions;
 import dev.kneepoint.analysis.KneeReport;
 import dev.kneepoint.analysis.Tables;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.io.RunLoader;
-import dev.kneepoint.load.Workload;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.request.Workload;
+import dev.kneepoint.sweep.Sweep;
+import dev.kneepoint.workload.Calibration;
 import dev.kneepoint.workload.Workloads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -97,7 +97,7 @@ public final class Procedure {
 
     private static Sweep sweep(TargetConfig target, ProcedureOptions o, String name, Path dir, List<Integer> levels,
                                Workload workload) {
-        return Kneepoint.ladder(target, levels.stream().mapToInt(Integer::intValue).toArray()).workload(workload)
+        return Sweep.of(target).concurrency(levels.stream().mapToInt(Integer::intValue).toArray()).workload(workload)
                 .stepDuration(o.stepDuration()).warmup(o.warmup()).slo(o.slo()).seed(o.seed())
                 .name("procedure-" + name).outputDir(dir);
     }

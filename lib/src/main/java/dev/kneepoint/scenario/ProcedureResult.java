@@ -5,6 +5,7 @@ import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.plot.ComparePlot;
 import dev.kneepoint.plot.Plots;
+import dev.kneepoint.workload.Calibration;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.kneepoint.scenario;
 
-import dev.kneepoint.load.Workload;
+import dev.kneepoint.request.Workload;
 import dev.kneepoint.workload.MixWorkload;
 import dev.kneepoint.workload.OutputControl;
 import dev.kneepoint.workload.PromptCalibrator;

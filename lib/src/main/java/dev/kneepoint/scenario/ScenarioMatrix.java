@@ -1,12 +1,12 @@
 package dev.kneepoint.scenario;
 
-import dev.kneepoint.Kneepoint;
-import dev.kneepoint.Sweep;
 import dev.kneepoint.analysis.Knee;
 import dev.kneepoint.analysis.KneeOptions;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
+import dev.kneepoint.sweep.Sweep;
+import dev.kneepoint.workload.Calibration;
 import dev.kneepoint.workload.OutputControl;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -125,7 +125,7 @@ public final class ScenarioMatrix {
     public Sweep sweep(Scenario s, Calibration cal) {
         Duration step = stepDuration != null ? stepDuration : fast ? Duration.ofSeconds(2) : Duration.ofSeconds(30);
         Duration warm = warmup != null ? warmup : fast ? Duration.ofMillis(500) : Duration.ofSeconds(5);
-        Sweep sweep = Kneepoint.ladder(target, s.concurrency().stream().mapToInt(Integer::intValue).toArray())
+        Sweep sweep = Sweep.of(target).concurrency(s.concurrency().stream().mapToInt(Integer::intValue).toArray())
                 .workload(s.workload(cal.calibrator(), outputControl, seed))
                 .stepDuration(step).warmup(warm).slo(slo).seed(seed)
                 .name("scenario-" + s.name()).outputDir(outputDir);

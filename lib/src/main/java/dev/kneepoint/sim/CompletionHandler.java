@@ -149,7 +149,7 @@ final class CompletionHandler {
         boolean chat = r.request().chat();
         String body = "{\"id\":\"" + (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(Sequence.mix(config.seed() + r.seq().id + 1))
                 + "\",\"object\":\"" + (chat ? "chat.completion" : "text_completion") + "\",\"created\":"
-                + System.currentTimeMillis() / 1000 + ",\"model\":\"" + Json.escape(config.modelName())
+                + System.currentTimeMillis() / 1000 + ",\"model\":\"" + JsonText.escape(config.modelName())
                 + "\",\"choices\":[{\"index\":0," + (chat ? "\"message\":{\"role\":\"assistant\",\"content\":\"" + text
                 + "\"}" : "\"text\":\"" + text + "\"") + ",\"logprobs\":null,\"finish_reason\":\"" + r.finishReason()
                 + "\"}],\"usage\":" + Sse.usage(r.promptTokens(), generated) + "}";

@@ -93,7 +93,7 @@ final class Engine implements AutoCloseable {
                 stepStart = Math.max(stepStart, System.nanoTime());
                 idle = false;
             }
-            StepResult r = model.step();
+            EngineStep r = model.step();
             // the gauges show the step being computed, as vLLM's scheduler stats do: sequences admitted for their
             // prefill count as running from the step's start, those finishing in it are gone (published after the
             // step's tokens instead, an admitted request read as waiting for its whole prefill step)
@@ -144,10 +144,10 @@ final class Engine implements AutoCloseable {
     }
 
     /** Hands out a step's tokens; with a front-end cost per sequence, each at its own due time. */
-    private boolean deliver(StepResult r, long deadline) {
-        List<StepResult.Emission> emissions = r.emissions();
+    private boolean deliver(EngineStep r, long deadline) {
+        List<EngineStep.Emission> emissions = r.emissions();
         for (int i = 0; i < emissions.size(); i++) {
-            StepResult.Emission e = emissions.get(i);
+            EngineStep.Emission e = emissions.get(i);
             long at = deadline + i * emitNanosPerSeq;
             // never early: a streaming sink writes to its socket right here (EmitStream); a timed park oversleeps
             // by ~50-100 us, so the outputs that fall due meanwhile go out together after one wake-up

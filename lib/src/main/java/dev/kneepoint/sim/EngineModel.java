@@ -77,7 +77,7 @@ final class EngineModel {
     }
 
     /** Runs one step and returns what it did; its duration is the caller's to spend. */
-    StepResult step() {
+    EngineStep step() {
         steps++;
         int budget = maxNumBatchedTokens;
         int prefill = 0;
@@ -144,8 +144,8 @@ final class EngineModel {
         return apply(scheduled, work, prefill, decodes, preemptedNow);
     }
 
-    private StepResult apply(List<Sequence> scheduled, int[] work, int prefill, int decodes, int preemptedNow) {
-        List<StepResult.Emission> emissions = new ArrayList<>(scheduled.size());
+    private EngineStep apply(List<Sequence> scheduled, int[] work, int prefill, int decodes, int preemptedNow) {
+        List<EngineStep.Emission> emissions = new ArrayList<>(scheduled.size());
         long context = 0;
         for (int i = 0; i < scheduled.size(); i++) {
             Sequence s = scheduled.get(i);
@@ -171,7 +171,7 @@ final class EngineModel {
                     s.state = Sequence.State.FINISHED;
                     blocks.release(s);
                 }
-                emissions.add(new StepResult.Emission(s, produced, done));
+                emissions.add(new EngineStep.Emission(s, produced, done));
             }
         }
         if (!emissions.isEmpty()) {
@@ -179,10 +179,10 @@ final class EngineModel {
         }
         long nanos = cost.nanos(prefill, decodes, context);
         if (jitter > 0) {
-            double f = 1 + jitter * LengthDistribution.gaussian(random);
+            double f = 1 + jitter * LengthModel.gaussian(random);
             nanos = Math.round(nanos * Math.max(0.5, Math.min(1.5, f)));
         }
-        return new StepResult(nanos, prefill, decodes, context, preemptedNow, emissions);
+        return new EngineStep(nanos, prefill, decodes, context, preemptedNow, emissions);
     }
 
     private void preempt(Sequence victim) {

@@ -177,7 +177,7 @@ final class NativeStream {
             for (String word : words) {
                 completion += word.isEmpty() ? 0 : 1;
             }
-            out.append("data: {\"text\":\"").append(Json.escape(text.toString())).append("\",\"meta_info\":")
+            out.append("data: {\"text\":\"").append(JsonText.escape(text.toString())).append("\",\"meta_info\":")
                     .append(meta("null", "")).append("}\n\n");
             return;
         }
@@ -186,16 +186,16 @@ final class NativeStream {
                 continue;
             }
             completion++;
-            String w = Json.escape(word);
+            String w = JsonText.escape(word);
             switch (api) {
                 case TGI -> {
                     flushTgi(out);
                     pendingTgi = "{\"index\":" + completion + ",\"token\":{\"id\":" + (100 + completion)
                             + ",\"text\":\"" + w + "\",\"logprob\":-0.5,\"special\":false}";
                 }
-                case OLLAMA_GENERATE -> out.append("{\"model\":\"").append(Json.escape(model)).append("\",\"created_at\":\"")
+                case OLLAMA_GENERATE -> out.append("{\"model\":\"").append(JsonText.escape(model)).append("\",\"created_at\":\"")
                         .append(Instant.now()).append("\",\"response\":\"").append(w).append("\",\"done\":false}\n");
-                case OLLAMA_CHAT -> out.append("{\"model\":\"").append(Json.escape(model)).append("\",\"created_at\":\"")
+                case OLLAMA_CHAT -> out.append("{\"model\":\"").append(JsonText.escape(model)).append("\",\"created_at\":\"")
                         .append(Instant.now()).append("\",\"message\":{\"role\":\"assistant\",\"content\":\"").append(w)
                         .append("\"},\"done\":false}\n");
                 case LLAMACPP -> out.append("data: {\"index\":0,\"content\":\"").append(w)
@@ -227,12 +227,12 @@ final class NativeStream {
                     total++;
                     last = "{\"index\":" + total + ",\"token\":{\"id\":2,\"text\":\"</s>\",\"logprob\":-0.01,\"special\":true}";
                 }
-                out.append("data:").append(last).append(",\"generated_text\":\"").append(Json.escape(text.toString()))
+                out.append("data:").append(last).append(",\"generated_text\":\"").append(JsonText.escape(text.toString()))
                         .append("\",\"details\":{\"finish_reason\":\"").append(length ? "length" : "eos_token")
                         .append("\",\"generated_tokens\":").append(total).append(",\"seed\":null,\"input_length\":")
                         .append(prompt).append("}}\n\n");
             }
-            case OLLAMA_GENERATE, OLLAMA_CHAT -> out.append("{\"model\":\"").append(Json.escape(model))
+            case OLLAMA_GENERATE, OLLAMA_CHAT -> out.append("{\"model\":\"").append(JsonText.escape(model))
                     .append("\",\"created_at\":\"").append(Instant.now()).append("\",")
                     .append(api == Api.OLLAMA_CHAT ? "\"message\":{\"role\":\"assistant\",\"content\":\"\"}" : "\"response\":\"\"")
                     .append(",\"done\":true,\"done_reason\":\"").append(reason).append("\",\"total_duration\":")
@@ -240,12 +240,12 @@ final class NativeStream {
                     .append(",\"prompt_eval_duration\":").append(first - startNanos).append(",\"eval_count\":")
                     .append(completion).append(",\"eval_duration\":").append(now - first).append("}\n");
             case LLAMACPP -> out.append("data: {\"index\":0,\"content\":\"\",\"tokens\":[],\"id_slot\":0,\"stop\":true,")
-                    .append("\"model\":\"").append(Json.escape(model)).append("\",\"tokens_predicted\":").append(completion)
+                    .append("\"model\":\"").append(JsonText.escape(model)).append("\",\"tokens_predicted\":").append(completion)
                     .append(",\"tokens_evaluated\":").append(prompt).append(",\"stop_type\":\"")
                     .append(length ? "limit" : "eos").append("\",\"timings\":{\"prompt_n\":").append(prompt)
                     .append(",\"prompt_ms\":").append(ms(first - startNanos)).append(",\"predicted_n\":").append(completion)
                     .append(",\"predicted_ms\":").append(ms(now - first)).append("}}\n\n");
-            case SGLANG -> out.append("data: {\"text\":\"").append(Json.escape(text.toString())).append("\",\"meta_info\":")
+            case SGLANG -> out.append("data: {\"text\":\"").append(JsonText.escape(text.toString())).append("\",\"meta_info\":")
                     .append(meta(length ? "{\"type\":\"length\",\"length\":" + completion + "}"
                             : "{\"type\":\"stop\",\"matched\":2}", ",\"e2e_latency\":" + ms((now - startNanos) / 1000)))
                     .append("}\n\n");
@@ -264,7 +264,7 @@ final class NativeStream {
     }
 
     private void error(StringBuilder out, String message) {
-        String m = Json.escape(message);
+        String m = JsonText.escape(message);
         switch (api) {
             case TGI -> out.append("data:{\"error\":\"").append(m).append("\",\"error_type\":\"generation\"}\n\n");
             case OLLAMA_GENERATE, OLLAMA_CHAT -> out.append("{\"error\":\"").append(m).append("\"}\n");

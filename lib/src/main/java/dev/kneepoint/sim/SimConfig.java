@@ -42,7 +42,7 @@ public record SimConfig(String host, int port, String modelName, int maxModelLen
                         int maxNumBatchedTokens, int blockSize, int kvCapacityTokens, boolean prefixCaching,
                         long stepOverheadNanos, double prefillNanosPerToken, double decodeNanosPerSeq,
                         double attentionNanosPerContextToken, double jitter, long seed,
-                        LengthDistribution outputLength, int tokensPerChunk, int maxWaiting, FaultConfig faults,
+                        LengthModel outputLength, int tokensPerChunk, int maxWaiting, FaultConfig faults,
                         long emitNanosPerSeq) {
 
     /** Names accepted by {@link #preset(String)}. */
@@ -80,19 +80,19 @@ public record SimConfig(String host, int port, String modelName, int maxModelLen
             case "fast" -> b.modelName("sim-fast").maxModelLen(8192).maxNumSeqs(64).maxNumBatchedTokens(2048)
                     .blockSize(16).kvCapacityTokens(65_536).stepOverheadNanos(2_000_000).prefillNanosPerToken(2_000)
                     .decodeNanosPerSeq(20_000).attentionNanosPerContextToken(0.5).jitter(0)
-                    .outputLength(LengthDistribution.uniform(8, 32));
+                    .outputLength(LengthModel.uniform(8, 32));
             case "cpu-small" -> b.modelName("sim-cpu-small").maxModelLen(4096).maxNumSeqs(4).maxNumBatchedTokens(512)
                     .blockSize(16).kvCapacityTokens(16_384).stepOverheadNanos(30_000_000).prefillNanosPerToken(1_000_000)
                     .decodeNanosPerSeq(8_000_000).attentionNanosPerContextToken(20).jitter(0.03)
-                    .outputLength(LengthDistribution.logNormal(128, 64));
+                    .outputLength(LengthModel.logNormal(128, 64));
             case "gpu-8b" -> b.modelName("sim-gpu-8b").maxModelLen(32_768).maxNumSeqs(256).maxNumBatchedTokens(8192)
                     .blockSize(16).kvCapacityTokens(400_000).stepOverheadNanos(6_000_000).prefillNanosPerToken(25_000)
                     .decodeNanosPerSeq(50_000).attentionNanosPerContextToken(40).jitter(0.02)
-                    .outputLength(LengthDistribution.logNormal(256, 128));
+                    .outputLength(LengthModel.logNormal(256, 128));
             case "gpu-70b-tp8" -> b.modelName("sim-gpu-70b-tp8").maxModelLen(32_768).maxNumSeqs(512)
                     .maxNumBatchedTokens(8192).blockSize(16).kvCapacityTokens(1_400_000).stepOverheadNanos(12_000_000)
                     .prefillNanosPerToken(30_000).decodeNanosPerSeq(80_000).attentionNanosPerContextToken(12)
-                    .jitter(0.02).outputLength(LengthDistribution.logNormal(256, 128));
+                    .jitter(0.02).outputLength(LengthModel.logNormal(256, 128));
             default -> throw new IllegalArgumentException(
                     "unknown simulator preset '" + name + "'; known presets: " + String.join(", ", PRESETS));
         }
@@ -132,7 +132,7 @@ public record SimConfig(String host, int port, String modelName, int maxModelLen
         private double attentionNanosPerContextToken = 0.5;
         private double jitter;
         private long seed = 42;
-        private LengthDistribution outputLength = LengthDistribution.uniform(8, 32);
+        private LengthModel outputLength = LengthModel.uniform(8, 32);
         private int tokensPerChunk = 1;
         private int maxWaiting;
         private FaultConfig faults = FaultConfig.NONE;
@@ -158,7 +158,7 @@ public record SimConfig(String host, int port, String modelName, int maxModelLen
         public Builder attentionNanosPerContextToken(double v) { attentionNanosPerContextToken = v; return this; }
         public Builder jitter(double v) { jitter = v; return this; }
         public Builder seed(long v) { seed = v; return this; }
-        public Builder outputLength(LengthDistribution v) { outputLength = v; return this; }
+        public Builder outputLength(LengthModel v) { outputLength = v; return this; }
         public Builder tokensPerChunk(int v) { tokensPerChunk = v; return this; }
         public Builder maxWaiting(int v) { maxWaiting = v; return this; }
         public Builder faults(FaultConfig v) { faults = v; return this; }

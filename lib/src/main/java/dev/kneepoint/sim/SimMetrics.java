@@ -35,7 +35,7 @@ final class SimMetrics {
     private final String modelLabel;
 
     SimMetrics(String modelName) {
-        this.modelLabel = "model_name=\"" + Json.escape(modelName) + "\"";
+        this.modelLabel = "model_name=\"" + JsonText.escape(modelName) + "\"";
         for (FaultKind k : FaultKind.values()) {
             faults.put(k, new LongAdder());
         }

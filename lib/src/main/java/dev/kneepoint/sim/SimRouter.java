@@ -90,9 +90,9 @@ final class SimRouter implements MiniHttpServer.Handler {
     }
 
     private String models() {
-        return "{\"object\":\"list\",\"data\":[{\"id\":\"" + Json.escape(config.modelName())
+        return "{\"object\":\"list\",\"data\":[{\"id\":\"" + JsonText.escape(config.modelName())
                 + "\",\"object\":\"model\",\"created\":" + created + ",\"owned_by\":\"kneepoint-sim\",\"root\":\""
-                + Json.escape(config.modelName()) + "\",\"parent\":null,\"max_model_len\":" + config.maxModelLen() + "}]}";
+                + JsonText.escape(config.modelName()) + "\",\"parent\":null,\"max_model_len\":" + config.maxModelLen() + "}]}";
     }
 
     private void tokenize(HttpRequestData req, SimExchange ex, boolean post) throws IOException {

@@ -67,7 +67,7 @@ final class Sse {
     Sse(boolean chat, String id, long created, String model) {
         this.chat = chat;
         this.head = ("data: {\"id\":\"" + id + "\",\"object\":\"" + (chat ? "chat.completion.chunk" : "text_completion")
-                + "\",\"created\":" + created + ",\"model\":\"" + Json.escape(model) + "\",\"choices\":")
+                + "\",\"created\":" + created + ",\"model\":\"" + JsonText.escape(model) + "\",\"choices\":")
                 .getBytes(StandardCharsets.UTF_8);
     }
 
@@ -130,7 +130,7 @@ final class Sse {
     }
 
     static String errorJson(String message, String type, int code) {
-        return "{\"error\":{\"message\":\"" + Json.escape(message) + "\",\"type\":\"" + type
+        return "{\"error\":{\"message\":\"" + JsonText.escape(message) + "\",\"type\":\"" + type
                 + "\",\"param\":null,\"code\":" + code + "}}";
     }
 

@@ -1,6 +1,7 @@
 package dev.kneepoint.workload;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kneepoint.request.RequestSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package dev.kneepoint.workload;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kneepoint.request.RequestSpec;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

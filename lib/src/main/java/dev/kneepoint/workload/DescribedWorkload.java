@@ -1,6 +1,6 @@
 package dev.kneepoint.workload;
 
-import dev.kneepoint.load.Workload;
+import dev.kneepoint.request.Workload;
 import java.util.Map;
 
 /** A {@link Workload} that can describe itself for a run manifest (kind, lengths, seed, salt, source). */

@@ -1,5 +1,6 @@
 package dev.kneepoint.workload;
 
+import dev.kneepoint.request.RequestSpec;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.ToIntFunction;

@@ -1,6 +1,7 @@
 package dev.kneepoint.workload;
 
-import dev.kneepoint.load.Workload;
+import dev.kneepoint.request.RequestSpec;
+import dev.kneepoint.request.Workload;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

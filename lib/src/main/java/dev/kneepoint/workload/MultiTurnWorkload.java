@@ -1,7 +1,8 @@
 package dev.kneepoint.workload;
 
 import dev.kneepoint.client.TargetConfig;
-import dev.kneepoint.load.SessionWorkload;
+import dev.kneepoint.request.RequestSpec;
+import dev.kneepoint.request.SessionWorkload;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

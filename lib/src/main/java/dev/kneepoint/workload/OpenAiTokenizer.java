@@ -4,6 +4,7 @@ import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingRegistry;
 import com.knuddels.jtokkit.api.EncodingType;
+import dev.kneepoint.request.RequestSpec;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;

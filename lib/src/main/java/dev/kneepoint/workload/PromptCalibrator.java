@@ -1,5 +1,6 @@
 package dev.kneepoint.workload;
 
+import dev.kneepoint.request.RequestSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -230,7 +231,7 @@ public final class PromptCalibrator {
      * tokenizer ({@code n} calls; chat prompts with the chat template when {@code chat}) and reports
      * achieved against requested ({@link RequestSpec#requestedPromptTokens()}) lengths.
      */
-    public CalibrationReport verify(dev.kneepoint.load.Workload workload, int n, boolean chat) {
+    public CalibrationReport verify(dev.kneepoint.request.Workload workload, int n, boolean chat) {
         List<CalibrationReport.Sample> samples = new ArrayList<>();
         for (long i = 0; i < n; i++) {
             RequestSpec s = workload.next(i);

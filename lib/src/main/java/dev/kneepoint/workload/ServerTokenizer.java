@@ -4,11 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.HttpClients;
 import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.request.RequestSpec;
+import dev.kneepoint.workload.JsonPost.Reply;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import dev.kneepoint.workload.JsonPost.Reply;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 

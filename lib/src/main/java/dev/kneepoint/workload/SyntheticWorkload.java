@@ -2,6 +2,7 @@ package dev.kneepoint.workload;
 
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.request.RequestSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

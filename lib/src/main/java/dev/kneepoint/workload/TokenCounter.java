@@ -1,6 +1,7 @@
 package dev.kneepoint.workload;
 
 import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.request.RequestSpec;
 import java.util.List;
 
 /**

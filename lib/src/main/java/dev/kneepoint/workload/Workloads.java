@@ -35,7 +35,7 @@ public final class Workloads {
 
     /**
      * Chat sessions that carry their history: in a load step each turn carries the server's real earlier answers
-     * and is sent only after the previous turn ended (see {@link dev.kneepoint.load.SessionWorkload}).
+     * and is sent only after the previous turn ended (see {@link dev.kneepoint.request.SessionWorkload}).
      */
     public static MultiTurnWorkload.Builder multiTurn() {
         return new MultiTurnWorkload.Builder();

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kneepoint.Kneepoint;
-import dev.kneepoint.client.OpenAiClient;
+import dev.kneepoint.client.StreamingClient;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.sim.SimConfig;
 import dev.kneepoint.sim.Simulator;
@@ -69,7 +69,7 @@ class SecretsTest {
                 .header("Authorization", "Bearer " + KEY).build();
         assertThat(t.toString()).doesNotContain(KEY).contains("<redacted>").contains("file:");
         assertThat(t.describe().toString()).doesNotContain(KEY);
-        try (OpenAiClient c = new OpenAiClient(t)) {
+        try (StreamingClient c = new StreamingClient(t)) {
             assertThat(c.toString()).doesNotContain(KEY);
         }
         // a sweep's validation error (bad load settings) with the keyed target

@@ -2,7 +2,9 @@ package dev.kneepoint.client;
 
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -45,7 +47,7 @@ abstract class ClientFixture {
                 TargetConfig target = TargetConfig.builder().baseUrl(s.url("/").toString()).model("warm-up")
                         .transport(t).build();
                 RunClock c = RunClock.system();
-                try (OpenAiClient client = new OpenAiClient(target)) {
+                try (StreamingClient client = new StreamingClient(target)) {
                     client.execute(RequestSpec.of("warm-up", 2), new RequestContext(0, "warm-up", true, c.now(), c),
                             new Cancellation());
                 }
@@ -88,7 +90,7 @@ abstract class ClientFixture {
     }
 
     RequestRecord send(TargetConfig t, RequestSpec spec, Cancellation c) {
-        try (OpenAiClient client = new OpenAiClient(t)) {
+        try (StreamingClient client = new StreamingClient(t)) {
             return client.execute(spec, new RequestContext(7, "step-1", false, clock.now(), clock), c);
         }
     }

@@ -10,7 +10,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSpec;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -31,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The fault matrix of docs/RELIABILITY.md in one place: every fault a server or the network can produce,
  * the one outcome it must end as, what its detail must name, and how long it may take. Each case is sent
- * once through the real {@link OpenAiClient} against a scripted server (MockWebServer for HTTP-level
+ * once through the real {@link StreamingClient} against a scripted server (MockWebServer for HTTP-level
  * faults and TLS, {@link RawServer} for resets, split writes and endless streams) and bounded by
  * {@code @Timeout}, so a hang fails the case instead of the build.
  *
@@ -266,7 +268,7 @@ class FaultMatrixTest {
         TargetConfig t = builder.transport(builder.build().baseUrl().isHttps() ? Transport.OKHTTP : transport).build();
         long t0 = System.nanoTime();
         RequestRecord r;
-        try (OpenAiClient client = new OpenAiClient(t)) {
+        try (StreamingClient client = new StreamingClient(t)) {
             r = client.execute(RequestSpec.of("hello", 16), new RequestContext(1, "faults", false, clock.now(), clock),
                     new Cancellation());
         }

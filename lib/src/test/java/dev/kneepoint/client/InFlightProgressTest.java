@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSpec;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,7 +33,7 @@ class InFlightProgressTest {
                 send(out, FaultMatrixTest.event(ScriptedBody.content(t)));
             }
             srv.pause(20_000);
-        }); OpenAiClient client = new OpenAiClient(TargetConfig.builder().baseUrl(server.url()).model("m")
+        }); StreamingClient client = new StreamingClient(TargetConfig.builder().baseUrl(server.url()).model("m")
                 .transport(transport).build())) {
             Cancellation cancellation = new Cancellation();
             AtomicReference<RequestRecord> finalRecord = new AtomicReference<>();

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.kneepoint.request.RequestSpec;
 import dev.kneepoint.workload.OutputControl;
-import dev.kneepoint.workload.RequestSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package dev.kneepoint.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.RequestSpec;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

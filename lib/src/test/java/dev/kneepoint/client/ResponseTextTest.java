@@ -7,7 +7,8 @@ import static dev.kneepoint.client.ScriptedBody.usage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kneepoint.metrics.RequestRecord;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestSpec;
 import mockwebserver3.MockResponse;
 import org.junit.jupiter.api.Test;
 

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSpec;
 import dev.kneepoint.sim.FaultKind;
 import dev.kneepoint.sim.SimConfig;
 import dev.kneepoint.sim.Simulator;
-import dev.kneepoint.workload.RequestSpec;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -37,7 +39,7 @@ class SimulatorTransportEquivalenceTest {
     private Map<String, Object> run(Transport t, UnaryOperator<TargetConfig.Builder> custom) {
         TargetConfig target = custom.apply(TargetConfig.builder().baseUrl(sim.url()).model(sim.config().modelName())
                 .extraBody("ignore_eos", true).transport(t)).build();
-        try (OpenAiClient client = new OpenAiClient(target)) {
+        try (StreamingClient client = new StreamingClient(target)) {
             RequestRecord r = client.execute(RequestSpec.of("tell me a story about transports", 24),
                     new RequestContext(1, "s", false, clock.now(), clock), new Cancellation());
             return TransportEquivalenceTest.signature(r);

@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +39,7 @@ class StaleConnectionTest {
     private List<RequestRecord> sequence(KeepAliveServer server, int n, Runnable between) {
         TargetConfig t = TargetConfig.builder().baseUrl(server.url()).model("m").transport(transport).build();
         List<RequestRecord> records = new ArrayList<>();
-        try (OpenAiClient client = new OpenAiClient(t)) {
+        try (StreamingClient client = new StreamingClient(t)) {
             for (int i = 0; i < n; i++) {
                 if (i > 0 && between != null) {
                     between.run();

@@ -8,7 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSpec;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -233,7 +235,7 @@ class TransportEquivalenceTest extends ClientFixture {
     @Test
     void aConnectionTheServerClosedWhileIdleIsNotReused() throws Exception {
         for (Transport t : List.of(Transport.OKHTTP, Transport.NIO)) {
-            try (OpenAiClient client = new OpenAiClient(target(b -> b.transport(t)))) {
+            try (StreamingClient client = new StreamingClient(target(b -> b.transport(t)))) {
                 for (int i = 0; i < 3; i++) {
                     // keep-alive as far as the headers say, but the server shuts the socket after the body
                     server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
@@ -256,7 +258,7 @@ class TransportEquivalenceTest extends ClientFixture {
     @Test
     void keepAliveConnectionsAreReused() throws Exception {
         for (Transport t : List.of(Transport.OKHTTP, Transport.NIO)) {
-            try (OpenAiClient client = new OpenAiClient(target(b -> b.transport(t)))) {
+            try (StreamingClient client = new StreamingClient(target(b -> b.transport(t)))) {
                 for (int i = 0; i < 3; i++) {
                     server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
                             .body("data: " + finish("a") + "\n\ndata: [DONE]\n\n").build());

@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.RequestSpec;
+import dev.kneepoint.request.Workload;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -18,9 +19,9 @@ class BackgroundStreamTest {
     private static final Workload FG = i -> RequestSpec.of("fg " + i, 4);
     private static final Workload BG = i -> RequestSpec.of("bg " + i, 4).withTag("ignored");
 
-    private static Ladder twoSteps() {
+    private static StepSequence twoSteps() {
         ClosedLoopStep step = ClosedLoopStep.builder().concurrency(1).duration(Duration.ofMillis(400)).build();
-        return Ladder.concurrency(List.of(1, 2), step).withPause(Duration.ofMillis(200));
+        return StepSequence.concurrency(List.of(1, 2), step).withPause(Duration.ofMillis(200));
     }
 
     @Test

@@ -12,7 +12,9 @@ import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.metrics.StepWindow;
 import dev.kneepoint.metrics.WindowPlan;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.RequestSpec;
+import dev.kneepoint.request.SessionWorkload;
+import dev.kneepoint.request.Workload;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -108,7 +110,7 @@ class CancelStragglersTest {
         RunDirectory dir = RunDirectory.builder(tmp).slug("stragglers").open();
         Tee tee = new Tee(dir);
         ClosedLoopStep step = ClosedLoopStep.builder().concurrency(users).duration(Duration.ofSeconds(60)).build();
-        RunHandle handle = LoadRun.builder().sender(sender).workload(WORKLOAD).listener(tee).ladder(Ladder.single(step))
+        RunHandle handle = LoadRun.builder().sender(sender).workload(WORKLOAD).listener(tee).ladder(StepSequence.single(step))
                 .build().start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (sender.entered.get() < users && System.nanoTime() < deadline) {
@@ -181,7 +183,7 @@ class CancelStragglersTest {
         RunDirectory dir = RunDirectory.builder(tmp).slug("sessions").open();
         Tee tee = new Tee(dir);
         ClosedLoopStep step = ClosedLoopStep.builder().concurrency(users).duration(Duration.ofSeconds(60)).build();
-        RunHandle handle = LoadRun.builder().sender(sender).workload(SESSIONS).listener(tee).ladder(Ladder.single(step))
+        RunHandle handle = LoadRun.builder().sender(sender).workload(SESSIONS).listener(tee).ladder(StepSequence.single(step))
                 .build().start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (sender.entered.get() < users && System.nanoTime() < deadline) {
@@ -211,7 +213,7 @@ class CancelStragglersTest {
         Tee tee = new Tee(dir);
         OpenLoopStep step = OpenLoopStep.builder().arrival(ArrivalPlan.constant(4000)).maxRequests(planned)
                 .maxInFlight(cap, CapPolicy.QUEUE).drainTimeout(Duration.ofMillis(100)).build();
-        LoadResult result = LoadRun.builder().sender(sender).workload(WORKLOAD).listener(tee).ladder(Ladder.single(step))
+        LoadResult result = LoadRun.builder().sender(sender).workload(WORKLOAD).listener(tee).ladder(StepSequence.single(step))
                 .build().run();
         dir.close(true, "completed");
 
@@ -246,7 +248,7 @@ class CancelStragglersTest {
         LoadResult result = LoadRun.builder()
                 .sender((spec, ctx, c) -> spec.tag().equals("bg") ? bgSender.execute(spec, ctx, c) : fgSender.execute(spec, ctx, c))
                 .workload(WORKLOAD).listener(tee).background(bg)
-                .ladder(Ladder.single(ClosedLoopStep.builder().concurrency(2).duration(Duration.ofMillis(300)).build()))
+                .ladder(StepSequence.single(ClosedLoopStep.builder().concurrency(2).duration(Duration.ofMillis(300)).build()))
                 .build().run();
         dir.close(true, "completed");
 

@@ -27,7 +27,7 @@ class InterruptTest {
 
     private LoadRun run(Step step, FakeSender sender, RecordingListener listener) {
         return LoadRun.builder().sender(sender).workload(ClosedLoopTest.WORKLOAD).listener(listener)
-                .clock(clock).ladder(Ladder.of(List.of(step, step.withLabel("never")))).build();
+                .clock(clock).ladder(StepSequence.of(List.of(step, step.withLabel("never")))).build();
     }
 
     /**

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class LadderExtendTest {
     private static final ClosedLoopStep TEMPLATE = ClosedLoopStep.builder().maxRequests(2).build();
 
-    private static LoadRun.Builder runOf(Ladder ladder, RecordingListener listener) {
+    private static LoadRun.Builder runOf(StepSequence ladder, RecordingListener listener) {
         return LoadRun.builder().sender(FakeSender.fixedLatency(ms(2))).workload(ClosedLoopTest.WORKLOAD)
                 .listener(listener).clock(RunClock.system()).ladder(ladder);
     }
@@ -41,7 +41,7 @@ class LadderExtendTest {
                 : GateDecision.proceed();
         RecordingListener listener = new RecordingListener();
 
-        LoadResult result = runOf(Ladder.concurrency(List.of(1, 2), TEMPLATE).withGate(gate), listener)
+        LoadResult result = runOf(StepSequence.concurrency(List.of(1, 2), TEMPLATE).withGate(gate), listener)
                 .progress(recorder).build().run();
 
         assertThat(listener.events).containsExactly("start c=1", "finish c=1", "start c=2", "finish c=2",
@@ -71,7 +71,7 @@ class LadderExtendTest {
         };
         RecordingListener listener = new RecordingListener();
 
-        LoadResult result = runOf(Ladder.single(TEMPLATE).withGate(gate), listener).build().run();
+        LoadResult result = runOf(StepSequence.single(TEMPLATE).withGate(gate), listener).build().run();
 
         assertThat(result.steps()).extracting(s -> s.info().label()).containsExactly("c=1", "c=2", "c=4");
         assertThat(result.ending()).isEqualTo(LoadResult.Ending.GATE_STOPPED);
@@ -82,7 +82,7 @@ class LadderExtendTest {
     void extendingWithARepeatedLabelOrUnderPerStepBackgroundFailsTheRunWithTheReason() {
         StepGate repeat = (step, window) -> step.label().equals("c=1")
                 ? GateDecision.extend(List.of(TEMPLATE.withConcurrency(1)), "") : GateDecision.proceed();
-        assertThatThrownBy(() -> runOf(Ladder.single(TEMPLATE).withGate(repeat), new RecordingListener()).build().run())
+        assertThatThrownBy(() -> runOf(StepSequence.single(TEMPLATE).withGate(repeat), new RecordingListener()).build().run())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("added a step labelled 'c=1'")
                 .hasMessageContaining("labels must be unique");
 
@@ -91,7 +91,7 @@ class LadderExtendTest {
         BackgroundStream perStep = new BackgroundStream(ClosedLoopTest.WORKLOAD, ArrivalPlan.poisson(5, 1),
                 BackgroundStream.DEFAULT_TAG, Duration.ofSeconds(1)).withStepRates(new double[] {0});
         RecordingListener listener = new RecordingListener();
-        assertThatThrownBy(() -> runOf(Ladder.single(TEMPLATE).withGate(more), listener).background(perStep)
+        assertThatThrownBy(() -> runOf(StepSequence.single(TEMPLATE).withGate(more), listener).background(perStep)
                 .build().run())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("one rate per planned step")
                 .hasMessageContaining("steady background");

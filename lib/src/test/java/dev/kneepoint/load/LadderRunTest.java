@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kneepoint.metrics.RunClock;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepWindow;
+import dev.kneepoint.request.Workload;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class LadderRunTest {
     private static final ClosedLoopStep TEMPLATE = ClosedLoopStep.builder().maxRequests(3).build();
 
-    private static LoadRun.Builder runOf(Ladder ladder, RecordingListener listener) {
+    private static LoadRun.Builder runOf(StepSequence ladder, RecordingListener listener) {
         return LoadRun.builder().sender(FakeSender.fixedLatency(ms(5))).workload(ClosedLoopTest.WORKLOAD)
                 .listener(listener).clock(RunClock.system()).ladder(ladder);
     }
@@ -30,7 +31,7 @@ class LadderRunTest {
             @Override public void pausing(Duration pause) { progress.add("pause " + pause.toMillis()); }
             @Override public void runEnded(LoadResult result) { progress.add("end " + result.ending()); }
         };
-        Ladder ladder = Ladder.concurrency(List.of(1, 2, 4), TEMPLATE).withBaseline()
+        StepSequence ladder = StepSequence.concurrency(List.of(1, 2, 4), TEMPLATE).withBaseline()
                 .withPause(Duration.ofMillis(150));
         RecordingListener listener = new RecordingListener();
 
@@ -68,7 +69,7 @@ class LadderRunTest {
         };
         RecordingListener listener = new RecordingListener();
 
-        LoadResult result = runOf(Ladder.concurrency(List.of(1, 2, 4, 8), TEMPLATE).withGate(gate), listener)
+        LoadResult result = runOf(StepSequence.concurrency(List.of(1, 2, 4, 8), TEMPLATE).withGate(gate), listener)
                 .build().run();
 
         assertThat(seen).containsExactly("c=1", "c=2");
@@ -83,7 +84,7 @@ class LadderRunTest {
     void rateLaddersAndBaselineOfAnOpenLoopLadder() {
         OpenLoopStep open = OpenLoopStep.builder().arrival(ArrivalPlan.poisson(1, 7)).warmup(Duration.ofSeconds(2))
                 .duration(Duration.ofSeconds(30)).build();
-        Ladder ladder = Ladder.rates(List.of(1.0, 2.5, 4.0), open).withBaseline();
+        StepSequence ladder = StepSequence.rates(List.of(1.0, 2.5, 4.0), open).withBaseline();
         assertThat(ladder.steps()).extracting(Step::label).containsExactly("baseline", "rate=1", "rate=2.5", "rate=4");
         Step baseline = ladder.steps().get(0);
         assertThat(baseline).isInstanceOf(ClosedLoopStep.class);
@@ -94,16 +95,16 @@ class LadderRunTest {
 
     @Test
     void invalidLaddersAndRunsListEveryProblem() {
-        assertThatThrownBy(() -> Ladder.of(List.of(TEMPLATE, TEMPLATE)).withPause(Duration.ofSeconds(-1)))
+        assertThatThrownBy(() -> StepSequence.of(List.of(TEMPLATE, TEMPLATE)).withPause(Duration.ofSeconds(-1)))
                 .hasMessageContaining("'c=1' appears twice");
-        assertThatThrownBy(() -> Ladder.single(TEMPLATE).withPause(Duration.ofSeconds(-1)))
+        assertThatThrownBy(() -> StepSequence.single(TEMPLATE).withPause(Duration.ofSeconds(-1)))
                 .hasMessageContaining("pause between steps must be >= 0");
-        assertThatThrownBy(() -> Ladder.of(List.of())).hasMessageContaining("at least one step");
+        assertThatThrownBy(() -> StepSequence.of(List.of())).hasMessageContaining("at least one step");
         assertThatThrownBy(() -> LoadRun.builder().build())
                 .hasMessageContaining("RequestSender is required").hasMessageContaining("Workload is required")
                 .hasMessageContaining("RunListener is required").hasMessageContaining("a ladder or a step")
                 .hasMessageContaining("4 problems");
-        LoadRun once = runOf(Ladder.single(TEMPLATE), new RecordingListener()).build();
+        LoadRun once = runOf(StepSequence.single(TEMPLATE), new RecordingListener()).build();
         once.run();
         assertThatThrownBy(once::run).isInstanceOf(IllegalStateException.class).hasMessageContaining("already run");
     }
@@ -115,7 +116,7 @@ class LadderRunTest {
                 throw new IllegalArgumentException("disk full");
             }
         };
-        LoadRun run = runOf(Ladder.concurrency(List.of(1, 2), TEMPLATE), listener).build();
+        LoadRun run = runOf(StepSequence.concurrency(List.of(1, 2), TEMPLATE), listener).build();
         assertThatThrownBy(run::run).isInstanceOf(IllegalStateException.class).hasMessageContaining("disk full");
         assertThat(listener.events).containsExactly("start c=1", "finish c=1");
     }

@@ -90,7 +90,7 @@ class LiveAggregationRunTest {
                 .duration(Duration.ofMillis(300)).build();
         Step counted = OpenLoopStep.builder().arrival(ArrivalPlan.constant(150)).maxRequests(40).label("count").build();
         LoadRun.builder().sender(sender).workload(ClosedLoopTest.WORKLOAD).listener(tee).clock(clock)
-                .ladder(Ladder.of(List.of(closed, open, counted))).build().run();
+                .ladder(StepSequence.of(List.of(closed, open, counted))).build().run();
 
         assertThat(tee.violations).isEmpty();
         List<StepResult> live = tee.live.results();

@@ -2,11 +2,11 @@ package dev.kneepoint.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kneepoint.client.RequestContext;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;

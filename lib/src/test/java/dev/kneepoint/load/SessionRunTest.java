@@ -2,13 +2,14 @@ package dev.kneepoint.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kneepoint.client.Cancellation;
-import dev.kneepoint.client.RequestContext;
-import dev.kneepoint.client.RequestSender;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSender;
+import dev.kneepoint.request.RequestSpec;
+import dev.kneepoint.request.SessionWorkload;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

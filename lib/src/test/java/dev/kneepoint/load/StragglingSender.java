@@ -1,11 +1,11 @@
 package dev.kneepoint.load;
 
-import dev.kneepoint.client.Cancellation;
-import dev.kneepoint.client.RequestContext;
-import dev.kneepoint.client.RequestSender;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSender;
+import dev.kneepoint.request.RequestSpec;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

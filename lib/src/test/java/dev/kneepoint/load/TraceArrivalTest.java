@@ -7,7 +7,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.StepInfo;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.RequestSpec;
+import dev.kneepoint.request.Workload;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -91,7 +92,7 @@ class TraceArrivalTest {
                 .maxRequests(5).build();
         ClosedLoopStep first = ClosedLoopStep.builder().concurrency(1).maxRequests(3).build();
         LoadRun.builder().sender(sender).workload(ClosedLoopTest.WORKLOAD).listener(listener)
-                .clock(dev.kneepoint.metrics.RunClock.system()).ladder(Ladder.of(List.of(first, trace))).build().run();
+                .clock(dev.kneepoint.metrics.RunClock.system()).ladder(StepSequence.of(List.of(first, trace))).build().run();
 
         List<RequestRecord> rs = OpenLoopTest.byId(listener.of("trace x4"));
         assertThat(rs).hasSize(5).allMatch(RequestRecord::isOk);

@@ -2,14 +2,14 @@ package dev.kneepoint.real;
 
 import dev.kneepoint.Kneepoint;
 import dev.kneepoint.client.ApiKind;
-import dev.kneepoint.client.Cancellation;
-import dev.kneepoint.client.OpenAiClient;
-import dev.kneepoint.client.RequestContext;
+import dev.kneepoint.client.StreamingClient;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.client.Transport;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +49,7 @@ public final class FirstReuseProbe {
             long retried = 0;
             for (int c = 0; c < clients; c++) {
                 List<RequestRecord> records = java.util.Collections.synchronizedList(new ArrayList<>());
-                try (OpenAiClient client = new OpenAiClient(target)) {
+                try (StreamingClient client = new StreamingClient(target)) {
                     List<Thread> threads = new ArrayList<>();
                     for (int u = 0; u < users; u++) {
                         threads.add(Thread.ofVirtual().start(() -> {

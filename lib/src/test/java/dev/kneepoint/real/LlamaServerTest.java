@@ -13,7 +13,7 @@ import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepResult;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.RequestSpec;
 import dev.kneepoint.workload.SyntheticPrompts;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -4,17 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kneepoint.Kneepoint;
 import dev.kneepoint.client.ApiKind;
-import dev.kneepoint.client.Cancellation;
-import dev.kneepoint.client.OpenAiClient;
+import dev.kneepoint.client.StreamingClient;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.metrics.TokenSource;
-import dev.kneepoint.scenario.Calibration;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestSpec;
+import dev.kneepoint.workload.Calibration;
 import dev.kneepoint.workload.PromptCalibrator;
-import dev.kneepoint.workload.RequestSpec;
 import dev.kneepoint.workload.SyntheticPrompts;
 import java.io.IOException;
 import java.time.Duration;
@@ -162,7 +162,7 @@ class OllamaServerTest {
     void unknownModelIsAnHttpErrorWithOllamasMessage() {
         TargetConfig t = Kneepoint.targetBuilder().baseUrl(server.baseUrl()).model("no-such-model")
                 .apiKind(ApiKind.OLLAMA_GENERATE).build();
-        try (OpenAiClient client = new OpenAiClient(t)) {
+        try (StreamingClient client = new StreamingClient(t)) {
             RequestRecord r = client.execute(new RequestSpec("hi", List.of(), 4, -1, Map.of(), "real"),
                     SESSION.context(), new Cancellation());
             assertThat(r.outcome().label()).isEqualTo("HTTP_ERROR(404)");

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kneepoint.client.Cancellation;
-import dev.kneepoint.client.OpenAiClient;
-import dev.kneepoint.client.RequestContext;
+import dev.kneepoint.client.StreamingClient;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
-import dev.kneepoint.workload.RequestSpec;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -164,7 +164,7 @@ final class RealServerSupport {
 
     /** Sends {@code spec} through a fresh client of {@code target} (closed afterwards) and returns its record. */
     static RequestRecord send(TargetConfig target, RequestSpec spec, long id, RunClock clock) {
-        try (OpenAiClient client = new OpenAiClient(target)) {
+        try (StreamingClient client = new StreamingClient(target)) {
             return client.execute(spec, context(id, clock), new Cancellation());
         }
     }

@@ -25,11 +25,11 @@ class EngineModelTest {
     void loneRequestPrefillsInOneStepThenDecodesAtBatchOneStepTime() {
         EngineModel m = new EngineModel(FAST);
         m.add(seq(1, 500, 10, 16));
-        StepResult first = m.step();
+        EngineStep first = m.step();
         assertThat(first.durationNanos()).isEqualTo(COST.lonePrefillNanos(500));
         assertThat(first.emissions()).singleElement().satisfies(e -> assertThat(e.tokens()).isEqualTo(1));
         for (int i = 1; i < 10; i++) {
-            StepResult r = m.step();
+            EngineStep r = m.step();
             assertThat(r.durationNanos()).isEqualTo(COST.loneDecodeNanos(500 + i));
             assertThat(r.decodeSeqs()).isEqualTo(1);
             assertThat(r.emissions().get(0).finished()).isEqualTo(i == 9);
@@ -42,9 +42,9 @@ class EngineModelTest {
     void longPromptIsPrefilledInChunksOfTheTokenBudget() {
         EngineModel m = new EngineModel(FAST.toBuilder().maxNumBatchedTokens(256).build());
         m.add(seq(1, 600, 2, 16));
-        StepResult a = m.step();
-        StepResult b = m.step();
-        StepResult c = m.step();
+        EngineStep a = m.step();
+        EngineStep b = m.step();
+        EngineStep c = m.step();
         assertThat(List.of(a.prefillTokens(), b.prefillTokens(), c.prefillTokens())).containsExactly(256, 256, 88);
         assertThat(a.emissions()).isEmpty();
         assertThat(b.emissions()).isEmpty();
@@ -73,7 +73,7 @@ class EngineModelTest {
             m.step();
         }
         m.add(b);
-        StepResult r = m.step();
+        EngineStep r = m.step();
         // 160 tokens = 10 blocks; 9 are reused, the last block is recomputed so a token can be sampled
         assertThat(r.prefillTokens()).isEqualTo(16);
         assertThat(r.durationNanos()).isEqualTo(COST.nanos(16, 0, 160));
@@ -94,7 +94,7 @@ class EngineModelTest {
         assertThat(m.numRunning()).isEqualTo(4);
         assertThat(m.numWaiting()).isEqualTo(4);
         while (!m.idle()) {
-            StepResult r = m.step();
+            EngineStep r = m.step();
             assertThat(m.kvUsage()).isBetween(0.0, 1.0);
             r.emissions().forEach(e -> tokens[(int) e.seq().id] += e.tokens());
         }
@@ -122,10 +122,10 @@ class EngineModelTest {
         double ttftSum = 0;
         long ttftN = 0;
         while (t < warmupNanos + windowNanos) {
-            StepResult r = m.step();
+            EngineStep r = m.step();
             t += r.durationNanos();
             boolean in = t > warmupNanos;
-            for (StepResult.Emission e : r.emissions()) {
+            for (EngineStep.Emission e : r.emissions()) {
                 long[] ts = times.get(e.seq());
                 if (in) {
                     tokens += e.tokens();
@@ -200,9 +200,9 @@ class EngineModelTest {
                 events.add(new long[] {arrival[next], 1});
                 next++;
             }
-            StepResult r = m.step();
+            EngineStep r = m.step();
             t += r.durationNanos();
-            for (StepResult.Emission e : r.emissions()) {
+            for (EngineStep.Emission e : r.emissions()) {
                 if (e.finished()) {
                     done[(int) e.seq().id] = t;
                     events.add(new long[] {t, -1});

@@ -21,7 +21,7 @@ class SimulatorHttpTest {
 
     @BeforeAll
     static void start() {
-        sim = Simulator.start(SimConfig.presetBuilder("fast").outputLength(LengthDistribution.fixed(7)).build());
+        sim = Simulator.start(SimConfig.presetBuilder("fast").outputLength(LengthModel.fixed(7)).build());
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     }
 

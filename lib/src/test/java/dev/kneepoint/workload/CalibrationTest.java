@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.request.RequestSpec;
 import dev.kneepoint.sim.SimConfig;
 import dev.kneepoint.sim.Simulator;
 import java.util.List;
@@ -85,11 +86,11 @@ class CalibrationTest {
         SyntheticWorkload w = Workloads.synthetic().calibrate(chat).inputTokens(Lengths.uniform(20, 400))
                 .outputTokens(Lengths.uniform(2, 12)).output(OutputControl.exact(OutputControl.Server.SIMULATOR)).build();
         java.util.List<dev.kneepoint.metrics.RequestRecord> records = new java.util.ArrayList<>();
-        try (dev.kneepoint.client.OpenAiClient client = new dev.kneepoint.client.OpenAiClient(chat)) {
+        try (dev.kneepoint.client.StreamingClient client = new dev.kneepoint.client.StreamingClient(chat)) {
             dev.kneepoint.metrics.RunClock clock = dev.kneepoint.metrics.RunClock.system();
             for (int i = 0; i < 8; i++) {
-                records.add(client.execute(w.next(i), new dev.kneepoint.client.RequestContext(i, "s", false, clock.now(), clock),
-                        new dev.kneepoint.client.Cancellation()));
+                records.add(client.execute(w.next(i), new dev.kneepoint.request.RequestContext(i, "s", false, clock.now(), clock),
+                        new dev.kneepoint.request.Cancellation()));
             }
         }
         LengthCheck check = LengthCheck.of(records, true);

@@ -3,6 +3,7 @@ package dev.kneepoint.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kneepoint.request.RequestSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;

@@ -3,7 +3,8 @@ package dev.kneepoint.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kneepoint.load.Workload;
+import dev.kneepoint.request.RequestSpec;
+import dev.kneepoint.request.Workload;
 import org.junit.jupiter.api.Test;
 
 class MixWorkloadTest {

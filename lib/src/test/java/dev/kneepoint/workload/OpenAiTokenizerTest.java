@@ -3,6 +3,7 @@ package dev.kneepoint.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kneepoint.request.RequestSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

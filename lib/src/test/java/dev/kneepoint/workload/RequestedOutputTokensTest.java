@@ -2,6 +2,7 @@ package dev.kneepoint.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kneepoint.request.RequestSpec;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

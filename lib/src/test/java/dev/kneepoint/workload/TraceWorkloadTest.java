@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kneepoint.client.ApiKind;
+import dev.kneepoint.request.RequestSpec;
 import dev.kneepoint.sim.Tokenizer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

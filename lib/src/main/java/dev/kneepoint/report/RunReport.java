@@ -1,0 +1,94 @@
+package dev.kneepoint.report;
+
+import dev.kneepoint.analysis.Knee;
+import dev.kneepoint.analysis.KneeOptions;
+import dev.kneepoint.analysis.KneeReport;
+import dev.kneepoint.analysis.LatencyMetric;
+import dev.kneepoint.analysis.RunTables;
+import dev.kneepoint.analysis.SummaryText;
+import dev.kneepoint.analysis.Tables;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.plot.ChartFiles;
+import dev.kneepoint.plot.Overlay;
+import dev.kneepoint.plot.Plots;
+import dev.kneepoint.plot.TelemetryOverlays;
+import dev.kneepoint.plot.TimeSeriesPlot;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.knowm.xchart.XYChart;
+
+/**
+ * The headless report of one run directory: what {@code bin/kneepoint run}, {@code demo} and
+ * {@code analyze} leave beside the data. Reads the directory back in one streaming pass
+ * ({@link RunTables}: no request record is kept, so a run of millions of requests fits in memory; it also
+ * works on a run that was killed), then writes:
+ *
+ * <ul>
+ *   <li>{@code report.txt}: the step summary table, then the knee analysis with its elasticity table,
+ *       method and readings;</li>
+ *   <li>{@code steps.csv}: every step metric, one row per step;</li>
+ *   <li>{@code knee.png}, {@code latency_vs_load.png}, {@code ttft_cdf.png}, {@code timeseries.png} (with the
+ *       server's running and waiting requests on one more axis when the run has that telemetry);</li>
+ *   <li>{@code steps_telemetry.csv}, when the run has telemetry: the step table with each step window's telemetry
+ *       ({@link RunTables#stepsWithTelemetry()}).</li>
+ * </ul>
+ */
+public final class RunReport {
+    /** Files written by {@link #write(Path)}, in order. */
+    public static final List<String> FILES = List.of("report.txt", "steps.csv", "knee.png", "latency_vs_load.png",
+            "ttft_cdf.png", "timeseries.png");
+
+    private RunReport() {}
+
+    /**
+     * Writes the report files into the run directory and returns the text report.
+     *
+     * @throws UncheckedIOException when the directory cannot be read or written
+     */
+    public static String write(Path runDirectory) {
+        RunTables loaded = RunTables.load(runDirectory);
+        RunResult run = loaded.run();
+        KneeReport knee = Knee.analyze(run, KneeOptions.builder().requests(loaded.requests()).build());
+        StringBuilder text = new StringBuilder(SummaryText.format(run));
+        if (!loaded.problems().isEmpty()) {
+            text.append("requests.jsonl problems: ").append(loaded.problems().size()).append(" unreadable line(s), first: ")
+                    .append(loaded.problems().get(0)).append('\n');
+        }
+        text.append('\n').append(knee.summary()).append('\n');
+        try {
+            Files.writeString(runDirectory.resolve("report.txt"), text, StandardCharsets.UTF_8);
+            Tables.steps(run).write().csv(runDirectory.resolve("steps.csv").toFile());
+            List<XYChart> charts = new ArrayList<>();
+            charts.add(Plots.knee(knee));
+            charts.add(Plots.percentilesVsLoad(run));
+            charts.add(Plots.cdf(run, LatencyMetric.TTFT));
+            charts.add(timeSeries(loaded));
+            if (!loaded.telemetry().samples().isEmpty()) {
+                loaded.stepsWithTelemetry().write().csv(runDirectory.resolve("steps_telemetry.csv").toFile());
+            }
+            for (int i = 0; i < charts.size(); i++) {
+                ChartFiles.write(charts.get(i), runDirectory.resolve(FILES.get(i + 2)));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the report into " + runDirectory + ": " + e.getMessage(), e);
+        }
+        return text.toString();
+    }
+
+    private static XYChart timeSeries(RunTables loaded) {
+        TimeSeriesPlot p = TimeSeriesPlot.of(loaded.timeSeries());
+        var t = loaded.telemetry();
+        List<Overlay> server = new ArrayList<>();
+        for (String key : List.of("server:running", "server:waiting")) {
+            if (!t.series(key).isEmpty()) {
+                server.add(TelemetryOverlays.of(t, key));
+            }
+        }
+        return p.overlayGroup(server.toArray(Overlay[]::new)).build();
+    }
+}

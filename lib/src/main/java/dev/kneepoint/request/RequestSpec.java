@@ -1,0 +1,85 @@
+package dev.kneepoint.request;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What to send: one request as the workload describes it. The target decides the wire shape
+ * (chat or completions); the load step decides when.
+ *
+ * @param prompt                the prompt text (for chat: the user message when {@code messages} is empty)
+ * @param messages              full chat history for multi-turn requests; empty for single-turn
+ * @param maxTokens             {@code max_tokens}; -1 to leave it to the server
+ * @param requestedPromptTokens the prompt length the workload intended (-1 unknown)
+ * @param extraBody             fields merged into the JSON body (e.g. {@code ignore_eos}, {@code min_tokens})
+ * @param tag                   traffic class tag carried to the request record
+ * @param keepResponseText      opt-in: the client keeps the answer's text (the concatenated content deltas) in
+ *                              {@link dev.kneepoint.metrics.RequestRecord#responseText()}, e.g. for the next turn of a
+ *                              chat session; off by default (memory), and never written to {@code requests.jsonl}
+ */
+public record RequestSpec(
+        String prompt,
+        List<ChatMessage> messages,
+        int maxTokens,
+        int requestedPromptTokens,
+        Map<String, Object> extraBody,
+        String tag,
+        boolean keepResponseText) {
+
+    /** One chat message. */
+    public record ChatMessage(String role, String content) {
+        public ChatMessage {
+            Objects.requireNonNull(role, "role");
+            Objects.requireNonNull(content, "content");
+        }
+    }
+
+    public RequestSpec {
+        Objects.requireNonNull(prompt, "prompt");
+        messages = messages == null ? List.of() : List.copyOf(messages);
+        extraBody = extraBody == null ? Map.of() : Map.copyOf(extraBody);
+        tag = tag == null || tag.isEmpty() ? "default" : tag;
+    }
+
+    /** A request whose answer text is not kept (the usual case). */
+    public RequestSpec(String prompt, List<ChatMessage> messages, int maxTokens, int requestedPromptTokens,
+                       Map<String, Object> extraBody, String tag) {
+        this(prompt, messages, maxTokens, requestedPromptTokens, extraBody, tag, false);
+    }
+
+    /** A single-turn request with a prompt and an output budget. */
+    public static RequestSpec of(String prompt, int maxTokens) {
+        return new RequestSpec(prompt, List.of(), maxTokens, -1, Map.of(), "default");
+    }
+
+    public RequestSpec withTag(String newTag) {
+        return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, extraBody, newTag, keepResponseText);
+    }
+
+    /** The same request, asking the client to keep (or not) the answer's text; see {@link #keepResponseText()}. */
+    public RequestSpec withKeepResponseText(boolean keep) {
+        return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, extraBody, tag, keep);
+    }
+
+    /**
+     * The output length this request asks for: {@code max_tokens}, else an output budget passed as an
+     * extra field ({@code max_completion_tokens} for OpenAI, {@code n_predict} for llama.cpp); -1 when none.
+     */
+    public int requestedOutputTokens() {
+        if (maxTokens >= 0) {
+            return maxTokens;
+        }
+        for (String field : new String[] {"max_completion_tokens", "max_tokens", "n_predict"}) {
+            if (extraBody.get(field) instanceof Number n && n.intValue() >= 0) {
+                return n.intValue();
+            }
+        }
+        return -1;
+    }
+
+    /** The chat messages to send: {@code messages}, or one user message holding {@code prompt}. */
+    public List<ChatMessage> chatMessages() {
+        return messages.isEmpty() ? List.of(new ChatMessage("user", prompt)) : messages;
+    }
+}

@@ -1,0 +1,501 @@
+package dev.kneepoint.sweep;
+
+import dev.kneepoint.client.ApiKind;
+import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.io.RunDirectory;
+import dev.kneepoint.load.BackgroundStream;
+import dev.kneepoint.load.CapPolicy;
+import dev.kneepoint.load.LoadProgress;
+import dev.kneepoint.load.LoadRun;
+import dev.kneepoint.metrics.ClientThresholds;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.Slo;
+import dev.kneepoint.request.Workload;
+import dev.kneepoint.telemetry.Gpu;
+import dev.kneepoint.telemetry.Telemetry;
+import dev.kneepoint.workload.TraceWorkload;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A ladder of load steps against one target, as a fluent builder that ends in {@link #run()}
+ * (blocking; interrupt the thread to stop it) or {@link #start()} (an {@link AutoCloseable} handle).
+ *
+ * <pre>{@code
+ * RunResult r = Kneepoint.sweep(target)
+ *         .concurrency(1, 2, 4, 8)
+ *         .inputTokens(256).outputTokens(128)
+ *         .stepDuration(Duration.ofSeconds(20)).warmup(Duration.ofSeconds(3))
+ *         .run();
+ * }</pre>
+ *
+ * <p>Either {@link #concurrency(int...)} (closed loop: N users, each waits for its answer),
+ * {@link #rates(double...)} (open loop: requests arrive on a schedule whether or not earlier ones
+ * finished), {@link #trace(Path)} (open loop at a recorded trace's instants) or {@link #rateSweep(int)} (open-loop
+ * rates planned from two measured closed-loop probes) defines the steps. Every request is written to the run directory as it finishes.
+ * All settings are checked when the sweep starts and every problem is reported at once.
+ */
+public final class Sweep {
+    /**
+     * Users of a {@link #rateSweep(int) rate sweep}'s {@code throughput} step by default: 256, vLLM's default
+     * {@code max_num_seqs}, so a server with default batching is saturated (requests beyond its batch queue in it).
+     */
+    public static final int DEFAULT_THROUGHPUT_CONCURRENCY = 256;
+
+    // Package-private so that SweepChecks, SweepPlan and SweepManifest can read them; only the setters
+    // below and SweepChecks.validate (target, background) write them.
+    final TargetConfig baseTarget;
+    TargetConfig target;
+    String api;
+    List<Integer> concurrency = List.of();
+    List<Double> rates = List.of();
+    int rateSweepSteps;
+    int throughputConcurrency = DEFAULT_THROUGHPUT_CONCURRENCY;
+    boolean throughputConcurrencySet;
+    String arrival = "poisson";
+    double burstCv = 2.0;
+    long seed = 42;
+    int inputTokens = 128;
+    int outputTokens = 128;
+    boolean ignoreEos = true;
+    boolean calibrate;
+    Workload workload;
+    Duration stepDuration = Duration.ofSeconds(10);
+    Duration warmup = Duration.ofSeconds(2);
+    boolean stepDurationSet;
+    boolean warmupSet;
+    Path traceFile;
+    int traceBlockSize = dev.kneepoint.workload.Trace.DEFAULT_BLOCK_SIZE;
+    TraceWorkload trace;
+    double timeScale = 1.0;
+    Duration pause = Duration.ZERO;
+    Duration thinkTime = Duration.ZERO;
+    Duration drainTimeout = Duration.ofSeconds(30);
+    long maxRequestsPerStep = -1;
+    boolean baseline;
+    int maxInFlight = -1;
+    CapPolicy capPolicy = CapPolicy.QUEUE;
+    Slo slo = Slo.none();
+    ClientThresholds clientThresholds = ClientThresholds.defaults();
+    double stopFailureRate = Double.NaN;
+    double stopP99Ms = Double.NaN;
+    Path outputDir = Path.of("runs");
+    boolean writeRunDirectory = true;
+    String name = "sweep";
+    LoadProgress progress;
+    boolean allowConcurrent;
+    boolean clientWarmup = true;
+    BackgroundStream background;
+    double backgroundRate = Double.NaN;
+    Workload backgroundWorkload;
+    double[] backgroundStepRates;
+
+    Telemetry telemetry = Telemetry.defaults();
+    // Resolved by SweepChecks.validate when calibrate is on: the target's tokenizer, and the synthetic prompts
+    // built with it (null when a trace or the user's own workload is sent).
+    dev.kneepoint.workload.Calibration calibration;
+    dev.kneepoint.workload.SyntheticWorkload calibratedSynthetic;
+
+    private Sweep(TargetConfig target) {
+        this.baseTarget = Objects.requireNonNull(target, "target");
+        this.target = target;
+    }
+
+    /** A sweep of {@code target} to configure; {@link dev.kneepoint.Kneepoint#sweep} is the same. */
+    public static Sweep of(TargetConfig target) {
+        return new Sweep(target);
+    }
+
+    /**
+     * The API the server speaks, overriding the target's: {@code chat}, {@code completions},
+     * {@code tgi}, {@code ollama-generate}, {@code ollama-chat}, {@code llamacpp} or {@code sglang}
+     * (see {@link ApiKind#parse}; docs/SERVERS.md). An unknown name is reported when the sweep
+     * starts, with the valid ones.
+     */
+    public Sweep api(String name) {
+        this.api = name;
+        return this;
+    }
+
+    /** The API the server speaks, overriding the target's. */
+    public Sweep api(ApiKind kind) {
+        this.api = Objects.requireNonNull(kind, "kind").label();
+        return this;
+    }
+
+    /** Closed-loop steps, one per concurrency level (users each waiting for their answer). */
+    public Sweep concurrency(int... levels) {
+        this.concurrency = Arrays.stream(levels).boxed().toList();
+        return this;
+    }
+
+    /** Open-loop steps, one per request rate (requests per second). */
+    public Sweep rates(double... ratesRps) {
+        this.rates = Arrays.stream(ratesRps).boxed().toList();
+        return this;
+    }
+
+    /**
+     * A rate sweep that finds the server's range by itself (GuideLLM's {@code sweep} profile): a closed-loop step
+     * of one user, labelled {@code synchronous}, measures the lowest useful rate r_sync (its OK requests per second);
+     * a closed-loop step of {@link #throughputConcurrency(int)} users, labelled {@code throughput}, measures the
+     * highest, r_max; then {@code openSteps} open-loop steps run at rates evenly spaced strictly between them,
+     * {@code r_sync + k (r_max - r_sync) / (openSteps + 1)} for k = 1..openSteps, with the sweep's
+     * {@link #arrival(String) arrival} (Poisson by default), warm-up, duration and bounds. The rates are planned
+     * from what the two probes measured, during the run; the manifest records them ({@code config.rate_sweep}),
+     * and each open step's result carries its rate. When r_max is not 5% above r_sync, or a probe failed most of
+     * its requests, the run stops after the probes with the reason. The knee is computed over the open steps only.
+     * Not with {@link #concurrency}, {@link #rates}, a trace, {@link #baseline(boolean)} or per-step background
+     * rates. {@code openSteps} in 2..50. See docs/SCENARIOS.md, "Finding the range by itself: the rate sweep".
+     */
+    public Sweep rateSweep(int openSteps) {
+        this.rateSweepSteps = openSteps;
+        return this;
+    }
+
+    /**
+     * Users of a {@link #rateSweep(int) rate sweep}'s {@code throughput} step (default
+     * {@value #DEFAULT_THROUGHPUT_CONCURRENCY}): enough to keep the server's batch full. Too few and r_max is
+     * understated; too many only queues in the server (the step measures completions, not latency).
+     */
+    public Sweep throughputConcurrency(int users) {
+        this.throughputConcurrency = users;
+        this.throughputConcurrencySet = true;
+        return this;
+    }
+
+    /** Arrival process of open-loop steps: {@code constant}, {@code poisson} (default) or {@code gamma}. */
+    public Sweep arrival(String process) {
+        this.arrival = process;
+        return this;
+    }
+
+    /** Coefficient of variation of gamma arrivals (burstiness; 1 = Poisson). */
+    public Sweep burstiness(double cv) {
+        this.burstCv = cv;
+        this.arrival = "gamma";
+        return this;
+    }
+
+    /** Seed for arrivals and synthetic prompts: the same seed replays the same load. */
+    public Sweep seed(long value) {
+        this.seed = value;
+        return this;
+    }
+
+    /** Synthetic prompt length in tokens (words of the synthetic vocabulary). */
+    public Sweep inputTokens(int tokens) {
+        this.inputTokens = tokens;
+        return this;
+    }
+
+    /** Output budget ({@code max_tokens}); with {@link #ignoreEos(boolean)} the exact output length. */
+    public Sweep outputTokens(int tokens) {
+        this.outputTokens = tokens;
+        return this;
+    }
+
+    /** Send {@code ignore_eos: true} so every answer has exactly the output budget (default true). */
+    public Sweep ignoreEos(boolean on) {
+        this.ignoreEos = on;
+        return this;
+    }
+
+    /**
+     * Make prompt lengths exact in the server's own tokens: before the first step, the target's tokenizer is
+     * measured once (its {@code /tokenize}: vLLM, SGLang, llama.cpp, TGI, llama_cpp.server; Ollama through
+     * {@code prompt_eval_count}) and the synthetic prompts of {@link #inputTokens} (or the prompts of a
+     * {@link #trace(Path) trace file}) are cut to the exact count, chat template included. Off by default: the
+     * synthetic vocabulary is one token per word on the embedded simulator, and on a real tokenizer a prompt of
+     * {@code n} words is some other number of tokens (each record still carries the server's
+     * {@code prompt_tokens}). A target with no tokenizer Kneepoint can reach is an error naming every endpoint
+     * tried. For a workload of your own, calibrate it when you build it ({@code Workloads.synthetic()
+     * .calibrate(target)}).
+     */
+    public Sweep calibrate(boolean on) {
+        this.calibrate = on;
+        return this;
+    }
+
+    /**
+     * Replace the synthetic prompts by a workload of your own. A {@link dev.kneepoint.request.SessionWorkload} (e.g.
+     * {@code Workloads.multiTurn()}) runs as chat sessions with real history, one turn after the other.
+     */
+    public Sweep workload(Workload requests) {
+        this.workload = requests;
+        return this;
+    }
+
+    /**
+     * Replays a request trace open loop (format: {@link dev.kneepoint.workload.Trace}): each line's request fires at
+     * its recorded instant, time-scaled by {@link #timeScale(double)}, with the line's lengths and shared prefix
+     * blocks; prompts are synthetic words of the sweep's {@link #seed(long)} (exact lengths on the simulator; in a
+     * server's tokens with {@link #calibrate(boolean)}).
+     * The file is read when the sweep starts; every bad line is reported then. One step, {@code trace} (or
+     * {@code trace x2}), over the whole trace with no warm-up unless {@link #warmup} / {@link #stepDuration} are set;
+     * with {@link #rates(double...)}, one step per rate, the trace time-scaled to it. Not with concurrency levels.
+     * See docs/SCENARIOS.md, "Replaying a request trace".
+     */
+    public Sweep trace(Path file) {
+        this.traceFile = Objects.requireNonNull(file, "file");
+        this.trace = null;
+        return this;
+    }
+
+    /** Replays a trace workload built with {@code Workloads.trace(file)} (calibrated, tagged...); see {@link #trace(Path)}. */
+    public Sweep trace(TraceWorkload workload) {
+        this.trace = Objects.requireNonNull(workload, "workload");
+        this.traceFile = null;
+        return this;
+    }
+
+    /** Tokens per {@code hash_ids} entry of a trace given by {@link #trace(Path)} (default 512, Mooncake's). */
+    public Sweep traceBlockSize(int tokens) {
+        this.traceBlockSize = tokens;
+        return this;
+    }
+
+    /** Speed-up of a trace replay: 2 fires the trace twice as fast, 0.5 at half speed (default 1: as recorded). */
+    public Sweep timeScale(double factor) {
+        this.timeScale = factor;
+        return this;
+    }
+
+    /** Measured length of each step, after warm-up. */
+    public Sweep stepDuration(Duration d) {
+        this.stepDuration = d;
+        this.stepDurationSet = true;
+        return this;
+    }
+
+    /** Warm-up at the start of each step: requests dispatched then are logged but not measured. */
+    public Sweep warmup(Duration d) {
+        this.warmup = d;
+        this.warmupSet = true;
+        return this;
+    }
+
+    /** Pause between steps, letting the server drain. */
+    public Sweep pause(Duration d) {
+        this.pause = d;
+        return this;
+    }
+
+    /** Think time of closed-loop users between an answer and their next request. */
+    public Sweep thinkTime(Duration d) {
+        this.thinkTime = d;
+        return this;
+    }
+
+    /** How long a finished step waits for its in-flight requests before cancelling them. */
+    public Sweep drainTimeout(Duration d) {
+        this.drainTimeout = d;
+        return this;
+    }
+
+    /** Bound each step by a request count too (whichever bound comes first). */
+    public Sweep maxRequestsPerStep(long count) {
+        this.maxRequestsPerStep = count;
+        return this;
+    }
+
+    /** Run a single-user baseline step first. */
+    public Sweep baseline(boolean on) {
+        this.baseline = on;
+        return this;
+    }
+
+    /** Cap in-flight requests of open-loop steps; the policy says whether extra arrivals queue or drop. */
+    public Sweep maxInFlight(int cap, CapPolicy policy) {
+        this.maxInFlight = cap;
+        this.capPolicy = policy;
+        return this;
+    }
+
+    /** Service-level objectives for goodput. */
+    public Sweep slo(Slo objectives) {
+        this.slo = objectives;
+        return this;
+    }
+
+    /**
+     * Limits of the client self-check, which flags steps the load generator (not the server) limited
+     * ({@code StepResult.clientCheck()}; defaults and rationale in docs/METRICS.md):
+     * {@code .clientCheck(ClientCheck.thresholds().cpuFraction(0.95).build())}.
+     */
+    public Sweep clientCheck(ClientThresholds thresholds) {
+        this.clientThresholds = thresholds;
+        return this;
+    }
+
+    /** Stop the ladder after a step whose failure rate exceeds this fraction. */
+    public Sweep stopWhenFailureRateAbove(double fraction) {
+        this.stopFailureRate = fraction;
+        return this;
+    }
+
+    /** Stop the ladder after a step whose p99 TTFT (sched basis in open loop) exceeds this. */
+    public Sweep stopWhenP99TtftAbove(Duration bound) {
+        this.stopP99Ms = bound.toNanos() / 1e6;
+        return this;
+    }
+
+    /** Folder under which the run directory is created (default {@code runs}). */
+    public Sweep outputDir(Path dir) {
+        this.outputDir = dir;
+        this.writeRunDirectory = dir != null;
+        return this;
+    }
+
+    /** A short name for the run directory and reports. */
+    public Sweep name(String runName) {
+        this.name = runName;
+        return this;
+    }
+
+    /** Live progress events (step start/end, pauses). */
+    public Sweep progress(LoadProgress listener) {
+        this.progress = listener;
+        return this;
+    }
+
+    /**
+     * Allow this sweep to run while another sweep of this JVM drives the same target (default: refused,
+     * because two loads on one server silently mix their measurements). Each run still writes its own
+     * directory, and the manifest records that concurrent runs were allowed.
+     */
+    public Sweep allowConcurrentRuns(boolean allow) {
+        this.allowConcurrent = allow;
+        return this;
+    }
+
+    /**
+     * Warm Kneepoint's own request path before this JVM's first sweep (default on): a few thousand tokens
+     * streamed from an embedded simulator on 127.0.0.1, never from the target, so class loading and the first
+     * JIT compilations of the client do not inflate the first measured requests' dispatch lag and TTFT.
+     * Once per JVM and transport/API combination; the manifest's {@code client_warmup_ms} says what it took.
+     */
+    public Sweep clientWarmup(boolean on) {
+        this.clientWarmup = on;
+        return this;
+    }
+
+    boolean clientWarmup() {
+        return clientWarmup;
+    }
+
+    /**
+     * Steady open-loop background traffic underneath the whole ladder: Poisson arrivals at {@code rateRps}
+     * from the run's start to its last step's end, every request tagged {@code bg}. The steps of the result
+     * (and the knee, the summary's {@code steps}) are the foreground's only; the background is measured apart
+     * in {@link RunResult#background()} and summary.json's {@code background}. The stream's seed is derived
+     * from {@link #seed(long)}.
+     */
+    public Sweep background(Workload requests, double rateRps) {
+        this.background = null;
+        this.backgroundWorkload = requests;
+        this.backgroundRate = rateRps;
+        this.backgroundStepRates = null;
+        return this;
+    }
+
+    /**
+     * Background traffic at a rate per ladder step: Poisson arrivals at {@code ratesRps[k]} during step {@code k}
+     * only (its warm-up and drain included; 0: no background during that step), none in pauses; one rate per
+     * step. Measured apart exactly like {@link #background(Workload, double)}; each background step result
+     * carries its step's planned rate. For another arrival process, tag or drain use
+     * {@code background(BackgroundStream...withStepRates(...))}.
+     */
+    public Sweep backgroundPerStep(Workload requests, double... ratesRps) {
+        this.background = null;
+        this.backgroundWorkload = requests;
+        this.backgroundRate = Double.NaN;
+        this.backgroundStepRates = ratesRps == null ? null : ratesRps.clone();
+        return this;
+    }
+
+    /** Background traffic with full control of arrival process, tag and drain (see {@link BackgroundStream}). */
+    public Sweep background(BackgroundStream stream) {
+        this.background = Objects.requireNonNull(stream, "stream");
+        this.backgroundWorkload = null;
+        return this;
+    }
+
+    /**
+     * What to sample beside the load into the run directory's {@code telemetry.jsonl} (default
+     * {@link Telemetry#defaults()}: the server's {@code /metrics} and the host every 500 ms, GPUs when
+     * nvidia-smi is present); {@link Telemetry#off()} samples nothing. See docs/TELEMETRY.md.
+     */
+    public Sweep telemetry(Telemetry settings) {
+        this.telemetry = Objects.requireNonNull(settings, "settings");
+        return this;
+    }
+
+    /** Scrape this Prometheus endpoint instead of {@code <target>/metrics}. */
+    public Sweep metricsUrl(String url) {
+        this.telemetry = telemetry.withMetricsUrl(url);
+        return this;
+    }
+
+    /** GPU telemetry source: {@link Gpu#auto()} (default), {@link Gpu#nvidiaSmi()}, {@link Gpu#dcgm(String)}, {@link Gpu#off()}. */
+    public Sweep gpu(Gpu source) {
+        this.telemetry = telemetry.withGpu(Objects.requireNonNull(source, "source"));
+        return this;
+    }
+
+    /** Time between telemetry samples (default 500 ms). */
+    public Sweep telemetryInterval(Duration interval) {
+        this.telemetry = telemetry.withInterval(Objects.requireNonNull(interval, "interval"));
+        return this;
+    }
+
+    /** Runs the sweep on this thread and returns its result; interrupting the thread stops it, keeping what was measured. */
+    public RunResult run() {
+        return prepare().runBlocking();
+    }
+
+    /** Starts the sweep on a thread of its own; close the handle to stop it. */
+    public SweepHandle start() {
+        return prepare().startAsync();
+    }
+
+    /** Checks every setting (all problems at once, see {@link SweepChecks}) and plans the ladder. */
+    SweepExecution prepare() {
+        return new SweepExecution(this, SweepChecks.validate(this));
+    }
+
+    /** The target with the {@link #api} override applied; throws naming the problem when it is unknown. */
+    TargetConfig effectiveTarget() {
+        return api == null ? baseTarget : baseTarget.withApiKind(ApiKind.parse(api));
+    }
+
+    /** The synthetic prompts of {@link #inputTokens}/{@link #outputTokens}, or the user's workload. */
+    Workload workloadOrSynthetic() {
+        return SweepPlan.workload(this);
+    }
+
+    /** The run's configuration as written to {@code manifest.json} (no secrets); see {@link SweepManifest}. */
+    Map<String, Object> describe() {
+        return SweepManifest.describe(this);
+    }
+
+    TargetConfig target() { return target; }
+    Slo slo() { return slo; }
+    ClientThresholds clientThresholds() { return clientThresholds; }
+    double stopFailureRate() { return stopFailureRate; }
+    double stopP99Ms() { return stopP99Ms; }
+    Path outputDir() { return writeRunDirectory ? outputDir : null; }
+    String name() { return name; }
+    LoadProgress progressListener() { return progress; }
+    boolean allowConcurrent() { return allowConcurrent; }
+    BackgroundStream backgroundStream() { return background; }
+    /** The trace being replayed (resolved by {@link SweepChecks#validate}), or null. */
+    TraceWorkload traceWorkload() { return trace; }
+    boolean replaysTrace() { return trace != null || traceFile != null; }
+    boolean sweepsRates() { return rateSweepSteps != 0; }
+    Telemetry telemetrySettings() { return telemetry; }
+}

@@ -1,0 +1,171 @@
+package dev.kneepoint.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kneepoint.Kneepoint;
+import dev.kneepoint.analysis.Knee;
+import dev.kneepoint.analysis.KneeReport;
+import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.load.GateDecision;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepInfo;
+import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.metrics.StepWindow;
+import dev.kneepoint.sweep.Sweep;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link Sweep#rateSweep(int)} on the embedded simulator: rates planned from the two measured probes. */
+class RateSweepTest {
+    @TempDir
+    Path runs;
+
+    private static Sweep shortSweep(TargetConfig target, int openSteps) {
+        // Short steps keep the test to a few seconds of a loaded 2-core machine; 16 output tokens on the fast preset
+        // are ~35 ms a request, so even the synchronous step completes ~10 requests in its 0.5 s window.
+        return Kneepoint.rateSweep(target, openSteps).inputTokens(32).outputTokens(16)
+                .stepDuration(Duration.ofMillis(500)).warmup(Duration.ofMillis(100)).maxRequestsPerStep(200)
+                .clientWarmup(false).outputDir(null);
+    }
+
+    private JsonNode manifest() throws Exception {
+        try (Stream<Path> list = Files.list(runs)) {
+            return new ObjectMapper().readTree(list.findFirst().orElseThrow().resolve("manifest.json").toFile());
+        }
+    }
+
+    @Test
+    void openStepsRunAtRatesEvenlySpacedStrictlyBetweenTheMeasuredSynchronousAndThroughputRates() throws Exception {
+        RunResult r;
+        try (dev.kneepoint.sim.Simulator sim = Kneepoint.simulator("fast")) {
+            r = shortSweep(Kneepoint.target(sim), 3).throughputConcurrency(32).outputDir(runs).name("rs").run();
+        }
+        assertThat(r.steps()).hasSize(5);
+        assertThat(r.steps()).extracting(s -> s.info().mode())
+                .containsExactly("closed", "closed", "open", "open", "open");
+        StepResult sync = r.step("synchronous");
+        StepResult max = r.step("throughput");
+        assertThat(sync.info().concurrency()).isEqualTo(1);
+        assertThat(max.info().concurrency()).isEqualTo(32);
+        double rSync = sync.requestsPerS();
+        double rMax = max.requestsPerS();
+        assertThat(rMax).isGreaterThan(rSync * 1.05);
+
+        JsonNode rs = manifest().at("/config/rate_sweep");
+        assertThat(manifest().at("/config/mode").asText()).isEqualTo("rate-sweep");
+        // The manifest records the very numbers the plan used: the probes' request throughput, exactly.
+        assertThat(rs.get("synchronous_rps").asDouble()).isEqualTo(rSync);
+        assertThat(rs.get("throughput_rps").asDouble()).isEqualTo(rMax);
+        List<Double> planned = new ArrayList<>();
+        rs.get("planned_rates_rps").forEach(n -> planned.add(n.asDouble()));
+        assertThat(planned).hasSize(3);
+        double gap = (rMax - rSync) / 4;
+        for (int k = 0; k < 3; k++) {
+            double rate = planned.get(k);
+            assertThat(rate).isGreaterThan(rSync).isLessThan(rMax);
+            // Evenly spaced: r_sync + (k+1)(r_max - r_sync)/4, up to the rounding to 5 significant digits (half a
+            // unit in the 5th digit is at most 5e-5 of the rate; 1e-4 leaves a factor of two).
+            assertThat(rate).isCloseTo(rSync + (k + 1) * gap, within(1e-4 * rate));
+            StepResult open = r.steps().get(2 + k);
+            // Each open step is planned at exactly the recorded rate, with the default Poisson arrivals.
+            assertThat(open.info().rateRps()).isEqualTo(rate);
+            assertThat(open.info().arrival()).startsWith("poisson");
+            assertThat(open.requestsOk()).isPositive();
+        }
+        // The knee is computed over the open steps only: a concurrency of 1 or 32 is no point of the rate axis.
+        KneeReport knee = Knee.analyze(r);
+        assertThat(knee.steps().rowCount()).isEqualTo(3);
+        assertThat(manifest().get("ending").asText()).startsWith("completed: all 5 steps completed");
+    }
+
+    @Test
+    void aTargetWhoseProbeFailsStopsAfterItWithTheReason() throws Exception {
+        // Nothing listens on port 9: every request of the synchronous step fails (connection refused), fast.
+        RunResult r = shortSweep(Kneepoint.target("http://127.0.0.1:9", "m"), 4).maxRequestsPerStep(20)
+                .telemetry(dev.kneepoint.telemetry.Telemetry.off()).outputDir(runs).name("down").run();
+        assertThat(r.steps()).extracting(s -> s.info().label()).containsExactly("synchronous");
+        assertThat(r.step("synchronous").requestsOk()).isZero();
+        JsonNode m = manifest();
+        assertThat(m.get("ending").asText()).startsWith("gate_stopped: stopped after step 'synchronous':"
+                + " the rate sweep's synchronous step completed no request (");
+        assertThat(m.at("/config/rate_sweep/planned_rates_rps").isNull()).isTrue();
+    }
+
+    /** A probe's result with {@code ok} and {@code failed} requests and a request throughput of {@code rps}. */
+    private static StepResult probe(int index, String label, int users, double rps, long ok, long failed) {
+        StepInfo info = new StepInfo(index, label, StepInfo.CLOSED, users, Double.NaN, "", -1, "", 0, 1_000_000_000L, -1);
+        return StepResult.builder().info(info).window(new StepWindow(0, 0, 1_000_000_000L, true))
+                .requestsOk(ok).requestsFailed(failed).requestsPerS(rps).build();
+    }
+
+    @Test
+    void theThroughputStepMustBeMoreThanFivePercentAboveTheSynchronousOneAndNeitherMayFailMostRequests() {
+        Sweep s = Kneepoint.rateSweep(Kneepoint.target("http://127.0.0.1:9", "m"), 3).throughputConcurrency(8);
+        StepResult sync = probe(0, "synchronous", 1, 10.0, 10, 0);
+        assertThat(SweepRates.plan(s, List.of(sync), new LinkedHashMap<>())).isInstanceOf(GateDecision.Proceed.class);
+
+        // 10.4 req/s is 4% above 10: no headroom (a server that serves one request at a time, up to noise).
+        Map<String, Object> record = new LinkedHashMap<>();
+        GateDecision flat = SweepRates.plan(s, List.of(sync, probe(1, "throughput", 8, 10.4, 10, 0)), record);
+        assertThat(flat).isInstanceOf(GateDecision.Stop.class);
+        assertThat(((GateDecision.Stop) flat).reason()).startsWith("no headroom to sweep: the throughput step (8 users)"
+                + " completed 10.400 requests/s, not more than 5% above the synchronous step's 10.000 requests/s");
+        assertThat(record).containsEntry("synchronous_rps", 10.0).containsEntry("throughput_rps", 10.4)
+                .doesNotContainKey("planned_rates_rps");
+
+        // 10.6 is 6% above: three rates at 10 + k 0.6 / 4.
+        record.clear();
+        GateDecision ok = SweepRates.plan(s, List.of(sync, probe(1, "throughput", 8, 10.6, 10, 0)), record);
+        assertThat(ok).isInstanceOf(GateDecision.Extend.class);
+        assertThat(((GateDecision.Extend) ok).more()).extracting(st -> st.info(0).rateRps())
+                .containsExactly(10.15, 10.3, 10.45);
+        assertThat(record.get("planned_rates_rps")).isEqualTo(List.of(10.15, 10.3, 10.45));
+
+        // 6 of 10 failed: more than half, the rate is not trusted.
+        GateDecision failing = SweepRates.plan(s, List.of(sync, probe(1, "throughput", 8, 40, 4, 6)), record);
+        assertThat(((GateDecision.Stop) failing).reason()).startsWith("the rate sweep's throughput step failed 6 of 10");
+        // 5 of 10 is not most: planned.
+        assertThat(SweepRates.plan(s, List.of(sync, probe(1, "throughput", 8, 40, 5, 5)), record))
+                .isInstanceOf(GateDecision.Extend.class);
+    }
+
+    @Test
+    void invalidRateSweepSettingsAreAllReportedAtOnce() {
+        TargetConfig nowhere = Kneepoint.target("http://127.0.0.1:9", "m");
+        assertThatThrownBy(() -> Kneepoint.rateSweep(nowhere, 1).concurrency(1, 2).rates(3).baseline(true)
+                .throughputConcurrency(1).thinkTime(Duration.ofMillis(5))
+                .backgroundPerStep(i -> dev.kneepoint.request.RequestSpec.of("bg", 4), 1, 2).outputDir(null).run())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("6 problems")
+                .hasMessageContaining("per-step rates cannot follow a rate sweep")
+                .hasMessageContaining("rateSweep takes 2 to 50 open-loop steps, got 1")
+                .hasMessageContaining("remove the concurrency levels and the request rates")
+                .hasMessageContaining("remove baseline(true)")
+                .hasMessageContaining("throughputConcurrency must be >= 2")
+                .hasMessageContaining("thinkTime does not apply");
+        assertThatThrownBy(() -> Kneepoint.rateSweep(nowhere, 51).trace(Path.of("t.jsonl")).outputDir(null).run())
+                .hasMessageContaining("got 51").hasMessageContaining("remove the a trace");
+        assertThatThrownBy(() -> Kneepoint.ladder(nowhere, 1).throughputConcurrency(64).outputDir(null).run())
+                .hasMessageContaining("throughputConcurrency applies to a rate sweep only");
+    }
+
+    @Test
+    void plannedRatesAreTheInteriorPointsOfAnEvenGrid() {
+        // Hand-derived: between 2 and 10 with 3 steps, the gap is 8/4 = 2.
+        assertThat(SweepRates.between(2, 10, 3)).containsExactly(4.0, 6.0, 8.0);
+        // 1/3-spaced: 1 + k/3 rounded to 5 significant digits.
+        assertThat(SweepRates.between(1, 2, 2)).containsExactly(1.3333, 1.6667);
+    }
+}
