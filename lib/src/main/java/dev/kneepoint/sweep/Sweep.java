@@ -40,12 +40,6 @@ import java.util.Objects;
  * All settings are checked when the sweep starts and every problem is reported at once.
  */
 public final class Sweep {
-    /**
-     * Users of a {@link #rateSweep(int) rate sweep}'s {@code throughput} step by default: 256, vLLM's default
-     * {@code max_num_seqs}, so a server with default batching is saturated (requests beyond its batch queue in it).
-     */
-    public static final int DEFAULT_THROUGHPUT_CONCURRENCY = 256;
-
     // Package-private so that SweepChecks, SweepPlan and SweepManifest can read them; only the setters
     // below and SweepChecks.validate (target, background) write them.
     final TargetConfig baseTarget;
@@ -54,27 +48,27 @@ public final class Sweep {
     List<Integer> concurrency = List.of();
     List<Double> rates = List.of();
     int rateSweepSteps;
-    int throughputConcurrency = DEFAULT_THROUGHPUT_CONCURRENCY;
+    int throughputConcurrency = SweepDefaults.THROUGHPUT_CONCURRENCY;
     boolean throughputConcurrencySet;
-    String arrival = "poisson";
-    double burstCv = 2.0;
-    long seed = 42;
-    int inputTokens = 128;
-    int outputTokens = 128;
+    String arrival = SweepDefaults.ARRIVAL;
+    double burstCv = SweepDefaults.BURST_CV;
+    long seed = SweepDefaults.SEED;
+    int inputTokens = SweepDefaults.INPUT_TOKENS;
+    int outputTokens = SweepDefaults.OUTPUT_TOKENS;
     boolean ignoreEos = true;
     boolean calibrate;
     Workload workload;
-    Duration stepDuration = Duration.ofSeconds(10);
-    Duration warmup = Duration.ofSeconds(2);
+    Duration stepDuration = SweepDefaults.STEP_DURATION;
+    Duration warmup = SweepDefaults.WARMUP;
     boolean stepDurationSet;
     boolean warmupSet;
     Path traceFile;
     int traceBlockSize = dev.kneepoint.workload.Trace.DEFAULT_BLOCK_SIZE;
     TraceWorkload trace;
     double timeScale = 1.0;
-    Duration pause = Duration.ZERO;
-    Duration thinkTime = Duration.ZERO;
-    Duration drainTimeout = Duration.ofSeconds(30);
+    Duration pause = SweepDefaults.PAUSE;
+    Duration thinkTime = SweepDefaults.THINK_TIME;
+    Duration drainTimeout = SweepDefaults.DRAIN_TIMEOUT;
     long maxRequestsPerStep = -1;
     boolean baseline;
     int maxInFlight = -1;
@@ -83,9 +77,9 @@ public final class Sweep {
     ClientThresholds clientThresholds = ClientThresholds.defaults();
     double stopFailureRate = Double.NaN;
     double stopP99Ms = Double.NaN;
-    Path outputDir = Path.of("runs");
+    Path outputDir = SweepDefaults.OUTPUT_DIR;
     boolean writeRunDirectory = true;
-    String name = "sweep";
+    String name = SweepDefaults.NAME;
     LoadProgress progress;
     boolean allowConcurrent;
     boolean clientWarmup = true;
@@ -159,7 +153,7 @@ public final class Sweep {
 
     /**
      * Users of a {@link #rateSweep(int) rate sweep}'s {@code throughput} step (default
-     * {@value #DEFAULT_THROUGHPUT_CONCURRENCY}): enough to keep the server's batch full. Too few and r_max is
+     * {@value SweepDefaults#THROUGHPUT_CONCURRENCY}): enough to keep the server's batch full. Too few and r_max is
      * understated; too many only queues in the server (the step measures completions, not latency).
      */
     public Sweep throughputConcurrency(int users) {

@@ -1,0 +1,43 @@
+package dev.kneepoint.sweep;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * What a {@link Sweep} does when a setting is left alone: the one place these defaults are defined. The command
+ * line ({@code bin/kneepoint run}) and the notebooks take theirs from here, so a sweep started either way measures
+ * the same thing.
+ */
+public final class SweepDefaults {
+    private SweepDefaults() {}
+
+    /** Measured length of each step. */
+    public static final Duration STEP_DURATION = Duration.ofSeconds(10);
+    /** Warm-up before each step's measured window (its requests are recorded but not measured). */
+    public static final Duration WARMUP = Duration.ofSeconds(2);
+    /** How long a step waits for its in-flight requests after its window ends. */
+    public static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
+    /** Pause between steps. */
+    public static final Duration PAUSE = Duration.ZERO;
+    /** Closed loop: a user's think time between an answer and its next request. */
+    public static final Duration THINK_TIME = Duration.ZERO;
+    /** Open-loop arrivals: {@code constant}, {@code poisson} or {@code gamma}. */
+    public static final String ARRIVAL = "poisson";
+    /** Gamma arrivals' coefficient of variation (burstiness). */
+    public static final double BURST_CV = 2.0;
+    /** Seed for arrivals and synthetic prompts. */
+    public static final long SEED = 42;
+    /** Synthetic prompt length, tokens. */
+    public static final int INPUT_TOKENS = 128;
+    /** Output length asked for ({@code max_tokens}), tokens. */
+    public static final int OUTPUT_TOKENS = 128;
+    /**
+     * Users of a {@link Sweep#rateSweep(int) rate sweep}'s {@code throughput} step: 256, vLLM's default
+     * {@code max_num_seqs}, so a server with default batching is saturated (requests beyond its batch queue in it).
+     */
+    public static final int THROUGHPUT_CONCURRENCY = 256;
+    /** Parent folder of run directories. */
+    public static final Path OUTPUT_DIR = Path.of("runs");
+    /** Run name (the run directory is named after it and the start time). */
+    public static final String NAME = "sweep";
+}
