@@ -1,50 +1,42 @@
 package dev.kneepoint.plot;
 
-import dev.kneepoint.analysis.Knee;
 import dev.kneepoint.analysis.KneeOptions;
 import dev.kneepoint.analysis.KneeReport;
-import dev.kneepoint.metrics.RunResult;
-import java.util.ArrayList;
 import java.util.List;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 import tech.tablesaw.api.Table;
 
 /**
- * Builder of a run-comparison overlay: each run's throughput–latency curve (as {@link Knee} defines T and
- * L under the given options), one series per run, plus each run's knee as a marker series
- * {@code <run> knee}.
+ * Builder of a run-comparison overlay: each analysed run's throughput–latency curve (the T and L its
+ * {@link KneeReport} was computed with), one series per run, plus each run's knee as a marker series
+ * {@code <run> knee}. It draws what {@link dev.kneepoint.analysis.Knee#analyze} found; analyse the runs with
+ * the options you want first.
  */
 public final class ComparePlot {
-    private final List<RunResult> runs;
-    private KneeOptions options = KneeOptions.defaults();
+    private final List<KneeReport> reports;
     private String title;
     private int width = ChartStyle.WIDTH;
     private int height = ChartStyle.HEIGHT;
 
-    private ComparePlot(List<RunResult> runs) {
-        this.runs = List.copyOf(runs);
+    private ComparePlot(List<KneeReport> reports) {
+        this.reports = List.copyOf(reports);
     }
 
-    public static ComparePlot of(List<RunResult> runs) {
-        return new ComparePlot(runs);
+    /** The curves of {@code reports}, one per analysed run, in this order. */
+    public static ComparePlot of(List<KneeReport> reports) {
+        return new ComparePlot(reports);
     }
-
-    public ComparePlot options(KneeOptions o) { this.options = o; return this; }
 
     public ComparePlot title(String title) { this.title = title; return this; }
 
     public ComparePlot size(int width, int height) { this.width = width; this.height = height; return this; }
 
     public XYChart build() {
-        List<KneeReport> reports = new ArrayList<>();
-        for (RunResult r : runs) {
-            reports.add(Knee.analyze(r, options));
-        }
-        String tCol = reports.isEmpty() ? options.throughput().column() : reports.get(0).throughputColumn();
+        String tCol = reports.isEmpty() ? KneeOptions.Throughput.OUTPUT_TOKENS.column() : reports.get(0).throughputColumn();
         String lCol = reports.isEmpty() ? "latency_ms" : reports.get(0).latencyColumn();
         XYChart c = ChartStyle.chart(title != null ? title : "Run comparison: "
-                        + String.join(" vs ", runs.stream().map(RunResult::runId).toList()),
+                        + String.join(" vs ", reports.stream().map(KneeReport::runId).toList()),
                 Units.axis(tCol), Units.axis(lCol), width, height);
         int i = 0;
         for (KneeReport k : reports) {

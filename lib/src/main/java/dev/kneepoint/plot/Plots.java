@@ -10,7 +10,10 @@ import org.knowm.xchart.XYChart;
 import tech.tablesaw.api.Table;
 
 /**
- * One-liners for the standard charts (tier 1). Each returns an XChart {@link XYChart} that a notebook
+ * One-liners for the standard charts (tier 1). The builders draw only what analysis computed (a
+ * {@link KneeReport}, a table, a run's distributions); the one-liners over a {@link RunResult} that need its knee
+ * analyse it first with {@link Knee#analyze(RunResult) default options} — for other options analyse yourself and
+ * pass the report. Each returns an XChart {@link XYChart} that a notebook
  * renders and {@link ChartFiles} encodes; for control use the builders ({@link KneePlot}, {@link LoadPlot},
  * {@link DistributionPlot}, {@link TimeSeriesPlot}, {@link PromptLengthPlot}, {@link ComparePlot}).
  */
@@ -83,8 +86,10 @@ public final class Plots {
 
     /** Throughput–latency curves of two or more runs overlaid, knees marked. */
     public static XYChart compare(RunResult a, RunResult b, RunResult... more) {
-        List<RunResult> all = new ArrayList<>(List.of(a, b));
-        all.addAll(List.of(more));
+        List<KneeReport> all = new ArrayList<>(List.of(Knee.analyze(a), Knee.analyze(b)));
+        for (RunResult r : more) {
+            all.add(Knee.analyze(r));
+        }
         return ComparePlot.of(all).build();
     }
 

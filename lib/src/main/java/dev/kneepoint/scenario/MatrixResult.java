@@ -3,6 +3,7 @@ package dev.kneepoint.scenario;
 import dev.kneepoint.analysis.KneeOptions;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.analysis.Knee;
 import dev.kneepoint.plot.ComparePlot;
 import dev.kneepoint.plot.Plots;
 import dev.kneepoint.workload.Calibration;
@@ -105,7 +106,7 @@ public record MatrixResult(List<ScenarioRun> runs, Calibration calibration, Knee
     public XYChart kneeOverlay() {
         List<RunResult> named = runs.stream().map(r -> new RunResult(r.scenario().name(), r.run().steps(),
                 r.run().complete(), r.run().startTime(), r.run().target(), r.run().background())).toList();
-        return ComparePlot.of(named).options(options).title("Scenario matrix: throughput vs latency").build();
+        return ComparePlot.of(named.stream().map(r -> Knee.analyze(r, options)).toList()).title("Scenario matrix: throughput vs latency").build();
     }
 
     /** The knee chart of one scenario. */

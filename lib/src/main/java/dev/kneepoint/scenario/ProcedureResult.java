@@ -3,6 +3,7 @@ package dev.kneepoint.scenario;
 import dev.kneepoint.analysis.KneeReport;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.analysis.Knee;
 import dev.kneepoint.plot.ComparePlot;
 import dev.kneepoint.plot.Plots;
 import dev.kneepoint.workload.Calibration;
@@ -112,7 +113,7 @@ public record ProcedureResult(Map<String, String> environment, Calibration calib
     public XYChart lengthsPlot() {
         List<RunResult> named = List.of(rename(ladder, "ladder"), rename(longPrompts, "long prompts"),
                 rename(longOutputs, "long outputs"));
-        return ComparePlot.of(named).title("Ladder, longer prompts, longer outputs").build();
+        return ComparePlot.of(named.stream().map(Knee::analyze).toList()).title("Ladder, longer prompts, longer outputs").build();
     }
 
     /** The soak's time series (throughput, TTFT, ITL, failures over time). */
