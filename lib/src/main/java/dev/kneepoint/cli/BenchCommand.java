@@ -26,6 +26,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -43,8 +44,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Measure the client: CPU per token, ingest rate, dispatch accuracy, concurrent streams.")
 final class BenchCommand implements Callable<Integer> {
-    @Option(names = "--seconds", defaultValue = "10", description = "Measured seconds per scenario (default: ${DEFAULT-VALUE})")
-    int seconds;
+    @Mixin
+    BenchOptions bench;
 
     @Option(names = "--streams", defaultValue = "2000", description = "Concurrent streams scenario size (default: ${DEFAULT-VALUE})")
     int streams;
@@ -52,19 +53,11 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--rate", defaultValue = "1000", description = "Dispatch-accuracy scenario rate, req/s (default: ${DEFAULT-VALUE})")
     double rate;
 
-    @Option(names = "--transport", defaultValue = "NIO",
-            description = "Client transport: NIO (selector-based, for the simulator's http://), OKHTTP or AUTO (= NIO for http://) (default: ${DEFAULT-VALUE})")
-    dev.kneepoint.client.Transport transport;
-
     @Option(names = "--only", description = "Run one scenario: ingest, dispatch or streams")
     String only;
 
     @Option(names = "--runs", defaultValue = "1", description = "Repeat each scenario this many times, one row each (default: ${DEFAULT-VALUE})")
     int runs;
-
-    @Option(names = "--warmup", defaultValue = "3", description = "Warm-up seconds of the ingest and dispatch scenarios, excluded "
-            + "from every figure; JIT compilation mostly ends within it (default: ${DEFAULT-VALUE})")
-    int warmupS;
 
     @Option(names = "--all", description = "Run every part (client, sim, kernel, analysis), each in its own process, and write "
             + "results.md and results.json with each figure, its target and the machine")
@@ -133,8 +126,8 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private void scenarios(List<String> rows) throws IOException, InterruptedException {
-        Duration warm = Duration.ofSeconds(warmupS);
-        Duration d = Duration.ofSeconds(seconds);
+        Duration warm = Duration.ofSeconds(bench.warmupSeconds);
+        Duration d = Duration.ofSeconds(bench.seconds);
         if (only == null || only.equals("ingest")) {
             for (int c : new int[] {16, 64}) {
                 rows.add(scenario("ingest", "closed c=" + c, List.of("--max-num-seqs", "1024", "--kv-tokens", "16000000",
@@ -166,7 +159,7 @@ final class BenchCommand implements Callable<Integer> {
         Process child = startSimulator(simArgs);
         try {
             String url = readUrl(child);
-            TargetConfig target = Kneepoint.targetBuilder().baseUrl(url).model("sim-fast").transport(transport)
+            TargetConfig target = Kneepoint.targetBuilder().baseUrl(url).model("sim-fast").transport(bench.transport)
                     .idleTimeout(Duration.ofSeconds(120)).build();
             // CPU and GC are sampled from the end of warm-up (when the window opens) to the end of the run.
             long[] start = new long[4];

@@ -6,56 +6,74 @@ import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.report.RunReport;
 import dev.kneepoint.sim.Simulator;
+import dev.kneepoint.sweep.Sweep;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * {@code kneepoint demo}: the main job on the embedded simulator. A closed-loop concurrency ladder
  * finds the capacity; an open-loop rate ladder at fractions of it shows queueing without
  * coordinated omission. Both runs are written as run directories.
+ *
+ * <p>A demo should be over in a couple of minutes, so some of its defaults are its own (the constants below,
+ * through {@link OptionDefaults.Own}): shorter steps and drain than a sweep's, an 8B-GPU simulator with a ladder
+ * that reaches its batch limit, and lengths that keep each request short. The others (warm-up, pause, output
+ * folder, simulator seed) are the library's.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
+@Command(name = "demo", mixinStandardHelpOptions = true, defaultValueProvider = OptionDefaults.class,
         description = "Start the embedded simulator, run a concurrency ladder and a request-rate ladder, "
                 + "print the summaries and write the run directories.")
-final class DemoCommand implements Callable<Integer> {
-    @Option(names = "--preset", defaultValue = "gpu-8b", description = "Simulator preset (default: ${DEFAULT-VALUE})")
-    String preset;
+final class DemoCommand implements Callable<Integer>, OptionDefaults.Own {
+    /** The simulator: an 8B model on one GPU, 256 sequences in its batch. */
+    private static final String PRESET = "gpu-8b";
+    /** The closed-loop ladder, past the preset's batch limit. */
+    private static final String CONCURRENCY = "1,4,16,64,256,512";
+    /** Measured length of each step. */
+    private static final Duration STEP = Duration.ofSeconds(5);
+    /** How long an open-loop step waits for its in-flight requests (overloaded at 1.2x capacity). */
+    private static final Duration DRAIN = Duration.ofSeconds(10);
+    /** Prompt length, tokens. */
+    private static final int INPUT_TOKENS = 256;
+    /** Output length, tokens. */
+    private static final int OUTPUT_TOKENS = 64;
+    /** The runs' name: {@code demo-concurrency} and {@code demo-rate}. */
+    private static final String NAME = "demo";
 
-    @Option(names = "--concurrency", split = ",", defaultValue = "1,4,16,64,256,512",
+    @Mixin
+    SimulatorOptions simulator;
+
+    @Option(names = "--concurrency", split = ",", defaultValue = CONCURRENCY,
             description = "Concurrency ladder (default: ${DEFAULT-VALUE})")
     int[] concurrency;
 
-    @Option(names = "--step", defaultValue = "5s", description = "Measured length of each step (default: ${DEFAULT-VALUE})")
-    Duration step;
+    @Mixin
+    StepTimingOptions timing;
 
-    @Option(names = "--warmup", defaultValue = "2s", description = "Warm-up per step (default: ${DEFAULT-VALUE})")
-    Duration warmup;
+    @Mixin
+    LengthOptions lengths;
 
-    @Option(names = "--input-tokens", defaultValue = "256", description = "Prompt length (default: ${DEFAULT-VALUE})")
-    int inputTokens;
+    @Mixin
+    OutputOptions output;
 
-    @Option(names = "--output-tokens", defaultValue = "64", description = "Output length (default: ${DEFAULT-VALUE})")
-    int outputTokens;
-
-    @Option(names = "--out", defaultValue = "runs", description = "Parent folder of run directories (default: ${DEFAULT-VALUE})")
-    Path out;
+    @Override
+    public Map<String, ?> ownDefaults() {
+        return Map.of("--preset", PRESET, "--duration", STEP, "--input-tokens", INPUT_TOKENS,
+                "--output-tokens", OUTPUT_TOKENS, "--name", NAME);
+    }
 
     @Override
     public Integer call() {
-        try (Simulator sim = Kneepoint.simulator(preset)) {
+        try (Simulator sim = Kneepoint.simulator(simulator.builder().build())) {
             TargetConfig target = Kneepoint.target(sim);
-            System.err.println("embedded simulator '" + preset + "' at " + sim.url());
-            RunResult ladder = Kneepoint.ladder(target, concurrency)
-                    .inputTokens(inputTokens).outputTokens(outputTokens)
-                    .stepDuration(step).warmup(warmup)
-                    .outputDir(out).name("demo-concurrency")
-                    .progress(new ConsoleProgress(System.err))
-                    .run();
-            Path ladderDir = ladder.directory().orElse(out.resolve(ladder.runId()));
+            System.err.println("embedded simulator '" + simulator.preset + "' at " + sim.url());
+            RunResult ladder = configure(Kneepoint.ladder(target, concurrency), "concurrency").run();
+            Path ladderDir = output.directory(ladder);
             System.out.println("== Closed loop: concurrency ladder");
             System.out.print(RunReport.write(ladderDir));
 
@@ -63,14 +81,9 @@ final class DemoCommand implements Callable<Integer> {
             double[] rates = {round(capacity * 0.5), round(capacity * 0.9), round(capacity * 1.2)};
             System.err.printf(Locale.ROOT, "measured capacity %.2f req/s; open-loop rates %.2f, %.2f, %.2f req/s%n",
                     capacity, rates[0], rates[1], rates[2]);
-            RunResult open = Kneepoint.rateLadder(target, rates)
-                    .inputTokens(inputTokens).outputTokens(outputTokens)
-                    .stepDuration(step).warmup(warmup).drainTimeout(Duration.ofSeconds(10))
-                    .outputDir(out).name("demo-rate")
-                    .progress(new ConsoleProgress(System.err))
-                    .run();
+            RunResult open = configure(Kneepoint.rateLadder(target, rates), "rate").drainTimeout(DRAIN).run();
             System.out.println();
-            Path openDir = open.directory().orElse(out.resolve(open.runId()));
+            Path openDir = output.directory(open);
             System.out.println("== Open loop: request-rate ladder (Poisson arrivals)");
             System.out.print(RunReport.write(openDir));
             System.out.println();
@@ -81,6 +94,13 @@ final class DemoCommand implements Callable<Integer> {
                     + ladderDir + " and " + openDir);
             return ladder.complete() && open.complete() ? 0 : 3;
         }
+    }
+
+    /** One of the demo's two ladders with the shared options, named {@code <name>-<part>}. */
+    private Sweep configure(Sweep sweep, String part) {
+        timing.applyTo(sweep, false);
+        lengths.applyTo(sweep);
+        return output.applyTo(sweep, part).progress(new ConsoleProgress(System.err));
     }
 
     private static double round(double v) {

@@ -5,7 +5,10 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses human durations: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}, {@code 1.5s}, or ISO-8601 {@code PT30S}. */
+/**
+ * Parses human durations: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}, {@code 1.5s}, or ISO-8601 {@code PT30S};
+ * {@link #format} writes one back the way a user types it (for the defaults shown in {@code --help}).
+ */
 final class Durations {
     private static final Pattern SIMPLE = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
 
@@ -30,5 +33,16 @@ final class Durations {
             throw new IllegalArgumentException("cannot read duration '" + text
                     + "': use a number with a unit, e.g. 500ms, 30s, 2m, 1h");
         }
+    }
+
+    /** {@code d} as {@link #parse} reads it: {@code 10s}, {@code 500ms}, {@code 0s}; ISO-8601 when neither is whole. */
+    static String format(Duration d) {
+        if (d.toNanosPart() == 0) {
+            return d.toSeconds() + "s";
+        }
+        if (d.toNanosPart() % 1_000_000 == 0) {
+            return d.toMillis() + "ms";
+        }
+        return d.toString();
     }
 }

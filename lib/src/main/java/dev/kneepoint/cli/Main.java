@@ -16,6 +16,11 @@ public final class Main implements Runnable {
 
     /** Runs the command line and returns the exit code (for tests). */
     public static int execute(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /** The command line with its converters and error handling, ready to parse or execute (also for tests). */
+    static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
         cl.registerConverter(java.time.Duration.class, Durations::parse);
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
@@ -25,7 +30,7 @@ public final class Main implements Runnable {
             }
             throw e;
         });
-        return cl.execute(args);
+        return cl;
     }
 
     @Override

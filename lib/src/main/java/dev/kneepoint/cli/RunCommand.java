@@ -1,37 +1,33 @@
 package dev.kneepoint.cli;
 
 import dev.kneepoint.Kneepoint;
-import dev.kneepoint.client.ApiKind;
-import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.load.CapPolicy;
 import dev.kneepoint.metrics.RunResult;
-import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.report.RunReport;
 import dev.kneepoint.sweep.Sweep;
-import dev.kneepoint.telemetry.Gpu;
-import dev.kneepoint.telemetry.Telemetry;
+import dev.kneepoint.sweep.SweepDefaults;
+import dev.kneepoint.workload.Trace;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code kneepoint run}: a ladder against any OpenAI-compatible server, headless. */
-@Command(name = "run", mixinStandardHelpOptions = true,
+/**
+ * {@code kneepoint run}: a ladder against any OpenAI-compatible server, headless. Every default is the library's
+ * ({@link OptionDefaults}): a sweep started here and one started from a notebook measure the same thing.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true, defaultValueProvider = OptionDefaults.class,
         description = "Run a concurrency or request-rate ladder, a rate sweep, or replay a request trace, against an "
                 + "OpenAI-compatible server; prints the summary table and writes the run directory.")
 final class RunCommand implements Callable<Integer> {
-    @Option(names = "--url", required = true, description = "Server base URL, e.g. http://127.0.0.1:8000")
-    String url;
+    @Mixin
+    TargetOptions target;
 
-    @Option(names = "--model", required = true, description = "Model name sent in each request")
-    String model;
-
-    @Option(names = "--api", defaultValue = "chat", description = "Server API: chat, completions (OpenAI-compatible), "
-            + "tgi, ollama-generate, ollama-chat, llamacpp or sglang (native); see docs/SERVERS.md (default: ${DEFAULT-VALUE})")
-    String api;
+    @Mixin
+    AccessOptions access;
 
     @Option(names = "--concurrency", split = ",", description = "Closed-loop levels, e.g. 1,2,4,8")
     List<Integer> concurrency = List.of();
@@ -41,7 +37,8 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--trace", description = "Replay this trace (JSON lines: timestamp ms, input_length, output_length, "
             + "optional hash_ids or text; see docs/SCENARIOS.md): each request fires at its recorded instant, open loop. "
-            + "With --rate, one step per rate, the trace time-scaled to it")
+            + "With --rate, one step per rate, the trace time-scaled to it. Unless given, "
+            + "--duration is the whole trace and --warmup none")
     Path trace;
 
     @Option(names = "--rate-sweep", paramLabel = "N", description = "Find the range by itself (GuideLLM's sweep): a "
@@ -50,26 +47,21 @@ final class RunCommand implements Callable<Integer> {
     Integer rateSweep;
 
     @Option(names = "--throughput-concurrency", paramLabel = "C", description = "Users of --rate-sweep's throughput "
-            + "step (default: 256)")
+            + "step (default: " + SweepDefaults.THROUGHPUT_CONCURRENCY + ")")
     Integer throughputConcurrency;
 
     @Option(names = "--time-scale", description = "Trace speed-up: 2 replays twice as fast, 0.5 at half speed (default: 1)")
     Double timeScale;
 
-    @Option(names = "--block-size", description = "Tokens per trace hash id (default: 512, Mooncake's)")
+    @Option(names = "--block-size", description = "Tokens per trace hash id (default: " + Trace.DEFAULT_BLOCK_SIZE
+            + ", Mooncake's)")
     Integer blockSize;
 
-    @Option(names = "--arrival", defaultValue = "poisson", description = "constant, poisson or gamma (default: ${DEFAULT-VALUE})")
-    String arrival;
+    @Mixin
+    ArrivalOptions arrival;
 
-    @Option(names = "--burstiness", defaultValue = "2.0", description = "Gamma arrivals' coefficient of variation")
-    double burstiness;
-
-    @Option(names = "--input-tokens", defaultValue = "128", description = "Synthetic prompt length (default: ${DEFAULT-VALUE})")
-    int inputTokens;
-
-    @Option(names = "--output-tokens", defaultValue = "128", description = "max_tokens per request (default: ${DEFAULT-VALUE})")
-    int outputTokens;
+    @Mixin
+    LengthOptions lengths;
 
     @Option(names = "--no-ignore-eos", description = "Do not send ignore_eos (outputs may end early)")
     boolean noIgnoreEos;
@@ -78,112 +70,39 @@ final class RunCommand implements Callable<Integer> {
             + "(/tokenize; Ollama: prompt_eval_count) before the first step and cut synthetic or trace prompts to it")
     boolean calibrate;
 
-    @Option(names = "--duration", description = "Measured length of each step (default: 30s; with --trace: the whole trace)")
-    Duration duration;
+    @Mixin
+    StepTimingOptions timing;
 
-    @Option(names = "--warmup", description = "Warm-up per step, excluded from statistics (default: 5s; with --trace: none)")
-    Duration warmup;
-
-    @Option(names = "--pause", defaultValue = "0s", description = "Pause between steps (default: ${DEFAULT-VALUE})")
-    Duration pause;
-
-    @Option(names = "--max-requests", defaultValue = "-1", description = "Also bound each step by a request count")
-    long maxRequests;
+    @Option(names = "--max-requests", description = "Also bound each step by a request count")
+    Long maxRequests;
 
     @Option(names = "--baseline", description = "Run a single-user baseline step first")
     boolean baseline;
 
-    @Option(names = "--max-in-flight", defaultValue = "-1", description = "Open loop: cap on in-flight requests")
-    int maxInFlight;
+    @Option(names = "--max-in-flight", description = "Open loop: cap on in-flight requests")
+    Integer maxInFlight;
 
     @Option(names = "--cap-policy", defaultValue = "queue", description = "Open loop at the cap: queue or drop")
     String capPolicy;
 
-    @Option(names = "--seed", defaultValue = "42", description = "Seed for arrivals and prompts")
-    long seed;
+    @Mixin
+    SloOptions slo;
 
-    @Option(names = "--slo-ttft", description = "SLO on TTFT for goodput, e.g. 500ms")
-    Duration sloTtft;
+    @Mixin
+    OutputOptions output;
 
-    @Option(names = "--slo-tpot", description = "SLO on TPOT for goodput, e.g. 50ms")
-    Duration sloTpot;
-
-    @Option(names = "--slo-e2e", description = "SLO on end-to-end latency for goodput, e.g. 10s")
-    Duration sloE2e;
-
-    @Option(names = "--stop-failure-rate", defaultValue = "NaN", description = "Stop the ladder after a step failing more than this fraction")
-    double stopFailureRate;
-
-    @Option(names = "--stop-p99-ttft", description = "Stop the ladder after a step whose p99 TTFT exceeds this")
-    Duration stopP99Ttft;
-
-    @Option(names = "--api-key-env", description = "Environment variable holding the API key (sent as a Bearer token)")
-    String apiKeyEnv;
-
-    @Option(names = "--api-key-file", description = "File whose first line is the API key (sent as a Bearer token)")
-    Path apiKeyFile;
-
-    @Option(names = "--ca-cert", description = "PEM file of the certificate(s) to trust for https:// (self-signed or private CA)")
-    Path caCert;
-
-    @Option(names = "--insecure-skip-tls-verify", description = "Do not verify the server's TLS certificate (test servers only)")
-    boolean insecureSkipTlsVerify;
-
-    @Option(names = "--header", description = "Extra request header NAME=VALUE (repeatable)")
-    Map<String, String> headers = Map.of();
-
-    @Option(names = "--no-stream", description = "Non-streaming requests (TTFT equals E2E)")
-    boolean noStream;
-
-    @Option(names = "--continuous-usage", description = "Ask vLLM for per-chunk usage (continuous_usage_stats)")
-    boolean continuousUsage;
-
-    @Option(names = "--out", defaultValue = "runs", description = "Parent folder of run directories (default: ${DEFAULT-VALUE})")
-    Path out;
-
-    @Option(names = "--name", defaultValue = "run", description = "Run name (default: ${DEFAULT-VALUE})")
-    String name;
-
-    @Option(names = "--no-telemetry", description = "Sample no server /metrics, host or GPU telemetry")
-    boolean noTelemetry;
+    @Mixin
+    TelemetryOptions telemetry;
 
     @Option(names = "--no-client-warmup", description = "Skip warming Kneepoint's own request path on an embedded simulator "
             + "before the first step (the first requests then carry the JVM's class loading and JIT)")
     boolean noClientWarmup;
 
-    @Option(names = "--metrics-url", description = "Server Prometheus endpoint (default: <url>/metrics)")
-    String metricsUrl;
-
-    @Option(names = "--telemetry-interval", defaultValue = "500ms", description = "Telemetry sampling interval (default: ${DEFAULT-VALUE})")
-    Duration telemetryInterval;
-
-    @Option(names = "--gpu", defaultValue = "auto", description = "GPU telemetry: auto, nvidia-smi, off, or a DCGM exporter URL (default: ${DEFAULT-VALUE})")
-    String gpu;
-
     @Override
     public Integer call() {
-        ApiKind kind;
-        try {
-            kind = ApiKind.parse(api);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--api: " + e.getMessage(), e);
-        }
-        TargetConfig.Builder tb = Kneepoint.targetBuilder().baseUrl(url).model(model).apiKind(kind)
-                .stream(!noStream).continuousUsageStats(continuousUsage);
-        headers.forEach(tb::header);
-        if (apiKeyEnv != null) {
-            tb.apiKeyFromEnv(apiKeyEnv);
-        }
-        if (apiKeyFile != null) {
-            tb.apiKeyFromFile(apiKeyFile);
-        }
-        if (caCert != null) {
-            tb.trustCertificate(caCert);
-        }
-        tb.insecureSkipTlsVerify(insecureSkipTlsVerify);
-        Sweep sweep = configure(Kneepoint.sweep(tb.build()));
+        Sweep sweep = configure(Kneepoint.sweep(access.applyTo(target.builder()).build()));
         RunResult result = sweep.run();
-        Path dir = result.directory().orElse(out.resolve(result.runId()));
+        Path dir = output.directory(result);
         System.out.print(RunReport.write(dir));
         System.out.println("\nrun directory: " + dir + " (report.txt, steps.csv, plots as PNG)");
         return result.complete() ? 0 : 3;
@@ -210,67 +129,42 @@ final class RunCommand implements Callable<Integer> {
                 sweep.traceBlockSize(blockSize);
             }
         }
-        if (duration != null || trace == null) {
-            sweep.stepDuration(duration != null ? duration : Duration.ofSeconds(30));
-        }
-        if (warmup != null || trace == null) {
-            sweep.warmup(warmup != null ? warmup : Duration.ofSeconds(5));
-        }
+        timing.applyTo(sweep, trace != null);
         if (!concurrency.isEmpty()) {
             sweep.concurrency(concurrency.stream().mapToInt(Integer::intValue).toArray());
         }
         if (!rates.isEmpty()) {
             sweep.rates(rates.stream().mapToDouble(Double::doubleValue).toArray());
         }
-        sweep.arrival(arrival).seed(seed).inputTokens(inputTokens).outputTokens(outputTokens)
-                .ignoreEos(!noIgnoreEos).calibrate(calibrate).pause(pause)
-                .maxRequestsPerStep(maxRequests).baseline(baseline).outputDir(out).name(name)
-                .progress(new ConsoleProgress(System.err));
-        if (arrival.equals("gamma")) {
-            sweep.burstiness(burstiness);
+        arrival.applyTo(sweep);
+        lengths.applyTo(sweep);
+        output.applyTo(sweep);
+        slo.applyTo(sweep);
+        telemetry.applyTo(sweep);
+        if (noIgnoreEos) {
+            sweep.ignoreEos(false);
         }
-        if (maxInFlight > 0) {
+        if (calibrate) {
+            sweep.calibrate(true);
+        }
+        if (maxRequests != null) {
+            sweep.maxRequestsPerStep(maxRequests);
+        }
+        if (baseline) {
+            sweep.baseline(true);
+        }
+        if (maxInFlight != null) {
             sweep.maxInFlight(maxInFlight, capPolicy.equalsIgnoreCase("drop") ? CapPolicy.DROP : CapPolicy.QUEUE);
         }
-        if (sloTtft != null || sloTpot != null || sloE2e != null) {
-            Slo.Builder slo = Slo.builder();
-            if (sloTtft != null) {
-                slo.ttftMs(sloTtft.toNanos() / 1e6);
-            }
-            if (sloTpot != null) {
-                slo.tpotMs(sloTpot.toNanos() / 1e6);
-            }
-            if (sloE2e != null) {
-                slo.e2eMs(sloE2e.toNanos() / 1e6);
-            }
-            sweep.slo(slo.build());
+        if (noClientWarmup) {
+            sweep.clientWarmup(false);
         }
-        if (!Double.isNaN(stopFailureRate)) {
-            sweep.stopWhenFailureRateAbove(stopFailureRate);
-        }
-        if (stopP99Ttft != null) {
-            sweep.stopWhenP99TtftAbove(stopP99Ttft);
-        }
-        sweep.clientWarmup(!noClientWarmup);
-        if (noTelemetry) {
-            sweep.telemetry(Telemetry.off());
-        } else {
-            sweep.telemetryInterval(telemetryInterval).gpu(switch (gpu.toLowerCase(java.util.Locale.ROOT)) {
-                case "auto" -> Gpu.auto();
-                case "nvidia-smi" -> Gpu.nvidiaSmi();
-                case "off", "none" -> Gpu.off();
-                default -> Gpu.dcgm(gpu);
-            });
-            if (metricsUrl != null) {
-                sweep.metricsUrl(metricsUrl);
-            }
-        }
-        return sweep;
+        return sweep.progress(new ConsoleProgress(System.err));
     }
 
     /** The rate sweep's options, in the command line's terms, every problem at once. */
     private void checkRateSweep() {
-        List<String> problems = new java.util.ArrayList<>();
+        List<String> problems = new ArrayList<>();
         if (rateSweep == null) {
             if (throughputConcurrency != null) {
                 problems.add("--throughput-concurrency applies to --rate-sweep only: add --rate-sweep N");
@@ -282,7 +176,7 @@ final class RunCommand implements Callable<Integer> {
             if (throughputConcurrency != null && throughputConcurrency < 2) {
                 problems.add("--throughput-concurrency must be >= 2 users, got " + throughputConcurrency);
             }
-            List<String> others = new java.util.ArrayList<>();
+            List<String> others = new ArrayList<>();
             if (!concurrency.isEmpty()) {
                 others.add("--concurrency");
             }

@@ -2,7 +2,6 @@ package dev.kneepoint.cli;
 
 import dev.kneepoint.Kneepoint;
 import dev.kneepoint.client.TargetConfig;
-import dev.kneepoint.client.Transport;
 import dev.kneepoint.load.ExecutedStep;
 import dev.kneepoint.load.GateDecision;
 import dev.kneepoint.load.LoadProgress;
@@ -17,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -28,12 +28,8 @@ import picocli.CommandLine.Option;
 @Command(name = "bench-sim", mixinStandardHelpOptions = true,
         description = "Measure the simulator with the client in the same JVM: tokens/s, streams, emission lag.")
 final class SimBenchCommand implements Callable<Integer> {
-    @Option(names = "--seconds", defaultValue = "10", description = "Measured seconds per case (default: ${DEFAULT-VALUE})")
-    int seconds;
-
-    @Option(names = "--transport", defaultValue = "NIO",
-            description = "Client transport: NIO (selector-based, for the simulator's http://), OKHTTP or AUTO (= NIO for http://) (default: ${DEFAULT-VALUE})")
-    Transport transport;
+    @Mixin
+    BenchOptions bench;
 
     @Option(names = "--case", description = "Only this case, as STREAMS:TOKENS_PER_S:OUTPUT:SPREAD (e.g. 2000:50000:3000:0.8);"
             + " repeatable. Default: the three cases of docs/PERFORMANCE.md")
@@ -45,7 +41,7 @@ final class SimBenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<Case> cases = only == null ? List.of(new Case(2000, 50_000, 3000, 0.8), new Case(500, 50_000, 200, 0.8),
                 new Case(2000, 50_000, 3000, 0.0)) : only.stream().map(SimBenchCommand::parseCase).toList();
-        System.out.printf(Locale.ROOT, "transport %s, load average %.2f at start%n", transport,
+        System.out.printf(Locale.ROOT, "transport %s, load average %.2f at start%n", bench.transport,
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         System.out.println("| streams | target tok/s | step ms | output | spread | emitted tok/s | received tok/s | conc mean | req/s"
                 + " | emission lag p50 / p99 / max ms | client itl p50 / p99 ms | failures | GC count / ms | alloc B/token | CPU us/token total ("
@@ -66,7 +62,8 @@ final class SimBenchCommand implements Callable<Integer> {
                 .emitNanosPerSeq(Math.round(stepNanos * c.spread() / c.streams())).build();
         System.err.printf(Locale.ROOT, "bench-sim: %d streams, %d tok/s target%n", c.streams(), c.tokensPerS());
         try (Simulator sim = Simulator.start(config)) {
-            Duration warmup = Duration.ofSeconds(3);
+            Duration warmup = Duration.ofSeconds(bench.warmupSeconds);
+            int seconds = bench.seconds;
             Window[] w = new Window[2];
             java.util.concurrent.CountDownLatch stepStarted = new java.util.concurrent.CountDownLatch(1);
             java.util.concurrent.atomic.AtomicLong stepEndedNanos = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
@@ -86,7 +83,7 @@ final class SimBenchCommand implements Callable<Integer> {
                 }
             });
             TargetConfig target = Kneepoint.targetBuilder().baseUrl(sim.url()).model(sim.config().modelName())
-                    .transport(transport).build();
+                    .transport(bench.transport).build();
             RunResult r = Kneepoint.ladder(target, c.streams()).inputTokens(8)
                     .outputTokens(c.outputTokens()).warmup(warmup).stepDuration(Duration.ofSeconds(seconds))
                     .drainTimeout(Duration.ZERO).outputDir(null).name("bench-sim")

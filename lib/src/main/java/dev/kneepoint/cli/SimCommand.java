@@ -2,27 +2,35 @@ package dev.kneepoint.cli;
 
 import dev.kneepoint.sim.SimConfig;
 import dev.kneepoint.sim.Simulator;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code kneepoint sim}: the embedded simulator as a standalone server, until interrupted. */
-@Command(name = "sim", mixinStandardHelpOptions = true,
+/**
+ * {@code kneepoint sim}: the embedded simulator as a standalone server, until interrupted. Its address and seed
+ * default to {@link SimConfig}'s ({@link OptionDefaults}); its port and preset are its own (the constants below):
+ * a standalone server listens where another tool can be pointed at it (vLLM's 8000, where the library's embedded
+ * simulator takes any free port), and the library names no default engine.
+ */
+@Command(name = "sim", mixinStandardHelpOptions = true, defaultValueProvider = OptionDefaults.class,
         description = "Start the embedded LLM server simulator (OpenAI-compatible) until Ctrl-C.")
-final class SimCommand implements Callable<Integer> {
-    @Option(names = "--port", defaultValue = "8000", description = "Port, 0 for any free one (default: ${DEFAULT-VALUE})")
+final class SimCommand implements Callable<Integer>, OptionDefaults.Own {
+    /** The port served. */
+    private static final int PORT = 8000;
+    /** The engine: a ~1B model on a laptop CPU. */
+    private static final String PRESET = "cpu-small";
+
+    @Option(names = "--port", description = "Port, 0 for any free one (default: ${DEFAULT-VALUE})")
     int port;
 
-    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE})")
+    @Option(names = "--host", description = "Address to listen on (default: ${DEFAULT-VALUE})")
     String host;
 
-    @Option(names = "--preset", defaultValue = "cpu-small",
-            description = "Engine preset: fast, cpu-small, gpu-8b, gpu-70b-tp8 (default: ${DEFAULT-VALUE})")
-    String preset;
-
-    @Option(names = "--seed", defaultValue = "42", description = "Seed for jitter, output lengths and faults")
-    long seed;
+    @Mixin
+    SimulatorOptions simulator;
 
     @Option(names = "--max-num-seqs", description = "Override: sequences in the running batch")
     Integer maxNumSeqs;
@@ -54,8 +62,13 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--jitter", description = "Override: relative step-time jitter (0 = none)")
     Double jitter;
 
+    @Override
+    public Map<String, ?> ownDefaults() {
+        return Map.of("--port", PORT, "--preset", PRESET);
+    }
+
     SimConfig config() {
-        SimConfig.Builder b = SimConfig.presetBuilder(preset).host(host).port(port).seed(seed);
+        SimConfig.Builder b = simulator.builder().host(host).port(port);
         if (maxNumSeqs != null) b.maxNumSeqs(maxNumSeqs);
         if (maxBatchedTokens != null) b.maxNumBatchedTokens(maxBatchedTokens);
         if (kvTokens != null) b.kvCapacityTokens(kvTokens);
@@ -78,7 +91,7 @@ final class SimCommand implements Callable<Integer> {
                 sim.close();
                 stopped.countDown();
             }));
-            System.out.println("simulator '" + preset + "' serving model '" + config.modelName() + "' at " + sim.url()
+            System.out.println("simulator '" + simulator.preset + "' serving model '" + config.modelName() + "' at " + sim.url()
                     + " (Ctrl-C to stop)");
             stopped.await();
         }

@@ -1,0 +1,55 @@
+package dev.kneepoint.cli;
+
+import dev.kneepoint.metrics.Slo;
+import dev.kneepoint.sweep.Sweep;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/**
+ * What a ladder is held to: the latency objectives its goodput counts, and the bounds that stop it after a step
+ * that breaks them. None is set unless given (the sweep's default: no SLO, no early stop).
+ */
+final class SloOptions {
+    @Option(names = "--slo-ttft", description = "SLO on TTFT for goodput, e.g. 500ms")
+    Duration sloTtft;
+
+    @Option(names = "--slo-tpot", description = "SLO on TPOT for goodput, e.g. 50ms")
+    Duration sloTpot;
+
+    @Option(names = "--slo-e2e", description = "SLO on end-to-end latency for goodput, e.g. 10s")
+    Duration sloE2e;
+
+    @Option(names = "--stop-failure-rate", description = "Stop the ladder after a step failing more than this fraction")
+    Double stopFailureRate;
+
+    @Option(names = "--stop-p99-ttft", description = "Stop the ladder after a step whose p99 TTFT exceeds this")
+    Duration stopP99Ttft;
+
+    /** {@code sweep} with the objectives and stop bounds given; returns it. */
+    Sweep applyTo(Sweep sweep) {
+        if (sloTtft != null || sloTpot != null || sloE2e != null) {
+            Slo.Builder slo = Slo.builder();
+            if (sloTtft != null) {
+                slo.ttftMs(millis(sloTtft));
+            }
+            if (sloTpot != null) {
+                slo.tpotMs(millis(sloTpot));
+            }
+            if (sloE2e != null) {
+                slo.e2eMs(millis(sloE2e));
+            }
+            sweep.slo(slo.build());
+        }
+        if (stopFailureRate != null) {
+            sweep.stopWhenFailureRateAbove(stopFailureRate);
+        }
+        if (stopP99Ttft != null) {
+            sweep.stopWhenP99TtftAbove(stopP99Ttft);
+        }
+        return sweep;
+    }
+
+    private static double millis(Duration d) {
+        return d.toNanos() / 1e6;
+    }
+}

@@ -1,0 +1,46 @@
+package dev.kneepoint.cli;
+
+import dev.kneepoint.sweep.Sweep;
+import java.time.Duration;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * How long each step lasts: its measured window, the warm-up before it and the pause after it. Defaults: the
+ * sweep's ({@link dev.kneepoint.sweep.SweepDefaults#STEP_DURATION}, {@link dev.kneepoint.sweep.SweepDefaults#WARMUP},
+ * {@link dev.kneepoint.sweep.SweepDefaults#PAUSE}), or a command's own ({@link OptionDefaults.Own}: {@code demo}'s
+ * short steps). In a trace replay an unset {@code --duration} is the whole trace and an unset {@code --warmup} none,
+ * as in {@link Sweep#trace(java.nio.file.Path)}.
+ */
+final class StepTimingOptions {
+    @Option(names = {"--duration", "--step"}, description = "Measured length of each step (default: ${DEFAULT-VALUE})")
+    Duration duration;
+
+    @Option(names = "--warmup", description = "Warm-up per step, excluded from statistics (default: ${DEFAULT-VALUE})")
+    Duration warmup;
+
+    @Option(names = "--pause", description = "Pause between steps (default: ${DEFAULT-VALUE})")
+    Duration pause;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    /**
+     * {@code sweep} with these timings; a trace replay ({@code replaysTrace}) takes only those given on the command
+     * line, the others left to the trace's own window. Returns {@code sweep}.
+     */
+    Sweep applyTo(Sweep sweep, boolean replaysTrace) {
+        if (!replaysTrace || given("--duration")) {
+            sweep.stepDuration(duration);
+        }
+        if (!replaysTrace || given("--warmup")) {
+            sweep.warmup(warmup);
+        }
+        return sweep.pause(pause);
+    }
+
+    private boolean given(String option) {
+        return command.commandLine().getParseResult().hasMatchedOption(option);
+    }
+}
