@@ -5,8 +5,8 @@ import java.time.Duration;
 
 /**
  * What a {@link Sweep} does when a setting is left alone: the one place these defaults are defined. The command
- * line ({@code bin/kneepoint run}) and the notebooks take theirs from here, so a sweep started either way measures
- * the same thing.
+ * line ({@code bin/kneepoint run}) takes its defaults from here, so a sweep left at its defaults measures the same
+ * thing from a notebook and from the command line.
  */
 public final class SweepDefaults {
     private SweepDefaults() {}
@@ -16,7 +16,7 @@ public final class SweepDefaults {
     /** Warm-up before each step's measured window (its requests are recorded but not measured). */
     public static final Duration WARMUP = Duration.ofSeconds(2);
     /** How long a step waits for its in-flight requests after its window ends. */
-    public static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DRAIN_TIMEOUT = dev.kneepoint.load.Step.DEFAULT_DRAIN_TIMEOUT;
     /** Pause between steps. */
     public static final Duration PAUSE = Duration.ZERO;
     /** Closed loop: a user's think time between an answer and its next request. */
