@@ -2,11 +2,9 @@ package dev.kneepoint.sweep;
 
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.TargetConfig;
-import dev.kneepoint.io.RunDirectory;
 import dev.kneepoint.load.BackgroundStream;
 import dev.kneepoint.load.CapPolicy;
 import dev.kneepoint.load.LoadProgress;
-import dev.kneepoint.load.LoadRun;
 import dev.kneepoint.metrics.ClientThresholds;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
@@ -17,8 +15,6 @@ import dev.kneepoint.workload.TraceWorkload;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -37,66 +33,14 @@ import java.util.Objects;
  * {@link #rates(double...)} (open loop: requests arrive on a schedule whether or not earlier ones
  * finished), {@link #trace(Path)} (open loop at a recorded trace's instants) or {@link #rateSweep(int)} (open-loop
  * rates planned from two measured closed-loop probes) defines the steps. Every request is written to the run directory as it finishes.
- * All settings are checked when the sweep starts and every problem is reported at once.
+ * All settings are checked when the sweep starts, or by {@link #validate()}, and every problem is reported at once.
  */
 public final class Sweep {
-    // Package-private so that SweepChecks, SweepPlan and SweepManifest can read them; only the setters
-    // below and SweepChecks.validate (target, background) write them.
-    final TargetConfig baseTarget;
-    TargetConfig target;
-    String api;
-    List<Integer> concurrency = List.of();
-    List<Double> rates = List.of();
-    int rateSweepSteps;
-    int throughputConcurrency = SweepDefaults.THROUGHPUT_CONCURRENCY;
-    boolean throughputConcurrencySet;
-    String arrival = SweepDefaults.ARRIVAL;
-    double burstCv = SweepDefaults.BURST_CV;
-    long seed = SweepDefaults.SEED;
-    int inputTokens = SweepDefaults.INPUT_TOKENS;
-    int outputTokens = SweepDefaults.OUTPUT_TOKENS;
-    boolean ignoreEos = true;
-    boolean calibrate;
-    Workload workload;
-    Duration stepDuration = SweepDefaults.STEP_DURATION;
-    Duration warmup = SweepDefaults.WARMUP;
-    boolean stepDurationSet;
-    boolean warmupSet;
-    Path traceFile;
-    int traceBlockSize = dev.kneepoint.workload.Trace.DEFAULT_BLOCK_SIZE;
-    TraceWorkload trace;
-    double timeScale = 1.0;
-    Duration pause = SweepDefaults.PAUSE;
-    Duration thinkTime = SweepDefaults.THINK_TIME;
-    Duration drainTimeout = SweepDefaults.DRAIN_TIMEOUT;
-    long maxRequestsPerStep = -1;
-    boolean baseline;
-    int maxInFlight = -1;
-    CapPolicy capPolicy = CapPolicy.QUEUE;
-    Slo slo = Slo.none();
-    ClientThresholds clientThresholds = ClientThresholds.defaults();
-    double stopFailureRate = Double.NaN;
-    double stopP99Ms = Double.NaN;
-    Path outputDir = SweepDefaults.OUTPUT_DIR;
-    boolean writeRunDirectory = true;
-    String name = SweepDefaults.NAME;
-    LoadProgress progress;
-    boolean allowConcurrent;
-    boolean clientWarmup = true;
-    BackgroundStream background;
-    double backgroundRate = Double.NaN;
-    Workload backgroundWorkload;
-    double[] backgroundStepRates;
-
-    Telemetry telemetry = Telemetry.defaults();
-    // Resolved by SweepChecks.validate when calibrate is on: the target's tokenizer, and the synthetic prompts
-    // built with it (null when a trace or the user's own workload is sent).
-    dev.kneepoint.workload.Calibration calibration;
-    dev.kneepoint.workload.SyntheticWorkload calibratedSynthetic;
+    // The raw settings: the setters below write them, SweepChecks reads them into a SweepSpec.
+    final SweepSettings settings;
 
     private Sweep(TargetConfig target) {
-        this.baseTarget = Objects.requireNonNull(target, "target");
-        this.target = target;
+        this.settings = new SweepSettings(target);
     }
 
     /** A sweep of {@code target} to configure; {@link dev.kneepoint.Kneepoint#sweep} is the same. */
@@ -111,25 +55,25 @@ public final class Sweep {
      * starts, with the valid ones.
      */
     public Sweep api(String name) {
-        this.api = name;
+        settings.api = name;
         return this;
     }
 
     /** The API the server speaks, overriding the target's. */
     public Sweep api(ApiKind kind) {
-        this.api = Objects.requireNonNull(kind, "kind").label();
+        settings.api = Objects.requireNonNull(kind, "kind").label();
         return this;
     }
 
     /** Closed-loop steps, one per concurrency level (users each waiting for their answer). */
     public Sweep concurrency(int... levels) {
-        this.concurrency = Arrays.stream(levels).boxed().toList();
+        settings.concurrency = Arrays.stream(levels).boxed().toList();
         return this;
     }
 
     /** Open-loop steps, one per request rate (requests per second). */
     public Sweep rates(double... ratesRps) {
-        this.rates = Arrays.stream(ratesRps).boxed().toList();
+        settings.rates = Arrays.stream(ratesRps).boxed().toList();
         return this;
     }
 
@@ -147,7 +91,7 @@ public final class Sweep {
      * rates. {@code openSteps} in 2..50. See docs/SCENARIOS.md, "Finding the range by itself: the rate sweep".
      */
     public Sweep rateSweep(int openSteps) {
-        this.rateSweepSteps = openSteps;
+        settings.rateSweepSteps = openSteps;
         return this;
     }
 
@@ -157,45 +101,45 @@ public final class Sweep {
      * understated; too many only queues in the server (the step measures completions, not latency).
      */
     public Sweep throughputConcurrency(int users) {
-        this.throughputConcurrency = users;
-        this.throughputConcurrencySet = true;
+        settings.throughputConcurrency = users;
+        settings.throughputConcurrencySet = true;
         return this;
     }
 
     /** Arrival process of open-loop steps: {@code constant}, {@code poisson} (default) or {@code gamma}. */
     public Sweep arrival(String process) {
-        this.arrival = process;
+        settings.arrival = process;
         return this;
     }
 
     /** Coefficient of variation of gamma arrivals (burstiness; 1 = Poisson). */
     public Sweep burstiness(double cv) {
-        this.burstCv = cv;
-        this.arrival = "gamma";
+        settings.burstCv = cv;
+        settings.arrival = "gamma";
         return this;
     }
 
     /** Seed for arrivals and synthetic prompts: the same seed replays the same load. */
     public Sweep seed(long value) {
-        this.seed = value;
+        settings.seed = value;
         return this;
     }
 
     /** Synthetic prompt length in tokens (words of the synthetic vocabulary). */
     public Sweep inputTokens(int tokens) {
-        this.inputTokens = tokens;
+        settings.inputTokens = tokens;
         return this;
     }
 
     /** Output budget ({@code max_tokens}); with {@link #ignoreEos(boolean)} the exact output length. */
     public Sweep outputTokens(int tokens) {
-        this.outputTokens = tokens;
+        settings.outputTokens = tokens;
         return this;
     }
 
     /** Send {@code ignore_eos: true} so every answer has exactly the output budget (default true). */
     public Sweep ignoreEos(boolean on) {
-        this.ignoreEos = on;
+        settings.ignoreEos = on;
         return this;
     }
 
@@ -211,7 +155,7 @@ public final class Sweep {
      * .calibrate(target)}).
      */
     public Sweep calibrate(boolean on) {
-        this.calibrate = on;
+        settings.calibrate = on;
         return this;
     }
 
@@ -220,7 +164,7 @@ public final class Sweep {
      * {@code Workloads.multiTurn()}) runs as chat sessions with real history, one turn after the other.
      */
     public Sweep workload(Workload requests) {
-        this.workload = requests;
+        settings.workload = requests;
         return this;
     }
 
@@ -235,84 +179,82 @@ public final class Sweep {
      * See docs/SCENARIOS.md, "Replaying a request trace".
      */
     public Sweep trace(Path file) {
-        this.traceFile = Objects.requireNonNull(file, "file");
-        this.trace = null;
+        settings.trace(Objects.requireNonNull(file, "file"), null);
         return this;
     }
 
     /** Replays a trace workload built with {@code Workloads.trace(file)} (calibrated, tagged...); see {@link #trace(Path)}. */
     public Sweep trace(TraceWorkload workload) {
-        this.trace = Objects.requireNonNull(workload, "workload");
-        this.traceFile = null;
+        settings.trace(null, Objects.requireNonNull(workload, "workload"));
         return this;
     }
 
     /** Tokens per {@code hash_ids} entry of a trace given by {@link #trace(Path)} (default 512, Mooncake's). */
     public Sweep traceBlockSize(int tokens) {
-        this.traceBlockSize = tokens;
+        settings.traceBlockSize = tokens;
         return this;
     }
 
     /** Speed-up of a trace replay: 2 fires the trace twice as fast, 0.5 at half speed (default 1: as recorded). */
     public Sweep timeScale(double factor) {
-        this.timeScale = factor;
+        settings.timeScale = factor;
         return this;
     }
 
     /** Measured length of each step, after warm-up. */
     public Sweep stepDuration(Duration d) {
-        this.stepDuration = d;
-        this.stepDurationSet = true;
+        settings.stepDuration = d;
+        settings.stepDurationSet = true;
         return this;
     }
 
     /** Warm-up at the start of each step: requests dispatched then are logged but not measured. */
     public Sweep warmup(Duration d) {
-        this.warmup = d;
-        this.warmupSet = true;
+        settings.warmup = d;
+        settings.warmupSet = true;
         return this;
     }
 
     /** Pause between steps, letting the server drain. */
     public Sweep pause(Duration d) {
-        this.pause = d;
+        settings.pause = d;
         return this;
     }
 
     /** Think time of closed-loop users between an answer and their next request. */
     public Sweep thinkTime(Duration d) {
-        this.thinkTime = d;
+        settings.thinkTime = d;
         return this;
     }
 
     /** How long a finished step waits for its in-flight requests before cancelling them. */
     public Sweep drainTimeout(Duration d) {
-        this.drainTimeout = d;
+        settings.drainTimeout = d;
         return this;
     }
 
     /** Bound each step by a request count too (whichever bound comes first). */
     public Sweep maxRequestsPerStep(long count) {
-        this.maxRequestsPerStep = count;
+        settings.maxRequestsPerStep = count;
         return this;
     }
 
     /** Run a single-user baseline step first. */
     public Sweep baseline(boolean on) {
-        this.baseline = on;
+        settings.baseline = on;
         return this;
     }
 
     /** Cap in-flight requests of open-loop steps; the policy says whether extra arrivals queue or drop. */
     public Sweep maxInFlight(int cap, CapPolicy policy) {
-        this.maxInFlight = cap;
-        this.capPolicy = policy;
+        settings.maxInFlight = cap;
+        settings.capPolicy = policy;
         return this;
     }
 
     /** Service-level objectives for goodput. */
     public Sweep slo(Slo objectives) {
-        this.slo = objectives;
+        settings.slo = objectives;
         return this;
     }
 
@@ -322,38 +264,38 @@ public final class Sweep {
      * {@code .clientCheck(ClientCheck.thresholds().cpuFraction(0.95).build())}.
      */
     public Sweep clientCheck(ClientThresholds thresholds) {
-        this.clientThresholds = thresholds;
+        settings.clientThresholds = thresholds;
         return this;
     }
 
     /** Stop the ladder after a step whose failure rate exceeds this fraction. */
     public Sweep stopWhenFailureRateAbove(double fraction) {
-        this.stopFailureRate = fraction;
+        settings.stopFailureRate = fraction;
         return this;
     }
 
     /** Stop the ladder after a step whose p99 TTFT (sched basis in open loop) exceeds this. */
     public Sweep stopWhenP99TtftAbove(Duration bound) {
-        this.stopP99Ms = bound.toNanos() / 1e6;
+        settings.stopP99Ms = bound.toNanos() / 1e6;
         return this;
     }
 
     /** Folder under which the run directory is created (default {@code runs}). */
     public Sweep outputDir(Path dir) {
-        this.outputDir = dir;
-        this.writeRunDirectory = dir != null;
+        settings.outputDir = dir;
+        settings.writeRunDirectory = dir != null;
         return this;
     }
 
     /** A short name for the run directory and reports. */
     public Sweep name(String runName) {
-        this.name = runName;
+        settings.name = runName;
         return this;
     }
 
     /** Live progress events (step start/end, pauses). */
     public Sweep progress(LoadProgress listener) {
-        this.progress = listener;
+        settings.progress = listener;
         return this;
     }
 
@@ -363,7 +305,7 @@ public final class Sweep {
      * directory, and the manifest records that concurrent runs were allowed.
      */
     public Sweep allowConcurrentRuns(boolean allow) {
-        this.allowConcurrent = allow;
+        settings.allowConcurrent = allow;
         return this;
     }
 
@@ -374,12 +316,8 @@ public final class Sweep {
      * Once per JVM and transport/API combination; the manifest's {@code client_warmup_ms} says what it took.
      */
     public Sweep clientWarmup(boolean on) {
-        this.clientWarmup = on;
+        settings.clientWarmup = on;
         return this;
-    }
-
-    boolean clientWarmup() {
-        return clientWarmup;
     }
 
     /**
@@ -390,10 +328,7 @@ public final class Sweep {
      * from {@link #seed(long)}.
      */
     public Sweep background(Workload requests, double rateRps) {
-        this.background = null;
-        this.backgroundWorkload = requests;
-        this.backgroundRate = rateRps;
-        this.backgroundStepRates = null;
+        settings.background(null, requests, rateRps, null);
         return this;
     }
 
@@ -405,17 +340,13 @@ public final class Sweep {
      * {@code background(BackgroundStream...withStepRates(...))}.
      */
     public Sweep backgroundPerStep(Workload requests, double... ratesRps) {
-        this.background = null;
-        this.backgroundWorkload = requests;
-        this.backgroundRate = Double.NaN;
-        this.backgroundStepRates = ratesRps == null ? null : ratesRps.clone();
+        settings.background(null, requests, Double.NaN, ratesRps == null ? null : ratesRps.clone());
         return this;
     }
 
     /** Background traffic with full control of arrival process, tag and drain (see {@link BackgroundStream}). */
     public Sweep background(BackgroundStream stream) {
-        this.background = Objects.requireNonNull(stream, "stream");
-        this.backgroundWorkload = null;
+        settings.background(Objects.requireNonNull(stream, "stream"), null, Double.NaN, null);
         return this;
     }
 
@@ -425,26 +356,39 @@ public final class Sweep {
      * nvidia-smi is present); {@link Telemetry#off()} samples nothing. See docs/TELEMETRY.md.
      */
     public Sweep telemetry(Telemetry settings) {
-        this.telemetry = Objects.requireNonNull(settings, "settings");
+        this.settings.telemetry = Objects.requireNonNull(settings, "settings");
         return this;
     }
 
     /** Scrape this Prometheus endpoint instead of {@code <target>/metrics}. */
     public Sweep metricsUrl(String url) {
-        this.telemetry = telemetry.withMetricsUrl(url);
+        settings.telemetry = settings.telemetry.withMetricsUrl(url);
         return this;
     }
 
     /** GPU telemetry source: {@link Gpu#auto()} (default), {@link Gpu#nvidiaSmi()}, {@link Gpu#dcgm(String)}, {@link Gpu#off()}. */
     public Sweep gpu(Gpu source) {
-        this.telemetry = telemetry.withGpu(Objects.requireNonNull(source, "source"));
+        settings.telemetry = settings.telemetry.withGpu(Objects.requireNonNull(source, "source"));
         return this;
     }
 
     /** Time between telemetry samples (default 500 ms). */
     public Sweep telemetryInterval(Duration interval) {
-        this.telemetry = telemetry.withInterval(Objects.requireNonNull(interval, "interval"));
+        settings.telemetry = settings.telemetry.withInterval(Objects.requireNonNull(interval, "interval"));
         return this;
+    }
+
+    /**
+     * Checks every setting and returns them resolved, as an immutable {@link SweepSpec}: the target with the
+     * {@link #api(String) api} override applied, the background stream built, and the {@link SweepSpec.Mode mode}
+     * (closed, open, trace or rate sweep) with what only it needs. Every problem is reported at once, in one
+     * {@link IllegalArgumentException}. Nothing is sent and no file is read: the target's tokenizer
+     * ({@link #calibrate(boolean)}) is measured and a trace file ({@link #trace(Path)}) read by {@link #run()} and
+     * {@link #start()}, before the first step, which report what they find with the settings' problems. This
+     * builder is left as it was.
+     */
+    public SweepSpec validate() {
+        return SweepChecks.validate(SweepChecks.check(this));
     }
 
     /** Runs the sweep on this thread and returns its result; interrupting the thread stops it, keeping what was measured. */
@@ -457,39 +401,8 @@ public final class Sweep {
         return prepare().startAsync();
     }
 
-    /** Checks every setting (all problems at once, see {@link SweepChecks}) and plans the ladder. */
+    /** Checks every setting, measures and reads what the run needs, and plans it (all problems at once). */
     SweepExecution prepare() {
-        return new SweepExecution(this, SweepChecks.validate(this));
+        return SweepExecution.prepare(SweepChecks.check(this));
     }
-
-    /** The target with the {@link #api} override applied; throws naming the problem when it is unknown. */
-    TargetConfig effectiveTarget() {
-        return api == null ? baseTarget : baseTarget.withApiKind(ApiKind.parse(api));
-    }
-
-    /** The synthetic prompts of {@link #inputTokens}/{@link #outputTokens}, or the user's workload. */
-    Workload workloadOrSynthetic() {
-        return SweepPlan.workload(this);
-    }
-
-    /** The run's configuration as written to {@code manifest.json} (no secrets); see {@link SweepManifest}. */
-    Map<String, Object> describe() {
-        return SweepManifest.describe(this);
-    }
-
-    TargetConfig target() { return target; }
-    Slo slo() { return slo; }
-    ClientThresholds clientThresholds() { return clientThresholds; }
-    double stopFailureRate() { return stopFailureRate; }
-    double stopP99Ms() { return stopP99Ms; }
-    Path outputDir() { return writeRunDirectory ? outputDir : null; }
-    String name() { return name; }
-    LoadProgress progressListener() { return progress; }
-    boolean allowConcurrent() { return allowConcurrent; }
-    BackgroundStream backgroundStream() { return background; }
-    /** The trace being replayed (resolved by {@link SweepChecks#validate}), or null. */
-    TraceWorkload traceWorkload() { return trace; }
-    boolean replaysTrace() { return trace != null || traceFile != null; }
-    boolean sweepsRates() { return rateSweepSteps != 0; }
-    Telemetry telemetrySettings() { return telemetry; }
 }

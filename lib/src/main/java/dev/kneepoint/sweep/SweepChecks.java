@@ -1,31 +1,56 @@
 package dev.kneepoint.sweep;
 
+import dev.kneepoint.client.ApiKind;
+import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.load.ArrivalPlan;
 import dev.kneepoint.load.BackgroundStream;
 import dev.kneepoint.load.StepSequence;
+import dev.kneepoint.sweep.SweepSpec.Mode;
+import dev.kneepoint.workload.TraceWorkload;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * The checks {@link Sweep#run()} and {@link Sweep#start()} make before anything is sent: every setting is
- * checked and every problem reported at once, in one {@link IllegalArgumentException}.
+ * The checks {@link Sweep#validate()}, {@link Sweep#run()} and {@link Sweep#start()} make before anything is sent:
+ * every setting is checked and every problem reported at once, in one {@link IllegalArgumentException}. Pure: what
+ * needs the network or a file (the tokenizer, a trace file) is left to {@link SweepExecution#prepare}, which puts
+ * what it finds into the same list, where these checks used to.
  */
 final class SweepChecks {
     private SweepChecks() {
     }
 
     /**
-     * Checks the sweep's settings, resolves its target (the {@code api} override) and background stream, and
-     * plans its ladder; throws listing every problem when any setting is wrong.
+     * The settings' problems and the spec they make (trusted only when there are none).
+     *
+     * @param calibrationAt where in {@code problems} the tokenizer's problem goes (after the target's)
+     * @param traceAt       where a trace file's problems go (after those of the trace settings)
      */
-    static StepSequence validate(Sweep s) {
+    record Checked(SweepSpec spec, List<String> problems, int calibrationAt, int traceAt) {
+        Checked {
+            problems = List.copyOf(problems);
+        }
+
+        /** Whether the run measures the target's tokenizer: calibrate is on, for synthetic or trace prompts, of a known target. */
+        boolean measuresTokenizer() {
+            return spec.prompts().calibrate() && spec.prompts().workload() == null && calibrationAt == 0;
+        }
+    }
+
+    /** Checks the builder's settings and makes its spec; reads nothing but them, writes nothing back. */
+    static Checked check(Sweep sweep) {
+        SweepSettings s = sweep.settings;
         List<String> problems = new ArrayList<>();
+        TargetConfig target = s.baseTarget;
         try {
-            s.target = s.effectiveTarget();
+            target = s.api == null ? s.baseTarget : s.baseTarget.withApiKind(ApiKind.parse(s.api));
         } catch (IllegalArgumentException e) {
             problems.add(e.getMessage());
         }
         SweepCalibration.check(s, problems);
+        int calibrationAt = problems.size();
         if (s.sweepsRates()) {
             checkRateSweep(s, problems);
         } else if (s.replaysTrace()) {
@@ -34,6 +59,7 @@ final class SweepChecks {
             problems.add("give either concurrency levels (closed loop), request rates (open loop) or a trace, not "
                     + (s.concurrency.isEmpty() ? "neither" : "both"));
         }
+        int traceAt = problems.size();
         s.concurrency.stream().filter(c -> c < 1).findFirst().ifPresent(c ->
                 problems.add("concurrency must be >= 1, got " + c));
         s.rates.stream().filter(r -> !(r > 0) || r.isInfinite()).findFirst().ifPresent(r ->
@@ -68,21 +94,8 @@ final class SweepChecks {
         if (s.telemetry.enabled()) {
             problems.addAll(s.telemetry.problems());
         }
-        if (s.backgroundWorkload != null) {
-            try {
-                if (s.backgroundStepRates != null) {
-                    double first = java.util.Arrays.stream(s.backgroundStepRates).filter(r -> r > 0).findFirst().orElse(1);
-                    s.background = new BackgroundStream(s.backgroundWorkload, ArrivalPlan.poisson(first, s.seed ^ 0x6267L),
-                            BackgroundStream.DEFAULT_TAG, s.drainTimeout).withStepRates(s.backgroundStepRates);
-                } else {
-                    s.background = new BackgroundStream(s.backgroundWorkload, ArrivalPlan.poisson(s.backgroundRate, s.seed ^ 0x6267L),
-                            BackgroundStream.DEFAULT_TAG, s.drainTimeout);
-                }
-            } catch (IllegalArgumentException e) {
-                problems.add("background: " + e.getMessage());
-            }
-        }
-        if (s.sweepsRates() && s.background != null && s.background.perStep()) {
+        BackgroundStream background = background(s, problems);
+        if (s.sweepsRates() && background != null && background.perStep()) {
             problems.add("background: per-step rates cannot follow a rate sweep, whose open steps are planned during"
                     + " the run; use a steady background (background(workload, rateRps))");
         }
@@ -91,16 +104,43 @@ final class SweepChecks {
         }
         int ladderSteps = s.sweepsRates() ? 2 + Math.max(0, s.rateSweepSteps) : s.replaysTrace() ? Math.max(1, s.rates.size())
                 : s.concurrency.isEmpty() ? s.rates.size() : s.concurrency.size();
-        if (s.background != null && s.background.perStep() && !s.sweepsRates()
-                && s.background.stepRatesRps().size() != ladderSteps) {
-            problems.add("background: " + s.background.stepRatesRps().size() + " per-step rates for a ladder of "
+        if (background != null && background.perStep() && !s.sweepsRates()
+                && background.stepRatesRps().size() != ladderSteps) {
+            problems.add("background: " + background.stepRatesRps().size() + " per-step rates for a ladder of "
                     + ladderSteps + " steps; give one rate per step (0 for none)");
         }
+        return new Checked(spec(s, target, background), problems, calibrationAt, traceAt);
+    }
+
+    /**
+     * {@link Sweep#validate()}: the settings' problems and, when there are none, those of the plan; returns the
+     * spec. A trace file is not read here, so its problems (and the plan of its steps) wait for the run.
+     */
+    static SweepSpec validate(Checked checked) {
+        SweepSpec spec = checked.spec();
+        TraceWorkload given = spec.mode() instanceof Mode.Trace t && t.source() instanceof SweepSpec.TraceSource.Given g
+                ? g.workload() : null;
+        finish(spec, given, new ArrayList<>(checked.problems()), checked.traceAt());
+        return spec;
+    }
+
+    /**
+     * The last checks, once the trace is at hand (null: none, or not read): a warm-up must not cover the trace
+     * (checked when nothing before {@code traceEnd} in {@code problems} is wrong), and the ladder must plan (when
+     * nothing at all is). Throws listing every problem; else returns the ladder, or null for an unread trace.
+     */
+    static StepSequence finish(SweepSpec spec, TraceWorkload trace, List<String> problems, int traceEnd) {
+        if (trace != null && problems.subList(0, traceEnd).isEmpty()) {
+            String covered = SweepTrace.warmupCoversTrace(spec, (Mode.Trace) spec.mode(), trace);
+            if (covered != null) {
+                problems.add(traceEnd, covered);
+            }
+        }
         StepSequence ladder = null;
-        try {
-            ladder = SweepPlan.ladder(s);
-        } catch (IllegalArgumentException e) {
-            if (problems.isEmpty()) {
+        if (problems.isEmpty() && (trace != null || !(spec.mode() instanceof Mode.Trace))) {
+            try {
+                ladder = SweepPlan.ladder(spec, trace);
+            } catch (IllegalArgumentException e) {
                 problems.add(e.getMessage());
             }
         }
@@ -111,8 +151,52 @@ final class SweepChecks {
         return ladder;
     }
 
+    /** The background stream: the user's, or one made of the background workload and rates. */
+    private static BackgroundStream background(SweepSettings s, List<String> problems) {
+        if (s.backgroundWorkload == null) {
+            return s.background;
+        }
+        try {
+            if (s.backgroundStepRates != null) {
+                double first = Arrays.stream(s.backgroundStepRates).filter(r -> r > 0).findFirst().orElse(1);
+                return new BackgroundStream(s.backgroundWorkload, ArrivalPlan.poisson(first, s.seed ^ 0x6267L),
+                        BackgroundStream.DEFAULT_TAG, s.drainTimeout).withStepRates(s.backgroundStepRates);
+            }
+            return new BackgroundStream(s.backgroundWorkload, ArrivalPlan.poisson(s.backgroundRate, s.seed ^ 0x6267L),
+                    BackgroundStream.DEFAULT_TAG, s.drainTimeout);
+        } catch (IllegalArgumentException e) {
+            problems.add("background: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** The spec of the settings; its mode is the first of rate sweep, trace, closed loop and open loop they give. */
+    private static SweepSpec spec(SweepSettings s, TargetConfig target, BackgroundStream background) {
+        SweepSpec.Arrival arrival = new SweepSpec.Arrival(s.arrival, s.burstCv);
+        SweepSpec.InFlightCap cap = new SweepSpec.InFlightCap(s.maxInFlight, s.capPolicy);
+        Mode mode;
+        if (s.sweepsRates()) {
+            mode = new Mode.RateSweep(s.rateSweepSteps, s.throughputConcurrency, arrival, cap);
+        } else if (s.replaysTrace()) {
+            SweepSpec.TraceSource source = s.trace != null ? new SweepSpec.TraceSource.Given(s.trace)
+                    : new SweepSpec.TraceSource.File(s.traceFile, s.traceBlockSize);
+            mode = new Mode.Trace(source, s.rates, s.timeScale, !s.stepDurationSet, cap, s.baseline);
+        } else if (!s.concurrency.isEmpty()) {
+            mode = new Mode.Closed(s.concurrency, s.thinkTime, s.baseline);
+        } else {
+            mode = new Mode.Open(s.rates, arrival, cap, s.baseline);
+        }
+        // A trace's warm-up is the sweep's when set, else none: the trace's first requests count.
+        Duration warmup = mode instanceof Mode.Trace && !s.warmupSet ? Duration.ZERO : s.warmup;
+        return new SweepSpec(s.name, target, mode,
+                new SweepSpec.Prompts(s.workload, s.inputTokens, s.outputTokens, s.ignoreEos, s.calibrate), s.seed,
+                new SweepSpec.Steps(s.stepDuration, warmup, s.pause, s.drainTimeout, s.maxRequestsPerStep),
+                s.slo, s.clientThresholds, s.stopFailureRate, s.stopP99Ms, background, s.telemetry,
+                s.writeRunDirectory ? s.outputDir : null, s.progress, s.allowConcurrent, s.clientWarmup);
+    }
+
     /** A rate sweep plans its own steps: no other way of giving them, and sane sizes. */
-    private static void checkRateSweep(Sweep s, List<String> problems) {
+    private static void checkRateSweep(SweepSettings s, List<String> problems) {
         if (s.rateSweepSteps < 2 || s.rateSweepSteps > 50) {
             problems.add("rateSweep takes 2 to 50 open-loop steps, got " + s.rateSweepSteps);
         }

@@ -17,8 +17,13 @@ import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.metrics.StepWindow;
 import dev.kneepoint.request.Workload;
+import dev.kneepoint.sweep.SweepSpec.Mode;
 import dev.kneepoint.telemetry.TelemetryRecorder;
+import dev.kneepoint.workload.Calibration;
+import dev.kneepoint.workload.SyntheticWorkload;
+import dev.kneepoint.workload.TraceWorkload;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,10 +31,15 @@ import java.util.Optional;
 
 /**
  * One validated sweep wired to its parts: the client, the load run, the aggregator and the run
- * directory. Package-private: users meet it through {@link Sweep} and {@link SweepHandle}.
+ * directory. {@link #prepare} does what needs the network or a file before the first step: it measures the
+ * target's tokenizer ({@code calibrate}) and reads a trace file. Package-private: users meet it through
+ * {@link Sweep} and {@link SweepHandle}.
  */
 final class SweepExecution {
-    private final Sweep sweep;
+    private final SweepSpec spec;
+    private final SweepInputs inputs;
+    /** The rate sweep whose probes {@link #gate} plans the open steps after, else null. */
+    private final Mode.RateSweep rateSweep;
     private RunAggregator aggregator;
     private RunDirectory directory;
     private StreamingClient client;
@@ -47,10 +57,48 @@ final class SweepExecution {
     // adds to its rate_sweep entry (on the run thread, before close) reaches the final manifest.
     private Map<String, Object> config;
 
-    SweepExecution(Sweep sweep, StepSequence ladder) {
-        this.sweep = sweep;
-        this.targetKey = sweep.target().baseUrl().toString();
-        claimTarget(targetKey, sweep.allowConcurrent());
+    /**
+     * The run of a checked builder: measures the target's tokenizer when {@code calibrate} is on and reads a trace
+     * file, then makes the last checks and plans the ladder. What the tokenizer or the file gets wrong is reported
+     * with the settings' problems, all at once in one {@link IllegalArgumentException}, before anything is sent to
+     * the target.
+     */
+    static SweepExecution prepare(SweepChecks.Checked checked) {
+        SweepSpec spec = checked.spec();
+        // What is found here joins the settings' problems where it belongs: the tokenizer's after the target's, the
+        // trace file's after those of the trace settings.
+        List<String> problems = new ArrayList<>(checked.problems());
+        List<String> found = new ArrayList<>();
+        Calibration calibration = checked.measuresTokenizer() ? SweepCalibration.measure(spec.target(), found) : null;
+        problems.addAll(checked.calibrationAt(), found);
+        int traceAt = checked.traceAt() + found.size();
+        found.clear();
+        // The one switch on the mode: a trace is read (or taken as given); a rate sweep's probes are gated (see gate).
+        TraceWorkload trace = null;
+        Mode.RateSweep rateSweep = null;
+        switch (spec.mode()) {
+            case Mode.Trace t -> trace = switch (t.source()) {
+                case SweepSpec.TraceSource.File file -> SweepTrace.read(spec, file, calibration, found);
+                case SweepSpec.TraceSource.Given given -> given.workload();
+            };
+            case Mode.RateSweep r -> rateSweep = r;
+            case Mode.Closed c -> { }
+            case Mode.Open o -> { }
+        }
+        problems.addAll(traceAt, found);
+        StepSequence ladder = SweepChecks.finish(spec, trace, problems, traceAt + found.size());
+        // Synthetic prompts are cut to the measured tokenizer; a trace was read with it (its prompts are its own).
+        SyntheticWorkload synthetic = calibration != null && trace == null ? SweepCalibration.synthetic(spec, calibration)
+                : null;
+        return new SweepExecution(spec, new SweepInputs(calibration, synthetic, trace), rateSweep, ladder);
+    }
+
+    private SweepExecution(SweepSpec spec, SweepInputs inputs, Mode.RateSweep rateSweep, StepSequence ladder) {
+        this.spec = spec;
+        this.inputs = inputs;
+        this.rateSweep = rateSweep;
+        this.targetKey = spec.target().baseUrl().toString();
+        claimTarget(targetKey, spec.allowConcurrentRuns());
         try {
             init(ladder);
         } catch (RuntimeException e) {
@@ -81,30 +129,30 @@ final class SweepExecution {
     }
 
     private void init(StepSequence ladder) {
-        double warmupMs = sweep.clientWarmup() ? ClientWarmup.ensure(sweep.target()) : Double.NaN;
-        Workload workload = sweep.workloadOrSynthetic();
-        if (sweep.clientWarmup()) {
+        double warmupMs = spec.clientWarmup() ? ClientWarmup.ensure(spec.target()) : Double.NaN;
+        Workload workload = SweepPlan.workload(spec, inputs.calibratedSynthetic());
+        if (spec.clientWarmup()) {
             workload.next(0); // deterministic by index: builds lazy prompt and tokenizer state before the clock runs
-            if (sweep.traceWorkload() != null) {
-                sweep.traceWorkload().next(0);
+            if (inputs.trace() != null) {
+                inputs.trace().next(0);
             }
         }
-        this.config = new LinkedHashMap<>(sweep.describe());
+        this.config = new LinkedHashMap<>(SweepManifest.describe(spec, inputs));
         config.put("client_warmup_ms", Double.isNaN(warmupMs) ? "off" : warmupMs < 0 ? "failed" : warmupMs);
         Instant clockOrigin = Instant.now();
         RunClock clock = RunClock.system(); // its zero is clockOrigin, to a few microseconds
-        this.directory = sweep.outputDir() == null ? null
-                : RunDirectory.builder(sweep.outputDir()).slug(sweep.name()).clockOrigin(clockOrigin)
-                        .targetUrl(sweep.target().baseUrl().toString()).model(sweep.target().model())
-                        .config(config).slo(sweep.slo()).clientThresholds(sweep.clientThresholds()).open();
-        this.aggregator = directory == null ? new RunAggregator(sweep.slo()).clientThresholds(sweep.clientThresholds())
+        this.directory = spec.outputDir() == null ? null
+                : RunDirectory.builder(spec.outputDir()).slug(spec.name()).clockOrigin(clockOrigin)
+                        .targetUrl(spec.target().baseUrl().toString()).model(spec.target().model())
+                        .config(config).slo(spec.slo()).clientThresholds(spec.clientThresholds()).open();
+        this.aggregator = directory == null ? new RunAggregator(spec.slo()).clientThresholds(spec.clientThresholds())
                 : directory.aggregator();
-        if (sweep.backgroundStream() != null) {
-            BackgroundStream bg = sweep.backgroundStream();
+        if (spec.background() != null) {
+            BackgroundStream bg = spec.background();
             aggregator.trackBackground(bg.tag(), bg.perStep() ? Double.NaN : bg.rateRps(), bg.arrival().label(),
                     bg.stepRatesRps());
         }
-        this.client = new StreamingClient(sweep.target());
+        this.client = new StreamingClient(spec.target());
         RunListener listeners = directory == null ? aggregator : directory;
         this.loadRun = LoadRun.builder()
                 .sender(client)
@@ -112,11 +160,11 @@ final class SweepExecution {
                 .listener(listeners)
                 .clock(clock)
                 .ladder(ladder.withGate(this::gate))
-                .progress(sweep.progressListener() == null ? new LoadProgress() {} : sweep.progressListener())
-                .background(sweep.backgroundStream())
+                .progress(spec.progress() == null ? new LoadProgress() {} : spec.progress())
+                .background(spec.background())
                 .build();
-        if (directory != null && sweep.telemetrySettings().enabled()) {
-            this.telemetry = TelemetryRecorder.start(sweep.telemetrySettings(), clock, sweep.target().baseUrl(),
+        if (directory != null && spec.telemetry().enabled()) {
+            this.telemetry = TelemetryRecorder.start(spec.telemetry(), clock, spec.target().baseUrl(),
                     directory.path(), () -> runHandle != null && runHandle.isDone());
         }
     }
@@ -156,7 +204,7 @@ final class SweepExecution {
                         + ": " + load.reason());
                 return directory.result(complete);
             }
-            return aggregator.result(sweep.name(), complete, startTime, sweep.target().baseUrl().toString());
+            return aggregator.result(spec.name(), complete, startTime, spec.target().baseUrl().toString());
         } finally {
             client.close();
             releaseTarget();
@@ -178,23 +226,23 @@ final class SweepExecution {
             return GateDecision.proceed();
         }
         StepResult last = results.get(results.size() - 1);
-        if (sweep.sweepsRates() && !step.isOpenLoop()) {
+        if (rateSweep != null && !step.isOpenLoop()) {
             // The probes: the throughput step overloads the server by design, so the user's stop bounds apply to the
             // open steps only (as GuideLLM skips its escalation check after the throughput step).
             @SuppressWarnings("unchecked")
             Map<String, Object> record = (Map<String, Object>) config.get("rate_sweep");
-            return SweepRates.plan(sweep, results, record);
+            return SweepRates.plan(spec, rateSweep, results, record);
         }
-        if (!Double.isNaN(sweep.stopFailureRate()) && last.failureRate() > sweep.stopFailureRate()) {
+        if (!Double.isNaN(spec.stopFailureRate()) && last.failureRate() > spec.stopFailureRate()) {
             return GateDecision.stop(String.format(java.util.Locale.ROOT,
-                    "failure rate %.3f above the bound %.3f", last.failureRate(), sweep.stopFailureRate()));
+                    "failure rate %.3f above the bound %.3f", last.failureRate(), spec.stopFailureRate()));
         }
-        if (!Double.isNaN(sweep.stopP99Ms())) {
+        if (!Double.isNaN(spec.stopP99Ms())) {
             double p99 = step.isOpenLoop() ? last.ttftSched().p99() : last.ttft().p99();
-            if (p99 > sweep.stopP99Ms()) {
+            if (p99 > spec.stopP99Ms()) {
                 return GateDecision.stop(String.format(java.util.Locale.ROOT,
                         "p99 %s %.1f ms above the bound %.1f ms", step.isOpenLoop() ? "ttft_sched" : "ttft",
-                        p99, sweep.stopP99Ms()));
+                        p99, spec.stopP99Ms()));
             }
         }
         return GateDecision.proceed();

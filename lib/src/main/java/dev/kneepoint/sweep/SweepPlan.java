@@ -1,101 +1,110 @@
 package dev.kneepoint.sweep;
 
 import dev.kneepoint.client.ApiKind;
+import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.load.ArrivalPlan;
 import dev.kneepoint.load.ClosedLoopStep;
 import dev.kneepoint.load.OpenLoopStep;
 import dev.kneepoint.load.StepSequence;
 import dev.kneepoint.request.RequestSpec;
 import dev.kneepoint.request.Workload;
+import dev.kneepoint.sweep.SweepSpec.Mode;
 import dev.kneepoint.workload.OutputControl;
 import dev.kneepoint.workload.SyntheticPrompts;
+import dev.kneepoint.workload.TraceWorkload;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
-/** What a {@link Sweep} will run: its ladder of steps and the workload each request comes from. */
+/** What a {@link SweepSpec} will run: its ladder of steps and the workload each request comes from. */
 final class SweepPlan {
     private SweepPlan() {
     }
 
-    /** The ladder: one closed-loop step per concurrency level, or one open-loop step per rate. */
-    static StepSequence ladder(Sweep s) {
-        StepSequence l;
-        if (s.sweepsRates()) {
-            return SweepRates.probes(s).withPause(s.pause);
-        }
-        if (s.replaysTrace()) {
-            if (s.trace == null) {
-                throw new IllegalArgumentException("the trace could not be read");
-            }
-            l = SweepTrace.ladder(s, s.trace);
-        } else if (!s.concurrency.isEmpty()) {
-            l = StepSequence.concurrency(s.concurrency, closedStep(s, s.concurrency.get(0)));
-        } else {
-            l = StepSequence.rates(s.rates, openStep(s, s.rates.get(0)));
-        }
-        if (s.baseline) {
-            l = l.withBaseline();
-        }
-        return l.withPause(s.pause);
+    /**
+     * The ladder: one closed-loop step per concurrency level, one open-loop step per rate, the trace's steps, or a
+     * rate sweep's two probes (its open steps are planned during the run, by {@link SweepRates#plan}).
+     *
+     * @param trace the trace being replayed (read by the run, or the one given); null unless the mode is a trace
+     */
+    static StepSequence ladder(SweepSpec spec, TraceWorkload trace) {
+        StepSequence l = switch (spec.mode()) {
+            case Mode.Closed c -> baseline(c.baseline(),
+                    StepSequence.concurrency(c.concurrency(), closedStep(spec, c.concurrency().get(0), c.thinkTime())));
+            case Mode.Open o -> baseline(o.baseline(),
+                    StepSequence.rates(o.ratesRps(), openStep(spec, o.ratesRps().get(0), o.arrival(), o.cap())));
+            case Mode.Trace t -> baseline(t.baseline(), SweepTrace.ladder(spec, t, Objects.requireNonNull(trace, "trace")));
+            case Mode.RateSweep r -> SweepRates.probes(spec, r);
+        };
+        return l.withPause(spec.steps().pause());
     }
 
-    /** A closed-loop step of {@code users} with the sweep's warm-up, duration, think time, drain and count bound. */
-    static ClosedLoopStep closedStep(Sweep s, int users) {
+    private static StepSequence baseline(boolean on, StepSequence l) {
+        return on ? l.withBaseline() : l;
+    }
+
+    /** A closed-loop step of {@code users} with the spec's warm-up, duration, drain and count bound. */
+    static ClosedLoopStep closedStep(SweepSpec spec, int users, Duration thinkTime) {
+        SweepSpec.Steps s = spec.steps();
         ClosedLoopStep.Builder b = ClosedLoopStep.builder().concurrency(users)
-                .warmup(s.warmup).duration(s.stepDuration).thinkTime(s.thinkTime).drainTimeout(s.drainTimeout);
-        if (s.maxRequestsPerStep > 0) {
-            b.maxRequests(s.maxRequestsPerStep);
+                .warmup(s.warmup()).duration(s.duration()).thinkTime(thinkTime).drainTimeout(s.drainTimeout());
+        if (s.maxRequests() > 0) {
+            b.maxRequests(s.maxRequests());
         }
         return b.build();
     }
 
-    /** An open-loop step at {@code rate} with the sweep's arrival, warm-up, duration, drain, bound and cap. */
-    static OpenLoopStep openStep(Sweep s, double rate) {
-        return openStepBuilder(s).arrival(arrivalPlan(s, rate)).warmup(s.warmup).duration(s.stepDuration).build();
+    /** An open-loop step at {@code rate} with the arrival, cap and the spec's warm-up, duration, drain and bound. */
+    static OpenLoopStep openStep(SweepSpec spec, double rate, SweepSpec.Arrival arrival, SweepSpec.InFlightCap cap) {
+        return openStepBuilder(spec, cap).arrival(arrivalPlan(arrival, spec.seed(), rate))
+                .warmup(spec.steps().warmup()).duration(spec.steps().duration()).build();
     }
 
-    /** An open-loop step builder with the sweep's drain timeout, request bound and in-flight cap. */
-    static OpenLoopStep.Builder openStepBuilder(Sweep s) {
-        OpenLoopStep.Builder b = OpenLoopStep.builder().drainTimeout(s.drainTimeout);
-        if (s.maxRequestsPerStep > 0) {
-            b.maxRequests(s.maxRequestsPerStep);
+    /** An open-loop step builder with the spec's drain timeout and request bound, and the in-flight cap. */
+    static OpenLoopStep.Builder openStepBuilder(SweepSpec spec, SweepSpec.InFlightCap cap) {
+        OpenLoopStep.Builder b = OpenLoopStep.builder().drainTimeout(spec.steps().drainTimeout());
+        if (spec.steps().maxRequests() > 0) {
+            b.maxRequests(spec.steps().maxRequests());
         }
-        if (s.maxInFlight > 0) {
-            b.maxInFlight(s.maxInFlight, s.capPolicy);
+        if (cap.bounded()) {
+            b.maxInFlight(cap.max(), cap.policy());
         }
         return b;
     }
 
     /** How generated prompts ask for their output length: exact ({@code ignore_eos}) unless the sweep says not. */
-    static OutputControl outputControl(Sweep s) {
-        return s.ignoreEos ? OutputControl.exact(OutputControl.Server.VLLM) : OutputControl.upTo(OutputControl.Server.GENERIC);
+    static OutputControl outputControl(SweepSpec.Prompts prompts) {
+        return prompts.ignoreEos() ? OutputControl.exact(OutputControl.Server.VLLM)
+                : OutputControl.upTo(OutputControl.Server.GENERIC);
     }
 
-    /** How generated prompts are counted and sent for the sweep's target: as chat messages or a plain prompt. */
-    static ApiKind promptApi(Sweep s) {
-        return s.target.apiKind().isChat() ? ApiKind.CHAT : ApiKind.COMPLETIONS;
+    /** How generated prompts are counted and sent for the target: as chat messages or a plain prompt. */
+    static ApiKind promptApi(TargetConfig target) {
+        return target.apiKind().isChat() ? ApiKind.CHAT : ApiKind.COMPLETIONS;
     }
 
-    static ArrivalPlan arrivalPlan(Sweep s, double rate) {
-        return switch (s.arrival) {
+    static ArrivalPlan arrivalPlan(SweepSpec.Arrival arrival, long seed, double rate) {
+        return switch (arrival.process()) {
             case "constant" -> ArrivalPlan.constant(rate);
-            case "gamma" -> ArrivalPlan.gamma(rate, s.burstCv, s.seed);
-            default -> ArrivalPlan.poisson(rate, s.seed);
+            case "gamma" -> ArrivalPlan.gamma(rate, arrival.burstinessCv(), seed);
+            default -> ArrivalPlan.poisson(rate, seed);
         };
     }
 
-    /** The user's workload, or synthetic prompts of the sweep's input/output lengths and seed. */
-    static Workload workload(Sweep s) {
-        if (s.workload != null) {
-            return s.workload;
+    /** The user's workload, the calibrated synthetic prompts, or synthetic prompts of the spec's lengths and seed. */
+    static Workload workload(SweepSpec spec, Workload calibratedSynthetic) {
+        SweepSpec.Prompts p = spec.prompts();
+        if (p.workload() != null) {
+            return p.workload();
         }
-        if (s.calibratedSynthetic != null) {
-            return s.calibratedSynthetic;
+        if (calibratedSynthetic != null) {
+            return calibratedSynthetic;
         }
-        SyntheticPrompts prompts = new SyntheticPrompts(s.seed);
-        Map<String, Object> extra = s.ignoreEos ? Map.of("ignore_eos", true) : Map.of();
-        int in = s.inputTokens;
-        int out = s.outputTokens;
+        SyntheticPrompts prompts = new SyntheticPrompts(spec.seed());
+        Map<String, Object> extra = p.ignoreEos() ? Map.of("ignore_eos", true) : Map.of();
+        int in = p.inputTokens();
+        int out = p.outputTokens();
         return index -> new RequestSpec(prompts.prompt(index, in), List.of(), out, in, extra, "default");
     }
 }

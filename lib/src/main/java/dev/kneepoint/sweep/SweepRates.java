@@ -7,6 +7,7 @@ import dev.kneepoint.load.StepSequence;
 import dev.kneepoint.metrics.StepResult;
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,9 +34,9 @@ final class SweepRates {
     }
 
     /** The two probes; the open steps are appended by {@link #plan} once both have run. */
-    static StepSequence probes(Sweep s) {
-        ClosedLoopStep sync = SweepPlan.closedStep(s, 1).toBuilder().label(SYNCHRONOUS).build();
-        ClosedLoopStep max = sync.toBuilder().concurrency(s.throughputConcurrency).label(THROUGHPUT).build();
+    static StepSequence probes(SweepSpec spec, SweepSpec.Mode.RateSweep mode) {
+        ClosedLoopStep sync = SweepPlan.closedStep(spec, 1, Duration.ZERO).toBuilder().label(SYNCHRONOUS).build();
+        ClosedLoopStep max = sync.toBuilder().concurrency(mode.throughputConcurrency()).label(THROUGHPUT).build();
         return StepSequence.of(List.of(sync, max));
     }
 
@@ -58,7 +59,8 @@ final class SweepRates {
      * The decision after a probe: proceed after {@code synchronous}; after {@code throughput}, the open steps
      * (recording the plan in {@code record}), or a stop saying why none can be planned.
      */
-    static GateDecision plan(Sweep s, List<StepResult> results, Map<String, Object> record) {
+    static GateDecision plan(SweepSpec spec, SweepSpec.Mode.RateSweep mode, List<StepResult> results,
+                             Map<String, Object> record) {
         StepResult last = results.get(results.size() - 1);
         String label = last.info().label();
         String failed = failedProbe(last);
@@ -79,15 +81,15 @@ final class SweepRates {
                     + " %.3f requests/s, not more than %.0f%% above the synchronous step's %.3f requests/s (the server"
                     + " serves about one request at a time, or the throughput step was too short to fill it)."
                     + " Raise throughputConcurrency or stepDuration, or sweep fixed rates",
-                    s.throughputConcurrency, rMax, (MIN_HEADROOM - 1) * 100, rSync);
+                    mode.throughputConcurrency(), rMax, (MIN_HEADROOM - 1) * 100, rSync);
             record.put("stopped", why);
             return GateDecision.stop(why);
         }
-        List<Double> rates = between(rSync, rMax, s.rateSweepSteps);
+        List<Double> rates = between(rSync, rMax, mode.openSteps());
         record.put("planned_rates_rps", rates);
         List<Step> open = new ArrayList<>();
         for (double r : rates) {
-            open.add(SweepPlan.openStep(s, r).withRate(r));
+            open.add(SweepPlan.openStep(spec, r, mode.arrival(), mode.cap()).withRate(r));
         }
         return GateDecision.extend(open, String.format(Locale.ROOT,
                 "rates %s req/s, evenly between synchronous %.3f and throughput %.3f", rates, rSync, rMax));
@@ -109,10 +111,10 @@ final class SweepRates {
     }
 
     /** The manifest's {@code rate_sweep} entry as planned before the run; {@link #plan} adds what it measured. */
-    static Map<String, Object> describe(Sweep s) {
+    static Map<String, Object> describe(SweepSpec.Mode.RateSweep mode) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("open_steps", s.rateSweepSteps);
-        m.put("throughput_concurrency", s.throughputConcurrency);
+        m.put("open_steps", mode.openSteps());
+        m.put("throughput_concurrency", mode.throughputConcurrency());
         m.put("formula", "r_sync + k (r_max - r_sync) / (n + 1), k = 1..n");
         m.put("synchronous_rps", null);
         m.put("throughput_rps", null);

@@ -112,13 +112,15 @@ class RateSweepTest {
 
     @Test
     void theThroughputStepMustBeMoreThanFivePercentAboveTheSynchronousOneAndNeitherMayFailMostRequests() {
-        Sweep s = Kneepoint.rateSweep(Kneepoint.target("http://127.0.0.1:9", "m"), 3).throughputConcurrency(8);
+        SweepSpec s = Kneepoint.rateSweep(Kneepoint.target("http://127.0.0.1:9", "m"), 3).throughputConcurrency(8)
+                .validate();
+        SweepSpec.Mode.RateSweep m = (SweepSpec.Mode.RateSweep) s.mode();
         StepResult sync = probe(0, "synchronous", 1, 10.0, 10, 0);
-        assertThat(SweepRates.plan(s, List.of(sync), new LinkedHashMap<>())).isInstanceOf(GateDecision.Proceed.class);
+        assertThat(SweepRates.plan(s, m, List.of(sync), new LinkedHashMap<>())).isInstanceOf(GateDecision.Proceed.class);
 
         // 10.4 req/s is 4% above 10: no headroom (a server that serves one request at a time, up to noise).
         Map<String, Object> record = new LinkedHashMap<>();
-        GateDecision flat = SweepRates.plan(s, List.of(sync, probe(1, "throughput", 8, 10.4, 10, 0)), record);
+        GateDecision flat = SweepRates.plan(s, m, List.of(sync, probe(1, "throughput", 8, 10.4, 10, 0)), record);
         assertThat(flat).isInstanceOf(GateDecision.Stop.class);
         assertThat(((GateDecision.Stop) flat).reason()).startsWith("no headroom to sweep: the throughput step (8 users)"
                 + " completed 10.400 requests/s, not more than 5% above the synchronous step's 10.000 requests/s");
@@ -127,17 +129,17 @@ class RateSweepTest {
 
         // 10.6 is 6% above: three rates at 10 + k 0.6 / 4.
         record.clear();
-        GateDecision ok = SweepRates.plan(s, List.of(sync, probe(1, "throughput", 8, 10.6, 10, 0)), record);
+        GateDecision ok = SweepRates.plan(s, m, List.of(sync, probe(1, "throughput", 8, 10.6, 10, 0)), record);
         assertThat(ok).isInstanceOf(GateDecision.Extend.class);
         assertThat(((GateDecision.Extend) ok).more()).extracting(st -> st.info(0).rateRps())
                 .containsExactly(10.15, 10.3, 10.45);
         assertThat(record.get("planned_rates_rps")).isEqualTo(List.of(10.15, 10.3, 10.45));
 
         // 6 of 10 failed: more than half, the rate is not trusted.
-        GateDecision failing = SweepRates.plan(s, List.of(sync, probe(1, "throughput", 8, 40, 4, 6)), record);
+        GateDecision failing = SweepRates.plan(s, m, List.of(sync, probe(1, "throughput", 8, 40, 4, 6)), record);
         assertThat(((GateDecision.Stop) failing).reason()).startsWith("the rate sweep's throughput step failed 6 of 10");
         // 5 of 10 is not most: planned.
-        assertThat(SweepRates.plan(s, List.of(sync, probe(1, "throughput", 8, 40, 5, 5)), record))
+        assertThat(SweepRates.plan(s, m, List.of(sync, probe(1, "throughput", 8, 40, 5, 5)), record))
                 .isInstanceOf(GateDecision.Extend.class);
     }
 

@@ -14,10 +14,10 @@ class SweepApiTest {
 
     @Test
     void apiByNameOrKindReplacesTheEndpoint() {
-        TargetConfig s = Kneepoint.sweep(TARGET).concurrency(1).api("ollama-chat").effectiveTarget();
+        TargetConfig s = Kneepoint.sweep(TARGET).concurrency(1).api("ollama-chat").validate().target();
         assertThat(s.apiKind()).isEqualTo(ApiKind.OLLAMA_CHAT);
         assertThat(s.endpoint().encodedPath()).isEqualTo("/api/chat");
-        TargetConfig t = Kneepoint.sweep(TARGET).concurrency(1).api(ApiKind.TGI_GENERATE_STREAM).effectiveTarget();
+        TargetConfig t = Kneepoint.sweep(TARGET).concurrency(1).api(ApiKind.TGI_GENERATE_STREAM).validate().target();
         assertThat(t.endpoint().encodedPath()).isEqualTo("/generate_stream");
         assertThat(t.describe().get("api")).isEqualTo("tgi_generate_stream");
         assertThat(t.model()).isEqualTo("m");

@@ -1,0 +1,15 @@
+package dev.kneepoint.sweep;
+
+import dev.kneepoint.workload.Calibration;
+import dev.kneepoint.workload.SyntheticWorkload;
+import dev.kneepoint.workload.TraceWorkload;
+
+/**
+ * What a run measured and read before its first step ({@link SweepExecution#prepare}), beside its {@link SweepSpec}.
+ *
+ * @param calibration         the target's tokenizer when {@code calibrate} is on, else null
+ * @param calibratedSynthetic the synthetic prompts cut with it (null for a trace, the user's workload, or no calibration)
+ * @param trace               the trace replayed (read from its file, or the one given), else null
+ */
+record SweepInputs(Calibration calibration, SyntheticWorkload calibratedSynthetic, TraceWorkload trace) {
+}

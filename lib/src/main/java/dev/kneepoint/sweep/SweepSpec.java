@@ -1,0 +1,120 @@
+package dev.kneepoint.sweep;
+
+import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.load.BackgroundStream;
+import dev.kneepoint.load.CapPolicy;
+import dev.kneepoint.load.LoadProgress;
+import dev.kneepoint.metrics.ClientThresholds;
+import dev.kneepoint.metrics.Slo;
+import dev.kneepoint.request.Workload;
+import dev.kneepoint.telemetry.Telemetry;
+import dev.kneepoint.workload.TraceWorkload;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A sweep's settings as {@link Sweep#validate()} checked and resolved them: immutable, with the target the
+ * {@link Sweep#api(String) api} override applied to, the background stream built, and a {@link Mode} saying which
+ * kind of ladder runs and holding only what that kind needs. The plan, the manifest and the run are made from it.
+ *
+ * <p>Only a spec returned by {@link Sweep#validate()} is known to be valid: the canonical constructor checks
+ * nothing beyond copying the lists.
+ *
+ * @param name                 the run's name (its directory and reports)
+ * @param target               the target, with the sweep's API override applied
+ * @param mode                 closed loop, open loop, trace replay or rate sweep
+ * @param prompts              what each request asks for
+ * @param seed                 seed of the arrivals, the synthetic prompts and a trace's prompt text
+ * @param steps                what every step shares: duration, warm-up, pause, drain, request bound
+ * @param slo                  service-level objectives for goodput
+ * @param clientThresholds     limits of the client self-check
+ * @param stopFailureRate      stop after a step failing more than this fraction; NaN: no bound
+ * @param stopP99Ms            stop after a step whose p99 TTFT (sched basis in open loop) exceeds this; NaN: none
+ * @param background           background traffic under the ladder, or null
+ * @param telemetry            what is sampled beside the load
+ * @param outputDir            folder of the run directory, or null for none
+ * @param progress             live progress listener, or null
+ * @param allowConcurrentRuns  whether another sweep of this JVM may drive the same target meanwhile
+ * @param clientWarmup         whether the client's request path is warmed first
+ */
+public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts prompts, long seed, Steps steps,
+                        Slo slo, ClientThresholds clientThresholds, double stopFailureRate, double stopP99Ms,
+                        BackgroundStream background, Telemetry telemetry, Path outputDir, LoadProgress progress,
+                        boolean allowConcurrentRuns, boolean clientWarmup) {
+
+    /** The kind of ladder a sweep runs, and what only that kind needs. */
+    public sealed interface Mode {
+        /** Closed loop: one step per concurrency level, users each waiting for their answer. */
+        record Closed(List<Integer> concurrency, Duration thinkTime, boolean baseline) implements Mode {
+            public Closed {
+                concurrency = List.copyOf(concurrency);
+            }
+        }
+
+        /** Open loop: one step per request rate. */
+        record Open(List<Double> ratesRps, Arrival arrival, InFlightCap cap, boolean baseline) implements Mode {
+            public Open {
+                ratesRps = List.copyOf(ratesRps);
+            }
+        }
+
+        /**
+         * A trace replayed open loop at its own instants: one step at {@code timeScale}, or one per rate (empty
+         * {@code ratesRps}: the one step). {@code wholeTrace}: each step lasts as long as the time-scaled trace
+         * (no step duration was set), else {@link Steps#duration()}.
+         */
+        record Trace(TraceSource source, List<Double> ratesRps, double timeScale, boolean wholeTrace, InFlightCap cap,
+                     boolean baseline) implements Mode {
+            public Trace {
+                ratesRps = List.copyOf(ratesRps);
+            }
+        }
+
+        /**
+         * Two closed-loop probes ({@code synchronous}, one user; {@code throughput}, {@code throughputConcurrency}
+         * users), then {@code openSteps} open-loop steps at rates planned from what they measured.
+         */
+        record RateSweep(int openSteps, int throughputConcurrency, Arrival arrival, InFlightCap cap) implements Mode {
+        }
+    }
+
+    /** Where a replayed trace comes from: a file read before the first step, or a workload already built. */
+    public sealed interface TraceSource {
+        /** A trace file ({@link dev.kneepoint.workload.Trace} format), {@code blockSize} tokens per hash id. */
+        record File(Path path, int blockSize) implements TraceSource {
+        }
+
+        /** A trace workload built with {@code Workloads.trace(file)}. */
+        record Given(TraceWorkload workload) implements TraceSource {
+        }
+    }
+
+    /** Open-loop arrivals: {@code constant}, {@code poisson} or {@code gamma} (of coefficient of variation {@code burstinessCv}). */
+    public record Arrival(String process, double burstinessCv) {
+    }
+
+    /** Cap on open-loop requests in flight ({@code max <= 0}: none) and what happens to arrivals beyond it. */
+    public record InFlightCap(int max, CapPolicy policy) {
+        /** Whether there is a cap. */
+        public boolean bounded() {
+            return max > 0;
+        }
+    }
+
+    /**
+     * What each request asks for: the user's {@code workload}, or (null) synthetic prompts of {@code inputTokens}
+     * and {@code outputTokens}; {@code ignoreEos} asks for the exact output length; {@code calibrate} cuts synthetic
+     * and trace prompts to the server's token count, measured before the first step.
+     */
+    public record Prompts(Workload workload, int inputTokens, int outputTokens, boolean ignoreEos, boolean calibrate) {
+    }
+
+    /**
+     * What every step shares: its measured {@code duration} and {@code warmup} (a trace's warm-up is none unless
+     * one was set), the {@code pause} between steps, the {@code drainTimeout} for in-flight requests, and a request
+     * bound {@code maxRequests} ({@code <= 0}: none).
+     */
+    public record Steps(Duration duration, Duration warmup, Duration pause, Duration drainTimeout, long maxRequests) {
+    }
+}
