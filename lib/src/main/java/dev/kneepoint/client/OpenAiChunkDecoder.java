@@ -21,7 +21,7 @@ import java.util.Map;
  * fields that matter for measurement and skip the rest without building a tree, and give the same
  * result. Stateless and thread-safe.
  */
-public final class OpenAiChunkDecoder {
+final class OpenAiChunkDecoder {
 
     /**
      * The process-wide Jackson mapper used by the client (thread-safe once configured). Its buffers

@@ -11,7 +11,7 @@ import java.util.Objects;
  * server's cumulative or total count to {@code completionTokens} ({@code choices} 0 or a finish
  * reason marks it final), phase timings to {@code timings}.
  */
-public sealed interface StreamPayload {
+sealed interface StreamPayload {
 
     /** The {@code [DONE]} sentinel that ends an OpenAI stream. */
     record Done() implements StreamPayload {

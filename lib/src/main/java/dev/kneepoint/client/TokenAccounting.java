@@ -8,7 +8,7 @@ import java.util.Comparator;
  * with largest-remainder rounding, so that the scaled counts are integers that sum exactly to the
  * total and the result is deterministic.
  */
-public final class TokenAccounting {
+final class TokenAccounting {
     private TokenAccounting() {
     }
 

@@ -11,7 +11,7 @@ import java.util.Map;
  * {@code mem_free_bytes} (DCGM), {@code power_w}, {@code temp_c}, {@code sm_clock_mhz}. A field that the
  * device does not report ({@code [N/A]}, {@code [Not Supported]}, empty) yields no sample, never a zero.
  */
-public final class GpuMetrics {
+final class GpuMetrics {
     /** The nvidia-smi query fields, in the order {@link #parseCsvLine} expects them. */
     public static final String QUERY = "index,utilization.gpu,memory.used,memory.total,power.draw,temperature.gpu,clocks.sm";
 

@@ -22,7 +22,7 @@ import java.util.Optional;
  * {@code 100 %}, {@code 1980 MHz}; a field the device does not report reads {@code [N/A]} or {@code [Not Supported]}
  * (all {@code utilization.*} fields under MIG) and gives no sample, never a zero.
  */
-public final class NvidiaSmiCsv {
+final class NvidiaSmiCsv {
     /** A query field this reader maps, its sample name and the unit nvidia-smi prints with it. */
     private record Field(String query, String alias, String sample, String unit, double factor) {}
 

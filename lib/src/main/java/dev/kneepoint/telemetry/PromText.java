@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * <p>A malformed line never fails the whole scrape: it is skipped and reported in
  * {@link Exposition#problems()} with its line number.
  */
-public final class PromText {
+final class PromText {
     private PromText() {}
 
     /**

@@ -37,7 +37,7 @@ import java.util.Set;
  * buckets are kept only for {@code server_ttft} and {@code server_itl} when asked for; every histogram keeps
  * its {@code _sum} and {@code _count}. Pure; thread-safe.
  */
-public final class ServerMetrics {
+final class ServerMetrics {
     /** Common name to raw names (series name for scalars, family name for histograms), in preference order. */
     public static final Map<String, List<String>> NAMES = names();
 

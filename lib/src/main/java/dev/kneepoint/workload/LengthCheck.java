@@ -20,7 +20,7 @@ import java.util.Locale;
  * @param promptMaxAbsError largest |server prompt tokens − requested|
  * @param warnings        human-readable warnings, empty when all is as asked
  */
-public record LengthCheck(int checkedOutput, int outputExact, int outputShorter, int outputLonger, int eventCounted,
+record LengthCheck(int checkedOutput, int outputExact, int outputShorter, int outputLonger, int eventCounted,
                           int checkedPrompt, int promptExact, int promptMaxAbsError, List<String> warnings) {
 
     public LengthCheck {

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * {@link IllegalArgumentException} naming it. The formats are those of {@code BenchCommand},
  * {@code SimBenchCommand}, {@code kneepoint_bench.py} and {@link LoadBenchmark}: change them together.
  */
-public final class BenchOutputs {
+final class BenchOutputs {
     /** The streams scenario's engine step ({@code --step-overhead 100ms} in {@code BenchCommand}). */
     static final double STREAMS_STEP_MS = 100;
     /** The size the analysis targets are stated for. */

@@ -11,7 +11,7 @@ package dev.kneepoint.cli.bench;
  * @param verdict met, missed, not judged, or no target
  * @param note    context: the other percentiles, the scenario, why it is not judged; may be empty
  */
-public record Figure(String key, String label, double value, String unit, Target target, Verdict verdict, String note) {
+record Figure(String key, String label, double value, String unit, Target target, Verdict verdict, String note) {
     public Figure {
         if (key == null || key.isBlank() || label == null || unit == null || verdict == null || note == null) {
             throw new IllegalArgumentException("a figure needs a key, label, unit, verdict and note (empty allowed); got key '" + key + "'");

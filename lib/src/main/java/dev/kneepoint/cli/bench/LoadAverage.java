@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /** The system load average over 1, 5 and 15 minutes (NaN where the platform does not tell). */
-public record LoadAverage(double one, double five, double fifteen) {
+record LoadAverage(double one, double five, double fifteen) {
     /** Now: {@code /proc/loadavg} on Linux, else the JVM's one-minute figure. */
     public static LoadAverage now() {
         try {

@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
  * @param gitDirty    whether the checkout has changes (untracked files included); null when unknown
  * @param date        when the run started
  */
-public record Machine(String cpuModel, int cores, long memoryBytes, String os, String kernel, String jdk, String gc,
+record Machine(String cpuModel, int cores, long memoryBytes, String os, String kernel, String jdk, String gc,
         String gitCommit, Boolean gitDirty, Instant date) {
 
     /** Describes this machine, the running JDK and the git checkout at {@code root}. */

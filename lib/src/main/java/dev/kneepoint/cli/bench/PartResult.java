@@ -16,7 +16,7 @@ import java.util.List;
  * @param commands   the command lines it ran, one per child process
  * @param logs       the files (relative to the results folder) holding the children's output
  */
-public record PartResult(Part part, Status status, String reason, String settings, List<Figure> figures, LoadAverage loadBefore,
+record PartResult(Part part, Status status, String reason, String settings, List<Figure> figures, LoadAverage loadBefore,
         LoadAverage loadAfter, double wallS, List<String> commands, List<String> logs) {
     /** Outcome of a part. */
     public enum Status {

@@ -9,7 +9,7 @@ package dev.kneepoint.cli.bench;
  * @param nominal the issue's number, for {@link #ratio}
  * @param text    the target as the report shows it, e.g. {@code "≤ 1 ms"}
  */
-public record Target(Op op, double bound, double nominal, String text) {
+record Target(Op op, double bound, double nominal, String text) {
     /** Direction of a target. */
     public enum Op {
         /** The figure must be at most the bound (latencies, sizes). */

@@ -21,7 +21,7 @@ import java.util.List;
  * @param seconds the window's length, s
  * @param samples samples read
  */
-public record LoadPhase(double cpuS, long tokens, double seconds, int samples) {
+record LoadPhase(double cpuS, long tokens, double seconds, int samples) {
     /** Fewer tokens than this in the window give no figure: one tick of CPU (10 ms) would be too large a share. */
     static final long MIN_TOKENS = 2_000;
 

@@ -22,7 +22,7 @@ package dev.kneepoint.cli.peers;
  * @param lagP99Ms dispatch lag p99, ms
  * @param dispatchRps achieved dispatch rate from per-request start times, req/s
  */
-public record PeerPoint(String mode, double load, long requestsOk, long requestsFailed, long outputTokens,
+record PeerPoint(String mode, double load, long requestsOk, long requestsFailed, long outputTokens,
         double durationS, double ttftP50Ms, double ttftP99Ms, double tpotP50Ms, double outputTokensPerS,
         double requestsPerS, double lagP50Ms, double lagP99Ms, double dispatchRps) {
 
