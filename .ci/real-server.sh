@@ -8,9 +8,9 @@ t0=$SECONDS
 JAVA_HOME="$(bin/kneepoint java-home)"  # the launcher's JDK discovery (JAVA_HOME, else the newest >= 21)
 export JAVA_HOME
 PORT="${KNEEPOINT_LLAMA_PORT:-18089}"
-# CI runs in a fresh clone (no .cache/), so keep the build outside it: later CI runs on the same machine
+# The build is cached outside the clone, where bin/kneepoint-llama keeps it for every use
+# (${XDG_CACHE_HOME:-~/.cache}/kneepoint/llama, or KNEEPOINT_LLAMA_CACHE): later CI runs on the same machine
 # reuse it (the binary's name carries the llama-cpp-python pin, so a new pin rebuilds). A new machine builds.
-export KNEEPOINT_LLAMA_CACHE="${KNEEPOINT_LLAMA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kneepoint/llama}"
 
 echo "== real-server: build or reuse llama-server ($(date -u +%T))"
 bin/kneepoint-llama build
