@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Ollama stage of the real-server tests: build (or reuse the cached) Ollama from the Go module, start it with
-# SmolLM2-135M-Instruct, run ONLY dev.kneepoint.real.OllamaServerTest against it (required: a missing server
-# fails it), stop it on exit. Called from .ci/real-server.sh; see docs/REAL-SERVER.md (Ollama section).
+# SmolLM2-135M-Instruct, run ONLY the test tagged ollama against it (Maven profile ollama-server: OllamaServerTest;
+# required: a missing server fails it), stop it on exit. Called from .ci/real-server.sh; see docs/REAL-SERVER.md
+# (Ollama section).
 # Measured on the 2-core CI machine: cold build 9.3 min (load average 9-11), warm stage 63-76 s.
 # KNEEPOINT_SKIP_OLLAMA=1 skips it; no Go toolchain skips it with a WARNING (the recorded real fixtures are
 # still replayed by the normal Java tests).
@@ -34,5 +35,5 @@ export KNEEPOINT_OLLAMA_URL="$URL" KNEEPOINT_OLLAMA_MODEL="$(bin/kneepoint-ollam
 echo "== ollama: $URL; running OllamaServerTest"
 t1=$SECONDS
 timeout "${KNEEPOINT_OLLAMA_TEST_TIMEOUT:-600}" \
-  mvn -B -o test -pl lib -Dtest='dev.kneepoint.real.OllamaServerTest' -Dsurefire.failIfNoSpecifiedTests=false
+  mvn -B -o test -pl lib -Pollama-server
 echo "== ollama: tests took $((SECONDS - t1))s, total $((SECONDS - t0))s"

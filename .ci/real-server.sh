@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Real-server integration tests: build (or reuse the cached) llama.cpp llama-server with SmolLM2-135M-Instruct,
-# start it, run ONLY the tests in dev.kneepoint.real against it (required: a missing server fails them),
-# and stop it on exit. Called from .ci/run after the main build. See docs/REAL-SERVER.md.
+# start it, run ONLY the tests tagged llama-server against it (Maven profile real-server: LlamaServerTest,
+# LlamaServerSweepTest; required: a missing server fails them), and stop it on exit. Called from .ci/run after the
+# main build. See docs/REAL-SERVER.md.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 t0=$SECONDS
 JAVA_HOME="$(bin/kneepoint java-home)"  # the launcher's JDK discovery (JAVA_HOME, else the newest >= 21)
 export JAVA_HOME
 PORT="${KNEEPOINT_LLAMA_PORT:-18089}"
-# CI runs in a fresh clone (no .cache/), so keep the build outside it: later CI runs on the same machine
+# The build is cached outside the clone, where bin/kneepoint-llama keeps it for every use
+# (${XDG_CACHE_HOME:-~/.cache}/kneepoint/llama, or KNEEPOINT_LLAMA_CACHE): later CI runs on the same machine
 # reuse it (the binary's name carries the llama-cpp-python pin, so a new pin rebuilds). A new machine builds.
-export KNEEPOINT_LLAMA_CACHE="${KNEEPOINT_LLAMA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kneepoint/llama}"
 
 echo "== real-server: build or reuse llama-server ($(date -u +%T))"
 bin/kneepoint-llama build
@@ -25,9 +26,9 @@ if [[ "$KIND" != llama-server ]]; then
   # timings, llama-server's /tokenize, /metrics and batching are then skipped with the reason, so say it loudly here.
   echo "== real-server: WARNING: serving with the fallback $KIND, not llama-server ($(bin/kneepoint-llama status | head -3 | tr '\n' ' '))" >&2
 fi
-echo "== real-server: $KIND at $URL; running dev.kneepoint.real tests"
+echo "== real-server: $KIND at $URL; running the llama-server tests (mvn -Preal-server)"
 t1=$SECONDS
-mvn -B -o test -pl lib -Dtest='dev.kneepoint.real.**' -Dsurefire.failIfNoSpecifiedTests=false
+mvn -B -o test -pl lib -Preal-server
 echo "== real-server: tests took $((SECONDS - t1))s, total $((SECONDS - t0))s"
 # Notebook 08 against the real server (the kernel and .venv exist once 'bin/kneepoint test' got here), the
 # fallback included: calibration finds llama_cpp.server's /extras/tokenize (docs/REAL-SERVER.md).

@@ -60,12 +60,20 @@ public final class KernelMain {
                 .filter(s -> !s.isBlank()).toList();
     }
 
+    /** Kernel only: the notebook helpers ({@code display}, {@code watch}, {@code live}) are not on plain JShell's path. */
+    static final String NOTEBOOK_IMPORT = "import static dev.kneepoint.kernel.Notebook.*;";
+
+    /**
+     * The startup script shared with {@code bin/kneepoint jshell} (the resource {@code startup.jshell}), plus the
+     * kernel's own {@link #NOTEBOOK_IMPORT}.
+     */
     static String startupScript() throws IOException {
         try (InputStream in = KernelMain.class.getResourceAsStream("startup.jshell")) {
             if (in == null) {
                 throw new IOException("startup.jshell missing from the kernel jar");
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            String shared = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return (shared.endsWith("\n") ? shared : shared + "\n") + NOTEBOOK_IMPORT + "\n";
         }
     }
 

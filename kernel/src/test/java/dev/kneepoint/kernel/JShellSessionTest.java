@@ -70,6 +70,22 @@ class JShellSessionTest {
         assertThat(d).isEqualTo(java.time.Duration.ofSeconds(2));
     }
 
+    /**
+     * The resource is the one startup script, shared with {@code bin/kneepoint jshell} (where the kernel's classes are
+     * not on the class path): the notebook helpers' static import is added by the kernel only, and resolves there.
+     */
+    @Test
+    void theSharedScriptLeavesTheNotebookHelpersToTheKernel() throws Exception {
+        String shared;
+        try (var in = KernelMain.class.getResourceAsStream("startup.jshell")) {
+            shared = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        assertThat(shared).doesNotContain("dev.kneepoint.kernel");
+        assertThat(KernelMain.startupScript()).startsWith(shared).endsWith(KernelMain.NOTEBOOK_IMPORT + "\n");
+        // Compiles only if display(...) is imported; declaring the lambda sends nothing to a notebook.
+        assertThat(session.eval("java.util.function.Function<Object, String> shown = v -> display(v);")).isEmpty();
+    }
+
     @Test
     void aTypoGivesAShortCompileErrorPointingAtIt() {
         assertThatThrownBy(() -> session.eval("int a = 1;\nint b = udefinedName + 1;"))

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link LlamaServerTest}): {@code calibrate(true)} makes synthetic and trace prompts exact in SmolLM2's own tokens,
  * chat template included, where the words of the synthetic vocabulary alone are some other number of tokens.
  */
+@Tag("real-server")
+@Tag("llama-server")
 class LlamaServerSweepTest {
     private static RealServer server;
     private static final RealServerSupport.Session<RealServer> SESSION =

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,6 +41,8 @@ import org.junit.jupiter.api.Test;
  * tests run with the assertions that server supports; the tests of llama.cpp's timings, /tokenize and
  * /metrics are skipped with the reason.
  */
+@Tag("real-server")
+@Tag("llama-server")
 class LlamaServerTest {
     /**
      * Exact lengths, and greedy decoding with a fixed seed: the one-event-per-token checks ({@link LlamaRecords})

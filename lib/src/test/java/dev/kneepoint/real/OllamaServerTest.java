@@ -26,6 +26,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,6 +39,8 @@ import org.junit.jupiter.api.Test;
  * prompts, and the assertions compare Kneepoint's counts with the server's own {@code eval_count} rather than
  * with the cap.
  */
+@Tag("real-server")
+@Tag("ollama")
 class OllamaServerTest {
     private static final String LONG_ANSWER = "Write a long, detailed essay about the history of the city of Rome,"
             + " from its founding to the present day.";
