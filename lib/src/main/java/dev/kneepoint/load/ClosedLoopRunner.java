@@ -55,11 +55,7 @@ final class ClosedLoopRunner {
             run.listener.stepLoadStopping(info); // before the clock read that ends the window: see WindowPlan
             issueStop = run.clock.now();
             monitor.endWindow(issueStop);
-            if (tracker.awaitIdle(step.drainTimeout().toNanos())) {
-                tracker.close();
-            } else {
-                tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
-            }
+            tracker.drainThenClose(step.drainTimeout().toNanos());
         } catch (InterruptedException e) {
             completed = false;
             stopIssuing();

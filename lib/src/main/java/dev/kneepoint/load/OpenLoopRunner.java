@@ -60,11 +60,7 @@ final class OpenLoopRunner {
             run.listener.stepLoadStopping(info); // before the clock read that ends the window: see WindowPlan
             issueStop = heldToPlannedEnd ? plannedEnd : run.clock.now();
             monitor.endWindow(issueStop);
-            if (tracker.awaitIdle(step.drainTimeout().toNanos())) {
-                tracker.close();
-            } else {
-                tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
-            }
+            tracker.drainThenClose(step.drainTimeout().toNanos());
         } catch (InterruptedException e) {
             completed = false;
             scheduler.interrupt();

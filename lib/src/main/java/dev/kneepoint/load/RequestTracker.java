@@ -237,6 +237,18 @@ final class RequestTracker {
     }
 
     /**
+     * Ends a step's load: waits up to {@code drainNanos} for the requests in flight to finish, then
+     * {@link #close()}s; when they do not finish in time, {@link #cancelAndAwait cancels} what is left.
+     */
+    void drainThenClose(long drainNanos) throws InterruptedException {
+        if (awaitIdle(drainNanos)) {
+            close();
+        } else {
+            cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
+        }
+    }
+
+    /**
      * Stops what is left: cancels all requests, waits {@code graceNanos} for the workers, interrupts the
      * stragglers and waits as long again, then {@link #close()}s: the requests still open are recorded
      * {@code CANCELLED} on this thread. Not interruptible itself beyond cutting the waits short (it is the
