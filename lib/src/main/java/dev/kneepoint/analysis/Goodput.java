@@ -6,10 +6,9 @@ import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.metrics.StepResult;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.LongColumn;
-import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
 /**
@@ -56,34 +55,35 @@ public final class Goodput {
 
     private static Table table(RunResult run, java.util.function.Function<StepResult, long[]> counts, String name) {
         var steps = run.steps().stream().sorted(java.util.Comparator.comparingDouble(s -> s.info().load())).toList();
-        StringColumn step = StringColumn.create("step");
-        DoubleColumn load = DoubleColumn.create("load");
-        DoubleColumn window = DoubleColumn.create("window_s");
-        LongColumn outcomes = LongColumn.create("outcomes");
-        LongColumn good = LongColumn.create("good");
-        DoubleColumn goodput = DoubleColumn.create("goodput_rps");
-        DoubleColumn fraction = DoubleColumn.create("good_fraction");
-        DoubleColumn rps = DoubleColumn.create("requests_per_s");
-        for (StepResult s : steps) {
-            step.append(s.info().label());
-            load.append(s.info().load());
-            window.append(s.windowS());
-            if (counts == null) {
-                outcomes.appendMissing();
-                good.appendMissing();
-                goodput.append(s.goodputRps());
-                fraction.append(s.goodFraction());
-                rps.append(s.requestsPerS());
-            } else {
-                long[] c = counts.apply(s);
-                double secs = s.windowS();
-                outcomes.append(c[0]);
-                good.append(c[1]);
-                goodput.append(secs > 0 ? c[1] / secs : Double.NaN);
-                fraction.append(c[0] == 0 ? Double.NaN : (double) c[1] / c[0]);
-                rps.append(secs > 0 ? c[2] / secs : Double.NaN);
-            }
+        // the recorded table (no counts) keeps the run's own rates and has no outcome counts
+        List<Row> rows = steps.stream().map(st -> new Row(st, counts == null ? null : counts.apply(st))).toList();
+        return TableRows.of(rows)
+                .text("step", r -> r.s().info().label())
+                .doubles("load", r -> r.s().info().load())
+                .doubles("window_s", r -> r.s().windowS())
+                .column(LongColumn.create("outcomes"), (c, r) -> appendOrMissing(c, r.c(), 0))
+                .column(LongColumn.create("good"), (c, r) -> appendOrMissing(c, r.c(), 1))
+                .doubles("goodput_rps", r -> r.c() == null ? r.s().goodputRps() : r.perSecond(1))
+                .doubles("good_fraction", r -> r.c() == null ? r.s().goodFraction()
+                        : r.c()[0] == 0 ? Double.NaN : (double) r.c()[1] / r.c()[0])
+                .doubles("requests_per_s", r -> r.c() == null ? r.s().requestsPerS() : r.perSecond(2))
+                .table(name);
+    }
+
+    /** A step and its counts {@code {outcomes, good, requests}} (null for the recorded table). */
+    private record Row(StepResult s, long[] c) {
+        /** Count {@code i} over the step's window; NaN without a window. */
+        double perSecond(int i) {
+            double secs = s.windowS();
+            return secs > 0 ? c[i] / secs : Double.NaN;
         }
-        return Table.create(name, step, load, window, outcomes, good, goodput, fraction, rps);
+    }
+
+    private static void appendOrMissing(LongColumn column, long[] counts, int i) {
+        if (counts == null) {
+            column.appendMissing();
+        } else {
+            column.append(counts[i]);
+        }
     }
 }

@@ -4,9 +4,7 @@ import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
 import java.util.ArrayList;
 import java.util.List;
-import tech.tablesaw.api.BooleanColumn;
-import tech.tablesaw.api.DoubleColumn;
-import tech.tablesaw.api.StringColumn;
+import java.util.stream.IntStream;
 import tech.tablesaw.api.Table;
 
 /**
@@ -102,51 +100,35 @@ public final class Knee {
 
     private static Table stepsTable(LoadCurve l, List<List<String>> violations, int knee, List<String> zone,
                                     KneeOptions o) {
-        int n = l.size();
-        StringColumn step = StringColumn.create("step");
-        DoubleColumn load = DoubleColumn.create("load");
-        DoubleColumn t = DoubleColumn.create(o.throughput().column());
-        DoubleColumn lat = DoubleColumn.create(l.metric().percentileColumn(o.percentile()));
-        BooleanColumn meets = BooleanColumn.create("meets_slo");
-        StringColumn why = StringColumn.create("slo_violations");
-        StringColumn role = StringColumn.create("role");
-        BooleanColumn clientBound = BooleanColumn.create("client_bound");
-        for (int i = 0; i < n; i++) {
-            step.append(l.label(i));
-            load.append(l.load(i));
-            t.append(l.throughput()[i]);
-            lat.append(l.latency()[i]);
-            meets.append(violations.get(i).isEmpty());
-            why.append(String.join("; ", violations.get(i)));
-            clientBound.append(l.steps().get(i).clientBound());
-            boolean inZone = zone.contains(l.label(i));
-            role.append(i == knee ? (inZone ? "knee (efficient)" : "knee (misses SLO)")
-                    : knee >= 0 && i > knee ? "beyond knee" : inZone ? "efficient" : "misses SLO");
-        }
-        return Table.create("knee_steps", step, load, t, lat, meets, why, role, clientBound);
+        return TableRows.of(IntStream.range(0, l.size()).boxed().toList())
+                .text("step", l::label)
+                .doubles("load", l::load)
+                .doubles(o.throughput().column(), i -> l.throughput()[i])
+                .doubles(l.metric().percentileColumn(o.percentile()), i -> l.latency()[i])
+                .booleans("meets_slo", i -> violations.get(i).isEmpty())
+                .text("slo_violations", i -> String.join("; ", violations.get(i)))
+                .text("role", i -> role(i, knee, zone.contains(l.label(i))))
+                .booleans("client_bound", i -> l.steps().get(i).clientBound())
+                .table("knee_steps");
+    }
+
+    /** The {@code role} of step {@code i}, given the knee's index (-1: none) and whether the step is in the zone. */
+    private static String role(int i, int knee, boolean inZone) {
+        return i == knee ? (inZone ? "knee (efficient)" : "knee (misses SLO)")
+                : knee >= 0 && i > knee ? "beyond knee" : inZone ? "efficient" : "misses SLO";
     }
 
     private static Table elasticityTable(LoadCurve l, List<Segment> segments) {
-        StringColumn from = StringColumn.create("from_step");
-        StringColumn to = StringColumn.create("to_step");
-        DoubleColumn fromLoad = DoubleColumn.create("from_load");
-        DoubleColumn toLoad = DoubleColumn.create("to_load");
-        DoubleColumn dlnT = DoubleColumn.create("dln_throughput");
-        DoubleColumn dlnL = DoubleColumn.create("dln_latency");
-        DoubleColumn e = DoubleColumn.create("elasticity");
-        BooleanColumn elastic = BooleanColumn.create("elastic");
-        StringColumn verdict = StringColumn.create("verdict");
-        for (Segment s : segments) {
-            from.append(l.label(s.from()));
-            to.append(l.label(s.to()));
-            fromLoad.append(l.load(s.from()));
-            toLoad.append(l.load(s.to()));
-            dlnT.append(s.dlnT());
-            dlnL.append(s.dlnL());
-            e.append(s.elasticity());
-            elastic.append(s.elastic());
-            verdict.append(s.verdict());
-        }
-        return Table.create("elasticity", from, to, fromLoad, toLoad, dlnT, dlnL, e, elastic, verdict);
+        return TableRows.of(segments)
+                .text("from_step", s -> l.label(s.from()))
+                .text("to_step", s -> l.label(s.to()))
+                .doubles("from_load", s -> l.load(s.from()))
+                .doubles("to_load", s -> l.load(s.to()))
+                .doubles("dln_throughput", Segment::dlnT)
+                .doubles("dln_latency", Segment::dlnL)
+                .doubles("elasticity", Segment::elasticity)
+                .booleans("elastic", Segment::elastic)
+                .text("verdict", Segment::verdict)
+                .table("elasticity");
     }
 }

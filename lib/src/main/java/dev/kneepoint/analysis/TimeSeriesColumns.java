@@ -6,10 +6,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.HdrHistogram.IntCountsHistogram;
-import tech.tablesaw.api.DoubleColumn;
-import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
 /**
@@ -185,40 +183,29 @@ final class TimeSeriesColumns {
     }
 
     Table toTable() {
-        int n = bins.size();
         double seconds = interval / 1e9;
-        DoubleColumn start = DoubleColumn.create("t_start_s", n);
-        DoubleColumn endCol = DoubleColumn.create("t_end_s", n);
-        StringColumn step = StringColumn.create("step", n);
-        DoubleColumn tokens = DoubleColumn.create("output_tokens_per_s", n);
-        DoubleColumn rps = DoubleColumn.create("requests_per_s", n);
-        DoubleColumn inFlight = DoubleColumn.create("in_flight_mean", n);
-        IntColumn failures = IntColumn.create("failures", n);
-        DoubleColumn ttft50 = DoubleColumn.create("ttft_p50_ms", n);
-        DoubleColumn ttft99 = DoubleColumn.create("ttft_p99_ms", n);
-        DoubleColumn sched99 = DoubleColumn.create("ttft_sched_p99_ms", n);
-        DoubleColumn itl50 = DoubleColumn.create("itl_p50_ms", n);
-        DoubleColumn itl99 = DoubleColumn.create("itl_p99_ms", n);
-        for (int i = 0; i < n; i++) {
-            Bin b = bins.get(i);
-            start.set(i, i * seconds);
-            endCol.set(i, (i + 1) * seconds);
-            step.set(i, b.dispatchesByStep.entrySet().stream()
-                    .max(Map.Entry.<String, Integer>comparingByValue()
-                            .thenComparing(Map.Entry::getKey, java.util.Comparator.reverseOrder()))
-                    .map(Map.Entry::getKey).orElse(""));
-            tokens.set(i, b.tokens / seconds);
-            rps.set(i, b.ok / seconds);
-            inFlight.set(i, b.busyNanos / interval);
-            failures.set(i, (int) Math.min(Integer.MAX_VALUE, b.failures));
-            ttft50.set(i, pct(b.ttft, 50));
-            ttft99.set(i, pct(b.ttft, 99));
-            sched99.set(i, pct(b.ttftSched, 99));
-            itl50.set(i, pct(b.itl, 50));
-            itl99.set(i, pct(b.itl, 99));
-        }
-        return Table.create("time_series", start, endCol, step, tokens, rps, inFlight, failures, ttft50, ttft99,
-                sched99, itl50, itl99);
+        return TableRows.of(IntStream.range(0, bins.size()).boxed().toList())
+                .doubles("t_start_s", i -> i * seconds)
+                .doubles("t_end_s", i -> (i + 1) * seconds)
+                .text("step", i -> busiestStep(bins.get(i)))
+                .doubles("output_tokens_per_s", i -> bins.get(i).tokens / seconds)
+                .doubles("requests_per_s", i -> bins.get(i).ok / seconds)
+                .doubles("in_flight_mean", i -> bins.get(i).busyNanos / interval)
+                .ints("failures", i -> (int) Math.min(Integer.MAX_VALUE, bins.get(i).failures))
+                .doubles("ttft_p50_ms", i -> pct(bins.get(i).ttft, 50))
+                .doubles("ttft_p99_ms", i -> pct(bins.get(i).ttft, 99))
+                .doubles("ttft_sched_p99_ms", i -> pct(bins.get(i).ttftSched, 99))
+                .doubles("itl_p50_ms", i -> pct(bins.get(i).itl, 50))
+                .doubles("itl_p99_ms", i -> pct(bins.get(i).itl, 99))
+                .table("time_series");
+    }
+
+    /** The step that dispatched most requests in the bin (of equal counts, the label first in alphabetical order), or "" when none did. */
+    private static String busiestStep(Bin b) {
+        return b.dispatchesByStep.entrySet().stream()
+                .max(Map.Entry.<String, Integer>comparingByValue()
+                        .thenComparing(Map.Entry::getKey, java.util.Comparator.reverseOrder()))
+                .map(Map.Entry::getKey).orElse("");
     }
 
     private static double pct(IntCountsHistogram h, double p) {

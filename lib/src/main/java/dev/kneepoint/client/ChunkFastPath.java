@@ -37,8 +37,7 @@ final class ChunkFastPath extends StrictJsonScanner {
         expect('{');
         if (membersFollow('}')) {
             while (true) {
-                int k = key();
-                colon();
+                int k = member();
                 if (is(k, "choices")) {
                     choices();
                 } else if (is(k, "usage")) {
@@ -72,9 +71,8 @@ final class ChunkFastPath extends StrictJsonScanner {
             skipValue(1);
             return;
         }
-        advance();
         choices = 0;
-        if (!membersFollow(']')) {
+        if (!enter(']')) {
             return;
         }
         do {
@@ -84,8 +82,7 @@ final class ChunkFastPath extends StrictJsonScanner {
                 continue;
             }
             do {
-                int k = key();
-                colon();
+                int k = member();
                 if (is(k, "delta") || is(k, "message")) {
                     if (peek() == '{') {
                         delta();
@@ -114,13 +111,11 @@ final class ChunkFastPath extends StrictJsonScanner {
     }
 
     private void delta() {
-        advance();
-        if (!membersFollow('}')) {
+        if (!enter('}')) {
             return;
         }
         do {
-            int k = key();
-            colon();
+            int k = member();
             if (is(k, "content")) {
                 content = concat(content, stringOrSkip());
             } else if (is(k, "reasoning_content") || is(k, "reasoning")) {
@@ -139,13 +134,11 @@ final class ChunkFastPath extends StrictJsonScanner {
             skipValue(1);
             return;
         }
-        advance();
-        if (!membersFollow('}')) {
+        if (!enter('}')) {
             return;
         }
         do {
-            int k = key();
-            colon();
+            int k = member();
             if (is(k, "prompt_tokens")) {
                 promptTokens = intOrSkip(promptTokens);
             } else if (is(k, "completion_tokens")) {

@@ -74,12 +74,7 @@ final class Exchange {
             if (b.endNanos < 0) {
                 b.endNanos = clock.now();
             }
-            state.tally.settle(b, requestedPromptTokens);
-            b.finishReason = state.finishReason;
-            b.serverTimings = state.timings;
-            if (state.text != null) {
-                b.responseText = state.text.toString();
-            }
+            state.settle(b, requestedPromptTokens);
         }
     }
 

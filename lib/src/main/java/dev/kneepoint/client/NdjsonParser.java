@@ -47,10 +47,7 @@ public final class NdjsonParser implements StreamFramer {
      */
     public NdjsonParser(Listener listener, int maxLineBytes) {
         this.listener = Objects.requireNonNull(listener, "listener");
-        if (maxLineBytes <= 0) {
-            throw new IllegalArgumentException("maxLineBytes must be positive, got " + maxLineBytes);
-        }
-        this.maxLineBytes = maxLineBytes;
+        this.maxLineBytes = StreamFramer.positiveLimit(maxLineBytes, "maxLineBytes");
     }
 
     @Override
@@ -138,10 +135,7 @@ public final class NdjsonParser implements StreamFramer {
             return false;
         }
         if (need > pending.length) {
-            long grown = Math.max((long) pending.length * 2, need);
-            byte[] bigger = new byte[(int) Math.min(grown, Integer.MAX_VALUE - 16)];
-            System.arraycopy(pending, 0, bigger, 0, pendingLen);
-            pending = bigger;
+            pending = StreamFramer.grow(pending, pendingLen, need);
         }
         System.arraycopy(buf, off, pending, pendingLen, len);
         pendingLen = need;

@@ -134,8 +134,7 @@ final class OpenAiChunkDecoder {
     }
 
     private static void readDelta(JsonParser p, JsonToken t, Fields f) throws IOException {
-        if (t != JsonToken.START_OBJECT) {
-            p.skipChildren();
+        if (!objectOrSkip(p, t)) {
             return;
         }
         while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -153,8 +152,7 @@ final class OpenAiChunkDecoder {
     }
 
     private static void readUsage(JsonParser p, JsonToken t, Fields f) throws IOException {
-        if (t != JsonToken.START_OBJECT) {
-            p.skipChildren();
+        if (!objectOrSkip(p, t)) {
             return;
         }
         while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -179,8 +177,7 @@ final class OpenAiChunkDecoder {
         if (t == JsonToken.VALUE_STRING) {
             return p.getText();
         }
-        if (t != JsonToken.START_OBJECT) {
-            p.skipChildren();
+        if (!objectOrSkip(p, t)) {
             return t == JsonToken.VALUE_NULL ? null : "error";
         }
         String message = null;
@@ -202,8 +199,7 @@ final class OpenAiChunkDecoder {
     }
 
     private static Map<String, Double> readNumbers(JsonParser p, JsonToken t) throws IOException {
-        if (t != JsonToken.START_OBJECT) {
-            p.skipChildren();
+        if (!objectOrSkip(p, t)) {
             return Map.of();
         }
         Map<String, Double> out = new LinkedHashMap<>();
@@ -217,6 +213,15 @@ final class OpenAiChunkDecoder {
             }
         }
         return out;
+    }
+
+    /** True when {@code t} starts an object; else skips the value {@code t} starts and returns false. */
+    private static boolean objectOrSkip(JsonParser p, JsonToken t) throws IOException {
+        if (t == JsonToken.START_OBJECT) {
+            return true;
+        }
+        p.skipChildren();
+        return false;
     }
 
     private static int intOr(JsonParser p, JsonToken v, int dflt) throws IOException {

@@ -88,10 +88,7 @@ public final class SseParser implements StreamFramer {
      */
     public SseParser(Listener listener, int maxEventBytes) {
         this.listener = Objects.requireNonNull(listener, "listener");
-        if (maxEventBytes <= 0) {
-            throw new IllegalArgumentException("maxEventBytes must be positive, got " + maxEventBytes);
-        }
-        this.maxEventBytes = maxEventBytes;
+        this.maxEventBytes = StreamFramer.positiveLimit(maxEventBytes, "maxEventBytes");
     }
 
     /** Parses {@code len} bytes of {@code buf} from {@code off}; complete events are reported at once. */
@@ -165,10 +162,7 @@ public final class SseParser implements StreamFramer {
         }
         int need = pendingLen + len;
         if (need > pending.length) {
-            long grown = Math.max((long) pending.length * 2, need);
-            byte[] bigger = new byte[(int) Math.min(grown, Integer.MAX_VALUE - 16)];
-            System.arraycopy(pending, 0, bigger, 0, pendingLen);
-            pending = bigger;
+            pending = StreamFramer.grow(pending, pendingLen, need);
         }
         System.arraycopy(buf, off, pending, pendingLen, len);
         pendingLen = need;

@@ -1,6 +1,7 @@
 package dev.kneepoint.client;
 
 import dev.kneepoint.metrics.Outcome;
+import dev.kneepoint.metrics.RequestRecord;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -70,6 +71,19 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
             case StreamPayload.Malformed m -> new Outcome.StreamError("malformed response: " + m.message());
             case StreamPayload.Done d -> Outcome.EMPTY;
         };
+    }
+
+    /**
+     * Puts what the stream delivered into the request's record, at its end (both transports): the settled token
+     * counts ({@link TokenTally#settle}), the finish reason, the server timings and, when kept, the text.
+     */
+    void settle(RequestRecord.Builder b, int requestedPromptTokens) {
+        tally.settle(b, requestedPromptTokens);
+        b.finishReason = finishReason;
+        b.serverTimings = timings;
+        if (text != null) {
+            b.responseText = text.toString();
+        }
     }
 
     /** True once reading should stop: {@code [DONE]} seen or the stream is broken. */

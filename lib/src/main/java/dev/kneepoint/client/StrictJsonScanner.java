@@ -31,11 +31,6 @@ abstract class StrictJsonScanner {
         this.n = s.length();
     }
 
-    /** Steps over the character {@link #peek} returned. */
-    final void advance() {
-        i++;
-    }
-
     /** Only whitespace is left (anything else: give up). */
     final void onlyWhitespaceLeft() {
         ws();
@@ -52,6 +47,19 @@ abstract class StrictJsonScanner {
             return false;
         }
         return true;
+    }
+
+    /** Steps into the object or array {@link #peek} is at: true when a member follows, false (and past it) when it is empty. */
+    final boolean enter(char close) {
+        i++;
+        return membersFollow(close);
+    }
+
+    /** At an object member: scans its key and the colon after it; returns what {@link #key} returned. */
+    final int member() {
+        int k = key();
+        colon();
+        return k;
     }
 
     /** After a member: true when a comma (another member follows), false at the closing {@code close}. */
@@ -110,8 +118,7 @@ abstract class StrictJsonScanner {
         switch (c) {
             case '"' -> skipString();
             case '{' -> {
-                i++;
-                if (!membersFollow('}')) {
+                if (!enter('}')) {
                     return;
                 }
                 do {
@@ -121,8 +128,7 @@ abstract class StrictJsonScanner {
                 } while (next('}'));
             }
             case '[' -> {
-                i++;
-                if (!membersFollow(']')) {
+                if (!enter(']')) {
                     return;
                 }
                 do {

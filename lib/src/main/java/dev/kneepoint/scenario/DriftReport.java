@@ -1,11 +1,8 @@
 package dev.kneepoint.scenario;
 
+import dev.kneepoint.analysis.TableRows;
 import java.util.List;
 import java.util.Locale;
-import tech.tablesaw.api.BooleanColumn;
-import tech.tablesaw.api.DoubleColumn;
-import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
 /**
@@ -45,30 +42,18 @@ public record DriftReport(int intervals, double intervalS, List<MetricDrift> met
 
     /** One row per metric: medians, shift, relative change, effect size, p-value, verdict. */
     public Table table() {
-        int n = metrics.size();
-        StringColumn name = StringColumn.create("metric");
-        IntColumn early = IntColumn.create("n_early");
-        IntColumn late = IntColumn.create("n_late");
-        DoubleColumn em = DoubleColumn.create("early_median");
-        DoubleColumn lm = DoubleColumn.create("late_median");
-        DoubleColumn shift = DoubleColumn.create("shift");
-        DoubleColumn rel = DoubleColumn.create("relative_change");
-        DoubleColumn r = DoubleColumn.create("rank_biserial");
-        DoubleColumn p = DoubleColumn.create("p_value");
-        BooleanColumn d = BooleanColumn.create("drifted");
-        for (MetricDrift m : metrics) {
-            name.append(m.metric());
-            early.append(m.early());
-            late.append(m.late());
-            em.append(m.earlyMedian());
-            lm.append(m.lateMedian());
-            shift.append(m.shift());
-            rel.append(m.relativeChange());
-            r.append(m.rankBiserial());
-            p.append(m.pValue());
-            d.append(m.drifted());
-        }
-        return Table.create("drift", name, early, late, em, lm, shift, rel, r, p, d);
+        return TableRows.of(metrics)
+                .text("metric", MetricDrift::metric)
+                .ints("n_early", MetricDrift::early)
+                .ints("n_late", MetricDrift::late)
+                .doubles("early_median", MetricDrift::earlyMedian)
+                .doubles("late_median", MetricDrift::lateMedian)
+                .doubles("shift", MetricDrift::shift)
+                .doubles("relative_change", MetricDrift::relativeChange)
+                .doubles("rank_biserial", MetricDrift::rankBiserial)
+                .doubles("p_value", MetricDrift::pValue)
+                .booleans("drifted", MetricDrift::drifted)
+                .table("drift");
     }
 
     /** A plain-text report: the method, each metric's line, each burst, and the verdict. */

@@ -4,6 +4,7 @@ import dev.kneepoint.analysis.KneeOptions;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.analysis.Knee;
+import dev.kneepoint.analysis.TableRows;
 import dev.kneepoint.plot.ComparePlot;
 import dev.kneepoint.plot.Plots;
 import dev.kneepoint.workload.Calibration;
@@ -11,11 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.NoSuchElementException;
 import org.knowm.xchart.XYChart;
-import tech.tablesaw.api.BooleanColumn;
-import tech.tablesaw.api.DoubleColumn;
-import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.LongColumn;
-import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
 /**
@@ -47,59 +43,43 @@ public record MatrixResult(List<ScenarioRun> runs, Calibration calibration, Knee
      * background). Foreground numbers exclude the background.
      */
     public Table table() {
-        StringColumn scenario = StringColumn.create("scenario");
-        StringColumn step = StringColumn.create("step");
-        IntColumn conc = IntColumn.create("concurrency");
-        DoubleColumn prompt = DoubleColumn.create("prompt_tokens_mean");
-        IntColumn output = IntColumn.create("output_tokens");
-        LongColumn ok = LongColumn.create("requests_ok");
-        DoubleColumn fail = DoubleColumn.create("failure_rate");
-        DoubleColumn out = DoubleColumn.create("output_tokens_per_s");
-        DoubleColumn in = DoubleColumn.create("input_tokens_per_s");
-        DoubleColumn total = DoubleColumn.create("total_tokens_per_s");
-        DoubleColumn rps = DoubleColumn.create("requests_per_s");
-        DoubleColumn cm = DoubleColumn.create("concurrency_mean");
-        DoubleColumn t50 = DoubleColumn.create("ttft_p50_ms");
-        DoubleColumn t99 = DoubleColumn.create("ttft_p99_ms");
-        DoubleColumn i50 = DoubleColumn.create("itl_p50_ms");
-        DoubleColumn i99 = DoubleColumn.create("itl_p99_ms");
-        DoubleColumn tp50 = DoubleColumn.create("tpot_p50_ms");
-        DoubleColumn e99 = DoubleColumn.create("e2e_p99_ms");
-        BooleanColumn knee = BooleanColumn.create("knee");
-        BooleanColumn rec = BooleanColumn.create("recommended");
-        DoubleColumn bgOut = DoubleColumn.create("bg_output_tokens_per_s");
-        DoubleColumn bgTtft = DoubleColumn.create("bg_ttft_p99_ms");
-        for (ScenarioRun r : runs) {
-            for (StepResult s : r.run().steps()) {
-                String label = s.info().label();
-                scenario.append(r.scenario().name());
-                step.append(label);
-                conc.append(s.info().concurrency());
-                prompt.append(r.scenario().meanPromptTokens());
-                output.append(r.scenario().outputTokens());
-                ok.append(s.requestsOk());
-                fail.append(s.failureRate());
-                out.append(s.outputTokensPerS());
-                in.append(s.inputTokensPerS());
-                total.append(s.outputTokensPerS() + s.inputTokensPerS());
-                rps.append(s.requestsPerS());
-                cm.append(s.concurrencyMean());
-                t50.append(s.ttft().p50());
-                t99.append(s.ttft().p99());
-                i50.append(s.itl().p50());
-                i99.append(s.itl().p99());
-                tp50.append(s.tpot().p50());
-                e99.append(s.e2e().p99());
-                knee.append(label.equals(r.knee().kneeStep()));
-                rec.append(label.equals(r.knee().recommendedStep()));
-                StepResult bg = r.run().background().flatMap(b -> b.steps().stream()
-                        .filter(x -> x.info().label().equals(label)).findFirst()).orElse(null);
-                bgOut.append(bg == null ? Double.NaN : bg.outputTokensPerS());
-                bgTtft.append(bg == null ? Double.NaN : bg.ttft().p99());
-            }
+        List<Row> rows = runs.stream().flatMap(r -> r.run().steps().stream().map(s -> new Row(r, s))).toList();
+        return TableRows.of(rows)
+                .text("scenario", x -> x.r().scenario().name())
+                .text("step", x -> x.label())
+                .ints("concurrency", x -> x.s().info().concurrency())
+                .doubles("prompt_tokens_mean", x -> x.r().scenario().meanPromptTokens())
+                .ints("output_tokens", x -> x.r().scenario().outputTokens())
+                .longs("requests_ok", x -> x.s().requestsOk())
+                .doubles("failure_rate", x -> x.s().failureRate())
+                .doubles("output_tokens_per_s", x -> x.s().outputTokensPerS())
+                .doubles("input_tokens_per_s", x -> x.s().inputTokensPerS())
+                .doubles("total_tokens_per_s", x -> x.s().outputTokensPerS() + x.s().inputTokensPerS())
+                .doubles("requests_per_s", x -> x.s().requestsPerS())
+                .doubles("concurrency_mean", x -> x.s().concurrencyMean())
+                .doubles("ttft_p50_ms", x -> x.s().ttft().p50())
+                .doubles("ttft_p99_ms", x -> x.s().ttft().p99())
+                .doubles("itl_p50_ms", x -> x.s().itl().p50())
+                .doubles("itl_p99_ms", x -> x.s().itl().p99())
+                .doubles("tpot_p50_ms", x -> x.s().tpot().p50())
+                .doubles("e2e_p99_ms", x -> x.s().e2e().p99())
+                .booleans("knee", x -> x.label().equals(x.r().knee().kneeStep()))
+                .booleans("recommended", x -> x.label().equals(x.r().knee().recommendedStep()))
+                .doubles("bg_output_tokens_per_s", x -> x.bg() == null ? Double.NaN : x.bg().outputTokensPerS())
+                .doubles("bg_ttft_p99_ms", x -> x.bg() == null ? Double.NaN : x.bg().ttft().p99())
+                .table("scenario_matrix");
+    }
+
+    /** One row of {@link #table()}: a step of a scenario's run, and the background's step of the same label (or null). */
+    private record Row(ScenarioRun r, StepResult s, StepResult bg) {
+        Row(ScenarioRun r, StepResult s) {
+            this(r, s, r.run().background().flatMap(b -> b.steps().stream()
+                    .filter(x -> x.info().label().equals(s.info().label())).findFirst()).orElse(null));
         }
-        return Table.create("scenario_matrix", scenario, step, conc, prompt, output, ok, fail, out, in, total, rps, cm,
-                t50, t99, i50, i99, tp50, e99, knee, rec, bgOut, bgTtft);
+
+        String label() {
+            return s.info().label();
+        }
     }
 
     /** Every scenario's throughput–latency curve on one chart, knees marked (runs named by scenario). */

@@ -49,9 +49,7 @@ final class TelemetryLog implements AutoCloseable {
                 return;
             }
             try {
-                g.writeStartObject();
-                g.writeNumberField("t_ns", s.tNanos());
-                g.writeStringField("src", s.source());
+                begin(s.tNanos(), s.source());
                 g.writeStringField("name", s.name());
                 g.writeStringField("kind", s.kind() == TelemetrySample.Kind.COUNTER ? "counter" : "gauge");
                 double v = s.value();
@@ -70,8 +68,7 @@ final class TelemetryLog implements AutoCloseable {
                 if (!s.raw().isEmpty()) {
                     g.writeStringField("raw", s.raw());
                 }
-                g.writeEndObject();
-                g.writeRaw('\n');
+                end();
                 samples++;
             } catch (IOException e) {
                 failure = e;
@@ -84,16 +81,26 @@ final class TelemetryLog implements AutoCloseable {
             return;
         }
         try {
-            g.writeStartObject();
-            g.writeNumberField("t_ns", s.tNanos());
-            g.writeStringField("src", s.source());
+            begin(s.tNanos(), s.source());
             g.writeStringField("status", s.status());
             g.writeStringField("reason", s.reason());
-            g.writeEndObject();
-            g.writeRaw('\n');
+            end();
         } catch (IOException e) {
             failure = e;
         }
+    }
+
+    /** Opens one line's object with the fields every line has: {@code t_ns} and {@code src}. */
+    private void begin(long tNanos, String source) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("t_ns", tNanos);
+        g.writeStringField("src", source);
+    }
+
+    /** Closes one line's object and the line. */
+    private void end() throws IOException {
+        g.writeEndObject();
+        g.writeRaw('\n');
     }
 
     synchronized void flush() {
