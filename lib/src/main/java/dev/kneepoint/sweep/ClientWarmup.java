@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Warms the client's own request path before a JVM's first sweep, so that class loading and the first JIT
  * compilations of the HTTP transport, the stream framer and the decoder do not land in the first measured
  * requests (in a cold JVM the first closed-loop requests otherwise started ≈ 30 ms late and had ≈ 30 ms more
- * TTFT than the rest: docs/PERFORMANCE.md, "Side by side with peer tools").
+ * TTFT than the rest: bench/reference/performance-history.md, "Side by side with peer tools").
  *
  * <p>It streams a few thousand tokens from an embedded simulator on 127.0.0.1, never from the target, so the
  * server under test sees nothing, through a client with the target's transport, API kind and streaming

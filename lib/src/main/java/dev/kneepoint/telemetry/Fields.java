@@ -12,7 +12,7 @@ import java.util.List;
  * <p>Why: telemetry parses every scrape line by line (a vLLM exposition has hundreds of lines, {@code /proc}
  * files dozens), twice a second for the whole run. With {@code String.split(regex)} each line compiled a
  * pattern; in a fresh JVM that code runs interpreted for the first minutes at such rates, and the regex engine's
- * methods were among the JIT compilations inside the first measured steps (docs/PERFORMANCE.md "Closed-loop client CPU").
+ * methods were among the JIT compilations inside the first measured steps (bench/reference/performance-history.md, "Closed-loop client CPU").
  */
 final class Fields {
     /** Blank within a line, as the Prometheus text format separates fields: space and tab. */

@@ -18,14 +18,14 @@ import java.util.SplittableRandom;
 import tech.tablesaw.api.Table;
 
 /**
- * The analysis benchmark of docs/PERFORMANCE.md ("Analysis"): synthesizes a 1,000,000-request closed-loop
+ * The in-memory analysis benchmark of bench/reference/performance-history.md ("In memory, without parsing"): synthesizes a 1,000,000-request closed-loop
  * ladder (10 steps x 100,000 requests, 16 token-carrying events each) as a lazy stream (no record is kept),
  * then times: one streaming pass building the per-request table and the step results; the step summary
  * table; the four main plots (knee, percentiles vs load, TTFT CDF, time series incl. its streaming pass)
  * rendered to PNG; and measures the heap the per-request table holds per request.
  *
  * <p>Run: {@code java -Xmx2g -cp lib/target/classes:lib/target/test-classes:$(cat cp.txt)
- * dev.kneepoint.analysis.AnalysisBenchmark [requests]} (see docs/PERFORMANCE.md).
+ * dev.kneepoint.analysis.AnalysisBenchmark [requests]} (figures in the same file).
  */
 public final class AnalysisBenchmark {
     static final int STEPS = 10;

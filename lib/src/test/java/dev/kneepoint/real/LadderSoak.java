@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 /**
  * Not a test: a soak of {@link LlamaServerTest}'s ladder (c = 1, 2, 4 closed loop, 32 in / 32 out, warm-up 1 s,
  * steps 5 s) against a running llama-server, alternating the transports with random idle gaps, to count
- * connection errors and resent requests (docs/PERFORMANCE.md, "NIO transport", follow-up).
+ * connection errors and resent requests (bench/reference/performance-history.md, "NIO transport", follow-up).
  *
  * <p>Usage: {@code java -cp <test classpath> dev.kneepoint.real.LadderSoak URL LADDERS_PER_TRANSPORT OUT_DIR
  * [TRANSPORTS]}; prints one line per ladder and a total per transport.

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Parsing of the four benches' outputs into figures and verdicts. {@code *-loaded} fixtures are recorded
  * from {@code bin/kneepoint bench --all --quick} on the shared 2-core machine (load average 6-13); the
- * {@code *-quiet} ones are the quiet-machine figures of docs/PERFORMANCE.md written in each bench's print
+ * {@code *-quiet} ones are the quiet-machine figures of bench/reference/performance-history.md written in each bench's print
  * format. Expected numbers are copied from the fixtures; tolerances only absorb floating-point rounding.
  */
 class BenchOutputsTest {
