@@ -22,14 +22,14 @@ import org.HdrHistogram.Histogram;
  * window, requests in flight in it) depend on the window, and how much of them is kept depends on what is known
  * of it while records arrive (see {@code WindowFacts}):
  * <ul>
- *   <li>with a {@link WindowPlan} (a live step run by the load layer:
- *       {@link #StepAggregator(StepInfo, Slo, ClientThresholds, WindowPlan)} and {@link #loadStopping()}), they
- *       are counted as they come, and only the records at the frontier of time and, after the step stops
- *       issuing load, the drained ones wait for the window's end: constant memory however long the step;</li>
- *   <li>with the window itself (a run read back from disk: {@link #StepAggregator(StepInfo, Slo, StepWindow)}),
- *       they are counted as they come;</li>
- *   <li>without either ({@link #StepAggregator(StepInfo, Slo)}), 8 bytes per token-carrying event and 40 per
- *       request are kept until {@link #finish}, which may then take any window.</li>
+ *   <li>with a {@link WindowPlan} (a live step run by the load layer: {@link #forPlannedWindow} and
+ *       {@link #loadStopping()}), they are counted as they come, and only the records at the frontier of time and,
+ *       after the step stops issuing load, the drained ones wait for the window's end: constant memory however long
+ *       the step;</li>
+ *   <li>with the window itself (a run read back from disk: {@link #forKnownWindow}), they are counted as they
+ *       come;</li>
+ *   <li>without either ({@link #forUnknownWindow}), 8 bytes per token-carrying event and 40 per request are kept
+ *       until {@link #finish}, which may then take any window.</li>
  * </ul>
  * All three give the same result, every double bit for bit. Background traffic ({@code BackgroundAggregator}) also
  * uses a planned step whose window is learnt before its last record ({@link #windowKnown}) and a run total whose
@@ -76,51 +76,50 @@ public final class StepAggregator {
     private long okOutputTokens;
     private long okReasoningTokens;
 
-    public StepAggregator(StepInfo info, Slo slo) {
-        this(info, slo, ClientThresholds.defaults(), null, false);
-    }
-
-    /** An aggregator whose result judges the client's health against {@code clientThresholds}. */
-    public StepAggregator(StepInfo info, Slo slo, ClientThresholds clientThresholds) {
-        this(info, slo, clientThresholds, null, false);
+    /**
+     * An aggregator for a step whose window is not known until it ends (a live step without a plan, or an unfinished
+     * step read back): it keeps 8 bytes per token-carrying event and 40 per request until {@link #finish}, which may
+     * then take any window. Its result judges the client's health against {@code clientThresholds}.
+     */
+    public static StepAggregator forUnknownWindow(StepInfo info, Slo slo, ClientThresholds clientThresholds) {
+        return new StepAggregator(info, slo, clientThresholds, null);
     }
 
     /**
-     * An aggregator whose window is known before its first record, as when a finished run is read back:
-     * the same result as {@link #StepAggregator(StepInfo, Slo)}, without keeping every token arrival.
-     * {@link #finish} must then be called with this same window. Such a step is not live: {@link #progress}
-     * reports its token rate as NaN (the per-chunk bookkeeping for it is skipped).
+     * An aggregator whose window is known before its first record, as when a finished run is read back: the same
+     * result as {@link #forUnknownWindow}'s, without keeping every token arrival. {@link #finish} must then be called
+     * with this same window. Such a step is not live: {@link #progress} reports its token rate as NaN (the per-chunk
+     * bookkeeping for it is skipped). Its result judges the client's health against {@code clientThresholds}.
      *
-     * @throws NullPointerException when {@code window} is null (use the two-argument constructor)
+     * @throws NullPointerException when {@code window} is null (use {@link #forUnknownWindow})
      */
-    public StepAggregator(StepInfo info, Slo slo, StepWindow window) {
-        this(info, slo, ClientThresholds.defaults(), Objects.requireNonNull(window, "window"), true);
-    }
-
-    /** As {@link #StepAggregator(StepInfo, Slo, StepWindow)}, judging the client's health against {@code clientThresholds}. */
-    public StepAggregator(StepInfo info, Slo slo, ClientThresholds clientThresholds, StepWindow window) {
-        this(info, slo, clientThresholds, Objects.requireNonNull(window, "window"), true);
+    public static StepAggregator forKnownWindow(StepInfo info, Slo slo, ClientThresholds clientThresholds,
+                                                StepWindow window) {
+        return new StepAggregator(info, slo, clientThresholds, Objects.requireNonNull(window, "window"));
     }
 
     /**
      * A live aggregator for a step whose window the load layer has planned: windowed facts are counted as records
      * arrive, so memory stays constant however long the step runs; the result is the same as
-     * {@link #StepAggregator(StepInfo, Slo, ClientThresholds)}'s, every double bit for bit. The caller keeps the
-     * promise of {@link WindowPlan}: it calls {@link #loadStopping()} before it reads the clock for the window's
-     * end, and {@link #finish} gets a window that starts at {@code plan.startNanos()} (or is empty).
+     * {@link #forUnknownWindow}'s, every double bit for bit. The caller keeps the promise of {@link WindowPlan}: it
+     * calls {@link #loadStopping()} before it reads the clock for the window's end, and {@link #finish} gets a window
+     * that starts at {@code plan.startNanos()} (or is empty). Its result judges the client's health against
+     * {@code clientThresholds}.
      */
-    public StepAggregator(StepInfo info, Slo slo, ClientThresholds clientThresholds, WindowPlan plan) {
-        this(info, slo, clientThresholds, null, false);
-        facts.plan(Objects.requireNonNull(plan, "plan"));
+    public static StepAggregator forPlannedWindow(StepInfo info, Slo slo, ClientThresholds clientThresholds,
+                                                  WindowPlan plan) {
+        StepAggregator a = new StepAggregator(info, slo, clientThresholds, null);
+        a.facts.plan(Objects.requireNonNull(plan, "plan"));
+        return a;
     }
 
-    private StepAggregator(StepInfo info, Slo slo, ClientThresholds clientThresholds, StepWindow window,
-                           boolean known) {
+    /** A step whose window is {@code window} when known in advance, else null (then it is live). */
+    private StepAggregator(StepInfo info, Slo slo, ClientThresholds clientThresholds, StepWindow window) {
         this.info = Objects.requireNonNull(info, "info");
         this.slo = Objects.requireNonNull(slo, "slo");
         this.clientThresholds = Objects.requireNonNull(clientThresholds, "clientThresholds");
-        this.facts = new WindowFacts(known ? window : null);
-        this.live = !known;
+        this.facts = new WindowFacts(window);
+        this.live = window == null;
     }
 
     public StepInfo info() {
@@ -148,7 +147,7 @@ public final class StepAggregator {
      * windowed facts of records that keep within their span are counted as they come, the others wait.
      */
     static StepAggregator covering(StepInfo info, Slo slo) {
-        StepAggregator a = new StepAggregator(info, slo, ClientThresholds.defaults(), null, false);
+        StepAggregator a = forUnknownWindow(info, slo, ClientThresholds.defaults());
         a.facts.cover();
         return a;
     }
