@@ -1,8 +1,6 @@
 package dev.kneepoint.io;
 
-import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
-import dev.kneepoint.metrics.TokenSource;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -12,10 +10,10 @@ import java.util.Map;
 
 /**
  * The fast path of {@link RequestParser}: reads a line byte by byte when it is exactly in the compact form
- * {@link RequestJson#write} produces (fields in that order, no whitespace but leading blanks, strings without escapes, empty
- * {@code server_timings}), and gives up, returning {@code null}, at the first deviation; the general
- * Jackson parser then reads the line (and reports it when it is malformed). Repeated string values (step,
- * tag, outcome...) are decoded once and reused. Not thread-safe.
+ * {@link RequestJson#write} produces (the always-written fields of {@link RequestField} in its order, no whitespace
+ * but leading blanks, strings without escapes, empty {@code server_timings}), and gives up, returning {@code null},
+ * at the first deviation; the general Jackson parser then reads the line (and reports it when it is malformed).
+ * Repeated string values (step, tag, outcome...) are decoded once and reused. Not thread-safe.
  */
 final class CanonicalRequestParser {
     /** Thrown at the first deviation from the canonical form; carries no stack trace. */
@@ -30,13 +28,14 @@ final class CanonicalRequestParser {
     static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long ZEROS = 0x3030303030303030L;
     private static final long HIGH_NIBBLES = 0xF0F0F0F0F0F0F0F0L;
-    private static final byte[][] NAMES = names("id", "step", "tag", "warmup", "t_intended_ns", "t_dispatch_ns",
-            "t_first_byte_ns", "t_first_token_ns", "t_last_token_ns", "t_end_ns", "chunk_ns", "chunk_tokens",
-            "prompt_tokens", "output_tokens", "reasoning_tokens", "requested_prompt_tokens", "requested_output_tokens",
-            "client_counted_tokens", "token_source", "outcome", "outcome_detail", "finish_reason", "streamed",
-            "server_timings");
-    private static final byte[] FIRST_ANSWER = "t_first_answer_ns".getBytes(StandardCharsets.US_ASCII);
-    private static final int STRING_SLOTS = 24;
+    /** Each prefix field's name as it stands in the line: <code>{"id":</code>, <code>,"step":</code>, ... */
+    private static final byte[][] NAMES = names(RequestField.PREFIX);
+    /** The names of the fields read among the derived ones ({@code t_first_answer_ns}). */
+    private static final byte[][] TAIL_NAMES = new byte[RequestField.TAIL_LONGS.length][];
+    /** The fields after the prefix as they stand in the line, <code>,"ttft_ms":</code>, ...; and their index in TAIL_NAMES, or -1. */
+    private static final byte[][] TAIL_KEYS = new byte[RequestField.ALL.length - RequestField.PREFIX.length][];
+    private static final int[] TAIL_KEY_FIELDS = new int[TAIL_KEYS.length];
+    private static final int STRING_SLOTS = RequestField.PREFIX.length;
     private static final int CACHE = 64;
 
     private byte[] buf;
@@ -44,13 +43,26 @@ final class CanonicalRequestParser {
     private int end;
     private long[] nanos = new long[64];
     private int[] tokens = new int[64];
+    /** The prefix's texts (by ordinal), set once the whole line is read. */
+    private final String[] texts = new String[RequestField.PREFIX.length];
     private final byte[][][] cachedBytes = new byte[STRING_SLOTS][CACHE][];
     private final String[][] cachedStrings = new String[STRING_SLOTS][CACHE];
 
-    private static byte[][] names(String... names) {
-        byte[][] out = new byte[names.length][];
-        for (int i = 0; i < names.length; i++) {
-            out[i] = ((i == 0 ? "{\"" : ",\"") + names[i] + "\":").getBytes(StandardCharsets.US_ASCII);
+    static {
+        for (int i = 0; i < TAIL_NAMES.length; i++) {
+            TAIL_NAMES[i] = RequestField.TAIL_LONGS[i].json().getBytes(StandardCharsets.US_ASCII);
+        }
+        for (int k = 0; k < TAIL_KEYS.length; k++) {
+            RequestField f = RequestField.ALL[RequestField.PREFIX.length + k];
+            TAIL_KEYS[k] = (",\"" + f.json() + "\":").getBytes(StandardCharsets.US_ASCII);
+            TAIL_KEY_FIELDS[k] = Arrays.asList(RequestField.TAIL_LONGS).indexOf(f);
+        }
+    }
+
+    private static byte[][] names(RequestField[] fields) {
+        byte[][] out = new byte[fields.length][];
+        for (int i = 0; i < fields.length; i++) {
+            out[i] = ((i == 0 ? "{\"" : ",\"") + fields[i].json() + "\":").getBytes(StandardCharsets.US_ASCII);
         }
         return out;
     }
@@ -73,60 +85,33 @@ final class CanonicalRequestParser {
     }
 
     private RequestRecord read() {
-        RequestRecord.Builder b = new RequestRecord.Builder();
-        name(0);
-        b.id = number();
-        name(1);
-        b.step = string(1);
-        name(2);
-        b.tag = string(2);
-        name(3);
-        b.warmup = bool();
-        name(4);
-        b.intendedNanos = number();
-        name(5);
-        b.dispatchNanos = number();
-        name(6);
-        b.firstByteNanos = number();
-        name(7);
-        b.firstTokenNanos = number();
-        name(8);
-        b.lastTokenNanos = number();
-        name(9);
-        b.endNanos = number();
-        name(10);
-        b.chunkNanos = longs();
-        name(11);
-        b.chunkTokens = ints();
-        name(12);
-        b.promptTokens = integer();
-        name(13);
-        b.outputTokens = integer();
-        name(14);
-        b.reasoningTokens = integer();
-        name(15);
-        b.requestedPromptTokens = integer();
-        name(16);
-        b.requestedOutputTokens = integer();
-        name(17);
-        b.clientCountedTokens = integer();
-        name(18);
-        String source = string(18);
-        name(19);
-        String outcome = string(19);
-        name(20);
-        String detail = string(20);
-        name(21);
-        b.finishReason = peek() == 'n' ? literal("null") : string(21);
-        name(22);
-        b.streamed = bool();
-        name(23);
-        literal("{}");
-        b.serverTimings = Map.of();
-        b.firstAnswerNanos = derivedTail();
-        b.tokenSource = TokenSource.parse(source);
-        b.outcome = RequestJson.withDetail(Outcome.parse(outcome), detail);
-        return b.build();
+        RequestDraft d = new RequestDraft();
+        String[] texts = this.texts;
+        for (RequestField f : RequestField.PREFIX) {
+            int i = f.ordinal(); // the prefix opens the table: ordinal = position
+            name(i);
+            switch (f.kind()) {
+                case LONG -> f.putLong(d, number());
+                case INT -> f.putInt(d, integer());
+                case FLAG -> f.putFlag(d, bool());
+                case TEXT -> texts[i] = f.nullable() && peek() == 'n' ? literal("null") : string(i);
+                case LONGS -> f.putLongs(d, longs());
+                case INTS -> f.putInts(d, ints());
+                case TIMINGS -> {
+                    literal("{}");
+                    f.putTimings(d, Map.of());
+                }
+                case MILLIS, DECIMAL -> throw new IllegalStateException("a derived field in the prefix");
+            }
+        }
+        derivedTail(d);
+        for (RequestField f : RequestField.TEXTS) { // texts last, in order: the token source and outcome may not parse
+            String v = texts[f.ordinal()];
+            if (v != null) {
+                f.putText(d, v);
+            }
+        }
+        return d.build();
     }
 
     private byte peek() {
@@ -280,25 +265,33 @@ final class CanonicalRequestParser {
     }
 
     /**
-     * Skips the derived fields after {@code server_timings} ({@code ttft_ms} ...), reading the one stored field that
-     * may stand among them, {@code t_first_answer_ns} (written only for requests with reasoning); returns it, or
-     * {@link RequestRecord#ABSENT}.
+     * Skips the derived fields after {@code server_timings} ({@code ttft_ms} ...), reading into {@code d} the whole
+     * numbers written only when set that may stand among them ({@code t_first_answer_ns}, only for requests with
+     * reasoning); a flag written only when set ({@code retried}) is not a number, so the line deviates.
      */
-    private long derivedTail() {
-        long firstAnswer = RequestRecord.ABSENT;
+    private void derivedTail(RequestDraft d) {
+        int next = 0; // the tail as written: the table's fields after the prefix, in order
         while (peek() == ',') {
-            pos++;
-            literal("\"");
-            int nameStart = pos;
-            while (peek() != '"') {
-                byte c = buf[pos++];
-                if (c == '\\' || (c >= 0 && c < 0x20)) {
-                    throw DEVIATION;
+            int field;
+            int k = expectedKey(next);
+            if (k >= 0) { // the name as written: taken whole, with the same result as reading it byte by byte
+                pos += TAIL_KEYS[k].length;
+                next = k + 1;
+                field = TAIL_KEY_FIELDS[k];
+            } else {
+                pos++;
+                literal("\"");
+                int nameStart = pos;
+                while (peek() != '"') {
+                    byte c = buf[pos++];
+                    if (c == '\\' || (c >= 0 && c < 0x20)) {
+                        throw DEVIATION;
+                    }
                 }
+                field = tailField(nameStart, pos);
+                pos++;
+                literal(":");
             }
-            boolean firstAnswerField = Arrays.equals(buf, nameStart, pos, FIRST_ANSWER, 0, FIRST_ANSWER.length);
-            pos++;
-            literal(":");
             if (peek() == 'n') {
                 literal("null");
             } else {
@@ -309,12 +302,14 @@ final class CanonicalRequestParser {
                 if (pos == start || (buf[start] != '-' && (buf[start] < '0' || buf[start] > '9'))) {
                     throw DEVIATION;
                 }
-                if (firstAnswerField) {
+                if (field >= 0) {
+                    long v;
                     try {
-                        firstAnswer = Long.parseLong(new String(buf, start, pos - start, StandardCharsets.US_ASCII));
+                        v = Long.parseLong(new String(buf, start, pos - start, StandardCharsets.US_ASCII));
                     } catch (NumberFormatException e) {
                         throw DEVIATION;
                     }
+                    RequestField.TAIL_LONGS[field].putLong(d, v);
                 }
             }
         }
@@ -325,7 +320,27 @@ final class CanonicalRequestParser {
                 throw DEVIATION;
             }
         }
-        return firstAnswer;
+    }
+
+    /** The first of the tail's keys from {@code next} on that stands at {@code pos}, or -1. */
+    private int expectedKey(int next) {
+        for (int k = next; k < TAIL_KEYS.length; k++) {
+            byte[] key = TAIL_KEYS[k];
+            if (end - pos >= key.length && Arrays.equals(buf, pos, pos + key.length, key, 0, key.length)) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    /** The index in {@link RequestField#TAIL_LONGS} of the field named by {@code buf[from, to)}, or -1. */
+    private int tailField(int from, int to) {
+        for (int i = 0; i < TAIL_NAMES.length; i++) {
+            if (Arrays.equals(buf, from, to, TAIL_NAMES[i], 0, TAIL_NAMES[i].length)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static boolean isNumberByte(byte c) {

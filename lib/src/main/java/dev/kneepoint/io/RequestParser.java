@@ -3,24 +3,25 @@ package dev.kneepoint.io;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
-import dev.kneepoint.metrics.TokenSource;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Reads one {@code requests.jsonl} line with Jackson's streaming parser, straight into a
- * {@link RequestRecord} (no tree): the same fields, defaults and errors as {@link RequestJson#read},
- * unknown and derived fields skipped. Reuses scratch arrays, so an instance is not thread-safe.
+ * Reads one {@code requests.jsonl} line with Jackson's streaming parser, straight into a {@link RequestRecord}
+ * (no tree), by the fields of {@link RequestField} in any order: unknown and derived fields skipped, a line without
+ * a required field rejected naming the first one. Reuses scratch arrays, so an instance is not thread-safe.
  */
 final class RequestParser {
     private final JsonFactory factory = Json.MAPPER.getFactory();
     private final CanonicalRequestParser canonical = new CanonicalRequestParser();
     private long[] nanos = new long[64];
     private int[] tokens = new int[64];
+    /** Per field (by ordinal): the text read, set once the whole object is read; whether it was given. */
+    private final String[] texts = new String[RequestField.ALL.length];
+    private final boolean[] given = new boolean[RequestField.ALL.length];
 
     /**
      * Parses the UTF-8 JSON object in {@code buf[off, off+len)}: by the canonical fast path when the line is
@@ -43,66 +44,53 @@ final class RequestParser {
 
     /** Reads the fields of the object whose START_OBJECT {@code p} is on, through its END_OBJECT. */
     RequestRecord read(JsonParser p) throws IOException {
-        RequestRecord.Builder b = new RequestRecord.Builder();
-        boolean hasId = false;
-        String tokenSource = null;
-        String outcome = null;
-        String detail = "";
-        b.step = null;
+        RequestDraft d = new RequestDraft();
+        String[] texts = this.texts;
+        boolean[] given = this.given;
+        Arrays.fill(texts, null);
+        Arrays.fill(given, false);
         for (String name; (name = p.nextFieldName()) != null; ) {
             JsonToken t = p.nextToken();
-            switch (name) {
-                case "id" -> {
-                    hasId = t != JsonToken.VALUE_NULL;
-                    b.id = p.getValueAsLong();
+            RequestField f = RequestField.named(name);
+            if (f == null) {
+                p.skipChildren(); // unknown additions
+                continue;
+            }
+            int i = f.ordinal();
+            switch (f.kind()) {
+                case LONG -> {
+                    if (f.required()) {
+                        given[i] = t != JsonToken.VALUE_NULL;
+                        f.putLong(d, p.getValueAsLong());
+                    } else {
+                        f.putLong(d, p.getValueAsLong(f.absentLong()));
+                    }
                 }
-                case "step" -> b.step = t == JsonToken.VALUE_NULL ? null : p.getValueAsString();
-                case "tag" -> b.tag = p.getValueAsString("default");
-                case "warmup" -> b.warmup = p.getValueAsBoolean(false);
-                case "t_intended_ns" -> b.intendedNanos = p.getValueAsLong(-1);
-                case "t_dispatch_ns" -> b.dispatchNanos = p.getValueAsLong(-1);
-                case "t_first_byte_ns" -> b.firstByteNanos = p.getValueAsLong(-1);
-                case "t_first_token_ns" -> b.firstTokenNanos = p.getValueAsLong(-1);
-                case "t_last_token_ns" -> b.lastTokenNanos = p.getValueAsLong(-1);
-                case "t_end_ns" -> b.endNanos = p.getValueAsLong(-1);
-                case "chunk_ns" -> b.chunkNanos = longs(p, t);
-                case "chunk_tokens" -> b.chunkTokens = ints(p, t);
-                case "prompt_tokens" -> b.promptTokens = p.getValueAsInt(-1);
-                case "output_tokens" -> b.outputTokens = p.getValueAsInt(0);
-                case "reasoning_tokens" -> b.reasoningTokens = p.getValueAsInt(0);
-                case "requested_prompt_tokens" -> b.requestedPromptTokens = p.getValueAsInt(-1);
-                case "requested_output_tokens" -> b.requestedOutputTokens = p.getValueAsInt(-1);
-                case "client_counted_tokens" -> b.clientCountedTokens = p.getValueAsInt(-1);
-                case "token_source" -> tokenSource = t == JsonToken.VALUE_NULL ? null : p.getValueAsString();
-                case "outcome" -> outcome = t == JsonToken.VALUE_NULL ? null : p.getValueAsString();
-                case "outcome_detail" -> detail = p.getValueAsString("");
-                case "finish_reason" -> b.finishReason = t == JsonToken.VALUE_NULL ? null : p.getValueAsString();
-                case "streamed" -> b.streamed = p.getValueAsBoolean(true);
-                case "t_first_answer_ns" -> b.firstAnswerNanos = p.getValueAsLong(-1);
-                case "retried" -> b.retried = p.getValueAsBoolean(false);
-                case "server_timings" -> b.serverTimings = timings(p, t);
-                default -> p.skipChildren(); // derived fields and unknown additions
+                case INT -> f.putInt(d, p.getValueAsInt(f.absentInt()));
+                case FLAG -> f.putFlag(d, p.getValueAsBoolean(f.absentFlag()));
+                case TEXT -> { // put once the object is read: a text may fail to parse (token source, outcome)
+                    texts[i] = f.required() || f.nullable() ? (t == JsonToken.VALUE_NULL ? null : p.getValueAsString())
+                            : p.getValueAsString(f.absentText());
+                    given[i] = texts[i] != null;
+                }
+                case LONGS -> f.putLongs(d, longs(p, t));
+                case INTS -> f.putInts(d, ints(p, t));
+                case TIMINGS -> f.putTimings(d, timings(p, t));
+                case MILLIS, DECIMAL -> p.skipChildren(); // derived fields
             }
         }
-        if (!hasId) {
-            throw missing("id");
+        for (RequestField f : RequestField.REQUIRED_FIELDS) {
+            if (!given[f.ordinal()]) {
+                throw f.missing();
+            }
         }
-        if (b.step == null) {
-            throw missing("step");
+        for (RequestField f : RequestField.TEXTS) {
+            String v = texts[f.ordinal()];
+            if (v != null) {
+                f.putText(d, v);
+            }
         }
-        if (tokenSource == null) {
-            throw missing("token_source");
-        }
-        if (outcome == null) {
-            throw missing("outcome");
-        }
-        b.tokenSource = TokenSource.parse(tokenSource);
-        b.outcome = RequestJson.withDetail(Outcome.parse(outcome), detail);
-        return b.build();
-    }
-
-    private static IllegalArgumentException missing(String field) {
-        return new IllegalArgumentException("missing required field '" + field + "'");
+        return d.build();
     }
 
     private long[] longs(JsonParser p, JsonToken t) throws IOException {

@@ -215,8 +215,8 @@ public final class RunLoader {
             this.clientThresholds = clientThresholds;
             this.background = background;
             plans.forEach((label, p) -> aggregators.put(label, p.window() != null
-                    ? new StepAggregator(p.info(), slo, clientThresholds, p.window()) // finished: count tokens, don't keep them
-                    : new StepAggregator(p.info(), slo, clientThresholds)));
+                    ? StepAggregator.forKnownWindow(p.info(), slo, clientThresholds, p.window()) // counts, keeps no tokens
+                    : StepAggregator.forUnknownWindow(p.info(), slo, clientThresholds)));
             if (background != null) {
                 plans.values().stream().filter(p -> p.window() != null)
                         .forEach(p -> background.step(p.info(), p.stepStartNanos(), p.window()));
@@ -236,8 +236,9 @@ public final class RunLoader {
             }
             StepAggregator a = aggregators.get(r.step());
             if (a == null) {
-                a = new StepAggregator(new StepInfo(aggregators.size(), r.step(), "unknown", -1, Double.NaN, "", -1, "",
-                        0, -1, -1), slo, clientThresholds);
+                StepInfo info = new StepInfo(aggregators.size(), r.step(), "unknown", -1, Double.NaN, "", -1, "", 0, -1,
+                        -1);
+                a = StepAggregator.forUnknownWindow(info, slo, clientThresholds);
                 aggregators.put(r.step(), a);
             }
             a.accept(r);

@@ -12,6 +12,7 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -88,11 +89,7 @@ public final class SummaryJson {
         g.writeBooleanField("complete", run.complete());
         g.writeStringField("start_time", DateTimeFormatter.ISO_INSTANT.format(run.startTime()));
         g.writeStringField("target", run.target());
-        g.writeArrayFieldStart("steps");
-        for (StepResult s : run.steps()) {
-            writeStep(g, s);
-        }
-        g.writeEndArray();
+        writeSteps(g, run.steps());
         g.writeArrayFieldStart("client_bound_steps");
         for (String label : run.clientBoundSteps()) {
             g.writeString(label);
@@ -104,16 +101,21 @@ public final class SummaryJson {
             g.writeStringField("tag", bg.tag());
             Json.number(g, "rate_rps", bg.rateRps());
             g.writeStringField("arrival", bg.arrival());
-            g.writeArrayFieldStart("steps");
-            for (StepResult s : bg.steps()) {
-                writeStep(g, s);
-            }
-            g.writeEndArray();
+            writeSteps(g, bg.steps());
             g.writeFieldName("total");
             writeStep(g, bg.total());
             g.writeEndObject();
         }
         g.writeEndObject();
+    }
+
+    /** The {@code steps} array: the run's, or its background's. */
+    private static void writeSteps(JsonGenerator g, List<StepResult> steps) throws IOException {
+        g.writeArrayFieldStart("steps");
+        for (StepResult s : steps) {
+            writeStep(g, s);
+        }
+        g.writeEndArray();
     }
 
     private static void writeStep(JsonGenerator g, StepResult s) throws IOException {

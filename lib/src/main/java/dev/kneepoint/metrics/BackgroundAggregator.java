@@ -342,7 +342,7 @@ final class BackgroundAggregator {
             this.plan = plan;
             StepInfo provisional = info(step.index(), step.label(), 0);
             this.aggregator = plan == null ? null
-                    : new StepAggregator(provisional, slo, ClientThresholds.defaults(), plan);
+                    : StepAggregator.forPlannedWindow(provisional, slo, ClientThresholds.defaults(), plan);
         }
 
         /** Feeds the record, leaves it out (it cannot touch the window), or holds it until the window is known. */
@@ -369,7 +369,8 @@ final class BackgroundAggregator {
 
         void finish(StepWindow w) {
             if (aggregator == null) {
-                aggregator = new StepAggregator(info(step.index(), step.label(), 0), slo, w);
+                aggregator = StepAggregator.forKnownWindow(info(step.index(), step.label(), 0), slo,
+                        ClientThresholds.defaults(), w);
             } else {
                 aggregator.windowKnown(w);
             }

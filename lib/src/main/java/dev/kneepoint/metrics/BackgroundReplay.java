@@ -22,7 +22,7 @@ final class BackgroundReplay {
             StepInfo info = BackgroundAggregator.info(fg.info().index(), fg.info().label(), w.lengthNanos(), rateRps,
                     arrival, rates);
             StepWindow window = BackgroundAggregator.window(w);
-            StepAggregator a = new StepAggregator(info, slo, window); // known: counts, keeps no token arrival
+            StepAggregator a = StepAggregator.forKnownWindow(info, slo, ClientThresholds.defaults(), window);
             for (RequestRecord r : records) {
                 a.accept(BackgroundAggregator.withWarmup(r, !w.contains(r.intendedNanos())));
             }
@@ -38,8 +38,8 @@ final class BackgroundReplay {
             end = Math.max(end, Math.max(r.endNanos(), r.lastTokenNanos()) + 1);
         }
         StepWindow window = new StepWindow(start, start, end, complete);
-        StepAggregator total = new StepAggregator(
-                BackgroundAggregator.info(-1, "total", end - start, rateRps, arrival, rates), slo, window);
+        StepInfo totalInfo = BackgroundAggregator.info(-1, "total", end - start, rateRps, arrival, rates);
+        StepAggregator total = StepAggregator.forKnownWindow(totalInfo, slo, ClientThresholds.defaults(), window);
         records.forEach(r -> total.accept(BackgroundAggregator.withWarmup(r, false)));
         return new BackgroundResult(tag, rateRps, arrival, steps, total.finish(window));
     }

@@ -71,13 +71,13 @@ public final class RunAggregator implements RunListener {
     /** Starts a step whose window is not known in advance: its aggregator keeps its windowed facts until it ends. */
     @Override
     public void stepStarted(StepInfo step, long stepStartNanos) {
-        start(step, stepStartNanos, new StepAggregator(step, slo, clientThresholds), null);
+        start(step, stepStartNanos, StepAggregator.forUnknownWindow(step, slo, clientThresholds), null);
     }
 
     /** Starts a step with a planned window: its aggregator counts windowed facts as they come (constant memory). */
     @Override
     public void stepStarted(StepInfo step, long stepStartNanos, WindowPlan plan) {
-        start(step, stepStartNanos, new StepAggregator(step, slo, clientThresholds, plan), plan);
+        start(step, stepStartNanos, StepAggregator.forPlannedWindow(step, slo, clientThresholds, plan), plan);
     }
 
     private void start(StepInfo step, long stepStartNanos, StepAggregator a, WindowPlan plan) {

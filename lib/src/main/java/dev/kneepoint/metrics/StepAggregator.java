@@ -22,14 +22,14 @@ import org.HdrHistogram.Histogram;
  * window, requests in flight in it) depend on the window, and how much of them is kept depends on what is known
  * of it while records arrive (see {@code WindowFacts}):
  * <ul>
- *   <li>with a {@link WindowPlan} (a live step run by the load layer:
- *       {@link #StepAggregator(StepInfo, Slo, ClientThresholds, WindowPlan)} and {@link #loadStopping()}), they
- *       are counted as they come, and only the records at the frontier of time and, after the step stops
- *       issuing load, the drained ones wait for the window's end: constant memory however long the step;</li>
- *   <li>with the window itself (a run read back from disk: {@link #StepAggregator(StepInfo, Slo, StepWindow)}),
- *       they are counted as they come;</li>
- *   <li>without either ({@link #StepAggregator(StepInfo, Slo)}), 8 bytes per token-carrying event and 40 per
- *       request are kept until {@link #finish}, which may then take any window.</li>
+ *   <li>with a {@link WindowPlan} (a live step run by the load layer: {@link #forPlannedWindow} and
+ *       {@link #loadStopping()}), they are counted as they come, and only the records at the frontier of time and,
+ *       after the step stops issuing load, the drained ones wait for the window's end: constant memory however long
+ *       the step;</li>
+ *   <li>with the window itself (a run read back from disk: {@link #forKnownWindow}), they are counted as they
+ *       come;</li>
+ *   <li>without either ({@link #forUnknownWindow}), 8 bytes per token-carrying event and 40 per request are kept
+ *       until {@link #finish}, which may then take any window.</li>
  * </ul>
  * All three give the same result, every double bit for bit. Background traffic ({@code BackgroundAggregator}) also
  * uses a planned step whose window is learnt before its last record ({@link #windowKnown}) and a run total whose
@@ -44,17 +44,13 @@ public final class StepAggregator {
     private final Slo slo;
     private final ClientThresholds clientThresholds;
     private final Object lock = new Object();
-    private Histogram ttft = Distribution.newHistogram();
-    private Histogram ttftSched = Distribution.newHistogram();
-    private Histogram itl = Distribution.newHistogram();
-    private Histogram chunkGap = Distribution.newHistogram();
-    private Histogram tpot = Distribution.newHistogram();
-    private Histogram e2e = Distribution.newHistogram();
-    private Histogram e2eSched = Distribution.newHistogram();
-    private Histogram scheduleLag = Distribution.newHistogram();
-    private Histogram ttfat = Distribution.newHistogram();
+    /** Indexes of {@link #latencies}. */
+    private static final int TTFT = 0, TTFT_SCHED = 1, ITL = 2, CHUNK_GAP = 3, TPOT = 4, E2E = 5, E2E_SCHED = 6,
+            SCHEDULE_LAG = 7, TTFAT = 8, LATENCIES = 9;
+    /** The latency histograms, by the indexes above; null while the aggregator is compacted. */
+    private Histogram[] latencies = newLatencies();
     private boolean firstAnswerSeen;
-    /** The histograms above, compressed, while the aggregator is compacted ({@link #compact}); else null. */
+    /** The histograms, compressed, while the aggregator is compacted ({@link #compact}); else null. */
     private byte[][] packed;
     private final WindowFacts facts;
     private final boolean live;
@@ -76,51 +72,58 @@ public final class StepAggregator {
     private long okOutputTokens;
     private long okReasoningTokens;
 
-    public StepAggregator(StepInfo info, Slo slo) {
-        this(info, slo, ClientThresholds.defaults(), null, false);
-    }
-
-    /** An aggregator whose result judges the client's health against {@code clientThresholds}. */
-    public StepAggregator(StepInfo info, Slo slo, ClientThresholds clientThresholds) {
-        this(info, slo, clientThresholds, null, false);
+    /**
+     * An aggregator for a step whose window is not known until it ends (a live step without a plan, or an unfinished
+     * step read back): it keeps 8 bytes per token-carrying event and 40 per request until {@link #finish}, which may
+     * then take any window. Its result judges the client's health against {@code clientThresholds}.
+     */
+    public static StepAggregator forUnknownWindow(StepInfo info, Slo slo, ClientThresholds clientThresholds) {
+        return new StepAggregator(info, slo, clientThresholds, null);
     }
 
     /**
-     * An aggregator whose window is known before its first record, as when a finished run is read back:
-     * the same result as {@link #StepAggregator(StepInfo, Slo)}, without keeping every token arrival.
-     * {@link #finish} must then be called with this same window. Such a step is not live: {@link #progress}
-     * reports its token rate as NaN (the per-chunk bookkeeping for it is skipped).
+     * An aggregator whose window is known before its first record, as when a finished run is read back: the same
+     * result as {@link #forUnknownWindow}'s, without keeping every token arrival. {@link #finish} must then be called
+     * with this same window. Such a step is not live: {@link #progress} reports its token rate as NaN (the per-chunk
+     * bookkeeping for it is skipped). Its result judges the client's health against {@code clientThresholds}.
      *
-     * @throws NullPointerException when {@code window} is null (use the two-argument constructor)
+     * @throws NullPointerException when {@code window} is null (use {@link #forUnknownWindow})
      */
-    public StepAggregator(StepInfo info, Slo slo, StepWindow window) {
-        this(info, slo, ClientThresholds.defaults(), Objects.requireNonNull(window, "window"), true);
-    }
-
-    /** As {@link #StepAggregator(StepInfo, Slo, StepWindow)}, judging the client's health against {@code clientThresholds}. */
-    public StepAggregator(StepInfo info, Slo slo, ClientThresholds clientThresholds, StepWindow window) {
-        this(info, slo, clientThresholds, Objects.requireNonNull(window, "window"), true);
+    public static StepAggregator forKnownWindow(StepInfo info, Slo slo, ClientThresholds clientThresholds,
+                                                StepWindow window) {
+        return new StepAggregator(info, slo, clientThresholds, Objects.requireNonNull(window, "window"));
     }
 
     /**
      * A live aggregator for a step whose window the load layer has planned: windowed facts are counted as records
      * arrive, so memory stays constant however long the step runs; the result is the same as
-     * {@link #StepAggregator(StepInfo, Slo, ClientThresholds)}'s, every double bit for bit. The caller keeps the
-     * promise of {@link WindowPlan}: it calls {@link #loadStopping()} before it reads the clock for the window's
-     * end, and {@link #finish} gets a window that starts at {@code plan.startNanos()} (or is empty).
+     * {@link #forUnknownWindow}'s, every double bit for bit. The caller keeps the promise of {@link WindowPlan}: it
+     * calls {@link #loadStopping()} before it reads the clock for the window's end, and {@link #finish} gets a window
+     * that starts at {@code plan.startNanos()} (or is empty). Its result judges the client's health against
+     * {@code clientThresholds}.
      */
-    public StepAggregator(StepInfo info, Slo slo, ClientThresholds clientThresholds, WindowPlan plan) {
-        this(info, slo, clientThresholds, null, false);
-        facts.plan(Objects.requireNonNull(plan, "plan"));
+    public static StepAggregator forPlannedWindow(StepInfo info, Slo slo, ClientThresholds clientThresholds,
+                                                  WindowPlan plan) {
+        StepAggregator a = new StepAggregator(info, slo, clientThresholds, null);
+        a.facts.plan(Objects.requireNonNull(plan, "plan"));
+        return a;
     }
 
-    private StepAggregator(StepInfo info, Slo slo, ClientThresholds clientThresholds, StepWindow window,
-                           boolean known) {
+    /** A step whose window is {@code window} when known in advance, else null (then it is live). */
+    private StepAggregator(StepInfo info, Slo slo, ClientThresholds clientThresholds, StepWindow window) {
         this.info = Objects.requireNonNull(info, "info");
         this.slo = Objects.requireNonNull(slo, "slo");
         this.clientThresholds = Objects.requireNonNull(clientThresholds, "clientThresholds");
-        this.facts = new WindowFacts(known ? window : null);
-        this.live = !known;
+        this.facts = new WindowFacts(window);
+        this.live = window == null;
+    }
+
+    private static Histogram[] newLatencies() {
+        Histogram[] h = new Histogram[LATENCIES];
+        for (int i = 0; i < LATENCIES; i++) {
+            h[i] = Distribution.newHistogram();
+        }
+        return h;
     }
 
     public StepInfo info() {
@@ -148,7 +151,7 @@ public final class StepAggregator {
      * windowed facts of records that keep within their span are counted as they come, the others wait.
      */
     static StepAggregator covering(StepInfo info, Slo slo) {
-        StepAggregator a = new StepAggregator(info, slo, ClientThresholds.defaults(), null, false);
+        StepAggregator a = forUnknownWindow(info, slo, ClientThresholds.defaults());
         a.facts.cover();
         return a;
     }
@@ -176,15 +179,14 @@ public final class StepAggregator {
             if (packed != null) {
                 return;
             }
-            Histogram[] all = {ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, ttfat};
-            byte[][] p = new byte[all.length][];
-            for (int i = 0; i < all.length; i++) {
-                ByteBuffer buf = ByteBuffer.allocate(all[i].getNeededByteBufferCapacity());
-                int length = all[i].encodeIntoCompressedByteBuffer(buf);
+            byte[][] p = new byte[LATENCIES][];
+            for (int i = 0; i < LATENCIES; i++) {
+                ByteBuffer buf = ByteBuffer.allocate(latencies[i].getNeededByteBufferCapacity());
+                int length = latencies[i].encodeIntoCompressedByteBuffer(buf);
                 p[i] = Arrays.copyOf(buf.array(), length);
             }
             packed = p;
-            ttft = ttftSched = itl = chunkGap = tpot = e2e = e2eSched = scheduleLag = ttfat = null;
+            latencies = null;
             facts.trim();
         }
     }
@@ -200,23 +202,14 @@ public final class StepAggregator {
         if (packed == null) {
             return;
         }
-        Histogram[] all = histograms();
-        ttft = all[0];
-        ttftSched = all[1];
-        itl = all[2];
-        chunkGap = all[3];
-        tpot = all[4];
-        e2e = all[5];
-        e2eSched = all[6];
-        scheduleLag = all[7];
-        ttfat = all[8];
+        latencies = histograms();
         packed = null;
     }
 
-    /** The histograms in field order; decoded copies while compacted. */
+    /** The latency histograms (not to be changed); decoded copies while compacted. */
     private Histogram[] histograms() {
         if (packed == null) {
-            return new Histogram[] {ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, ttfat};
+            return latencies;
         }
         Histogram[] all = new Histogram[packed.length];
         for (int i = 0; i < all.length; i++) {
@@ -253,7 +246,7 @@ public final class StepAggregator {
             sources.merge(r.tokenSource(), 1L, Long::sum);
             lenMismatch += r.outputLengthMismatch() ? 1 : 0;
             countDiscrepancy += r.countDiscrepancy() ? 1 : 0;
-            record(scheduleLag, r.scheduleLagNanos());
+            record(latencies[SCHEDULE_LAG], r.scheduleLagNanos());
             switch (r.outcome()) {
                 case Outcome.Ok o -> {
                     ok++;
@@ -275,20 +268,21 @@ public final class StepAggregator {
     }
 
     private void recordLatencies(RequestRecord r) {
-        record(ttft, r.ttftNanos());
-        record(ttfat, r.ttfatNanos());
+        Histogram[] h = latencies;
+        record(h[TTFT], r.ttftNanos());
+        record(h[TTFAT], r.ttfatNanos());
         firstAnswerSeen |= r.firstAnswerNanos() >= 0;
-        record(ttftSched, r.ttftSchedNanos());
-        record(tpot, r.tpotNanos());
-        record(e2e, r.e2eNanos());
-        record(e2eSched, r.e2eSchedNanos());
+        record(h[TTFT_SCHED], r.ttftSchedNanos());
+        record(h[TPOT], r.tpotNanos());
+        record(h[E2E], r.e2eNanos());
+        record(h[E2E_SCHED], r.e2eSchedNanos());
         long[] t = r.chunkNanos();
         int[] k = r.chunkTokens();
         for (int i = 1; i < t.length; i++) {
             long gap = Math.max(0, t[i] - t[i - 1]);
-            chunkGap.recordValue(gap);
+            h[CHUNK_GAP].recordValue(gap);
             if (k[i] > 0) {
-                itl.recordValueWithCount(gap / k[i], k[i]);
+                h[ITL].recordValueWithCount(gap / k[i], k[i]);
             }
         }
     }
@@ -305,7 +299,7 @@ public final class StepAggregator {
             inflate();
             return new StepProgress(info.label(), ok + failed + cancelled, failed, warmup,
                     live ? tokenRate.tokensPerS(nowNanos) : Double.NaN,
-                    p99(ttft), p99(ttftSched), -1);
+                    p99(latencies[TTFT]), p99(latencies[TTFT_SCHED]), -1);
         }
     }
 
@@ -351,14 +345,14 @@ public final class StepAggregator {
             Histogram[] h = histograms(); // a compacted aggregator stays compacted
             WindowFacts.Rates rates = facts.rates(window);
             double windowS = window.lengthNanos() / 1e9;
-            Distribution lag = Distribution.of(h[7]);
+            Distribution lag = Distribution.of(h[SCHEDULE_LAG]);
             Map<String, Long> tokenSources = new TreeMap<>();
             sources.forEach((s, n) -> tokenSources.put(s.label(), n));
             return StepResult.builder().info(info).window(window).windowS(windowS).requestsOk(ok).requestsFailed(failed)
                     .cancelled(cancelled).dropped(dropped).warmupRequests(warmup + extraWarmup).failuresByClass(failures)
-                    .ttft(Distribution.of(h[0])).ttftSched(Distribution.of(h[1])).itl(Distribution.of(h[2]))
-                    .chunkGap(Distribution.of(h[3])).tpot(Distribution.of(h[4])).e2e(Distribution.of(h[5]))
-                    .e2eSched(Distribution.of(h[6])).scheduleLag(lag).outputTokensPerS(rates.outputTokensPerS())
+                    .ttft(Distribution.of(h[TTFT])).ttftSched(Distribution.of(h[TTFT_SCHED]))
+                    .itl(Distribution.of(h[ITL])).chunkGap(Distribution.of(h[CHUNK_GAP])).tpot(Distribution.of(h[TPOT]))
+                    .e2e(Distribution.of(h[E2E])).e2eSched(Distribution.of(h[E2E_SCHED])).scheduleLag(lag).outputTokensPerS(rates.outputTokensPerS())
                     .inputTokensPerS(rates.inputTokensPerS()).requestsPerS(rates.requestsPerS())
                     .goodputRps(rates.goodputRps()).goodFraction(rates.goodFraction())
                     .concurrencyMean(rates.concurrencyMean()).outputLenMismatch(lenMismatch)
@@ -367,7 +361,7 @@ public final class StepAggregator {
                     .meanOutputTokens(ok == 0 ? Double.NaN : (double) okOutputTokens / ok).slo(slo)
                     .reasoningTokens(okReasoningTokens) // failure rate, mean reasoning tokens: the builder's (per OK request)
                     .clientCheck(ClientCheck.evaluate(info, windowS, ok + failed + cancelled, lag, client, clientThresholds))
-                    .ttfat(firstAnswerSeen ? Distribution.of(h[8]) : Distribution.empty()).retried(retried).build();
+                    .ttfat(firstAnswerSeen ? Distribution.of(h[TTFAT]) : Distribution.empty()).retried(retried).build();
         }
     }
 }

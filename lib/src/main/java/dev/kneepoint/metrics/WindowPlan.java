@@ -4,7 +4,7 @@ package dev.kneepoint.metrics;
  * What the load layer knows of a step's {@link StepWindow} when the step starts, on the run clock: where the
  * window will start, and a planned time the window's end may be set back to. With it a live aggregator counts
  * windowed facts as records arrive instead of keeping every token arrival until the step ends
- * ({@link StepAggregator#StepAggregator(StepInfo, Slo, ClientThresholds, WindowPlan)}).
+ * ({@link StepAggregator#forPlannedWindow}).
  *
  * <p>The promise the load layer makes with a plan (and {@link RunListener#stepLoadStopping}):
  * <ul>

@@ -2,6 +2,7 @@ package dev.kneepoint.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kneepoint.metrics.ClientThresholds;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RetriedRecords;
 import dev.kneepoint.metrics.RunResult;
@@ -20,7 +21,7 @@ class RetriedColumnsTest {
 
     private static StepResult step(int index, String label, List<RequestRecord> records) {
         StepInfo info = new StepInfo(index, label, StepInfo.CLOSED, 2, Double.NaN, "", -1, "", 0, -1, -1);
-        StepAggregator a = new StepAggregator(info, Slo.none());
+        StepAggregator a = StepAggregator.forUnknownWindow(info, Slo.none(), ClientThresholds.defaults());
         records.forEach(a::accept);
         return a.finish(TestRecords.window(1000, 2000));
     }

@@ -76,6 +76,42 @@ class FastParsingTest {
     }
 
     @Test
+    void theFastPathReadsNumbersOfEveryLengthAndEndingAsJacksonDoes() throws Exception {
+        RequestParser parser = new RequestParser();
+        CanonicalRequestParser canonical = new CanonicalRequestParser();
+        SplittableRandom rnd = new SplittableRandom(11);
+        for (int round = 0; round < 3_000; round++) {
+            int chunks = rnd.nextInt(6);
+            long[] nanos = new long[chunks];
+            int[] tokens = new int[chunks];
+            for (int i = 0; i < chunks; i++) {
+                nanos[i] = digits(rnd, 1 + rnd.nextInt(18)); // 1-18 digits, then ',' or ']'
+                tokens[i] = (int) digits(rnd, 1 + rnd.nextInt(9));
+            }
+            RequestRecord.Builder b = TestRecords.ok(digits(rnd, 1 + rnd.nextInt(18)), "c=1", 0, 0, new double[] {},
+                    new int[] {});
+            b.chunkNanos = nanos;
+            b.chunkTokens = tokens;
+            b.intendedNanos = rnd.nextBoolean() ? -1 : digits(rnd, 1 + rnd.nextInt(18));
+            b.endNanos = -digits(rnd, 1 + rnd.nextInt(18));
+            b.outputTokens = (int) digits(rnd, 1 + rnd.nextInt(9));
+            RequestRecord r = b.build();
+            byte[] line = line(r);
+            assertThat(canonical.parse(line, 0, line.length)).as("round %d", round).isEqualTo(r)
+                    .isEqualTo(parser.parseGeneral(line, 0, line.length));
+            for (int cut = 0; cut < line.length; cut += 1 + rnd.nextInt(40)) { // a line's end in any number
+                assertThat(canonical.parse(line, 0, cut)).isNull();
+            }
+        }
+    }
+
+    /** A random number of exactly {@code n} digits (one digit: 0-9). */
+    private static long digits(SplittableRandom rnd, int n) {
+        long low = n == 1 ? 0 : (long) Math.pow(10, n - 1);
+        return low + rnd.nextLong((long) Math.pow(10, n) - low);
+    }
+
+    @Test
     void aRetriedRecordKeepsItsFlagOnEveryReadPathAndOthersKeepTheCompactForm() throws Exception {
         RequestParser parser = new RequestParser();
         CanonicalRequestParser canonical = new CanonicalRequestParser();

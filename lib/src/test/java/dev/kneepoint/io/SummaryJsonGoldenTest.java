@@ -5,6 +5,7 @@ import static dev.kneepoint.metrics.TestRecords.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kneepoint.metrics.ClientHealth;
+import dev.kneepoint.metrics.ClientThresholds;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunResult;
@@ -42,7 +43,7 @@ class SummaryJsonGoldenTest {
         Slo slo = Slo.builder().ttftMs(100).tpotMs(20).build();
         StepInfo closed = new StepInfo(0, "c=2", StepInfo.CLOSED, 2, Double.NaN, "", -1, "", 1_000_000_000L,
                 2_000_000_000L, -1);
-        StepAggregator a = new StepAggregator(closed, slo);
+        StepAggregator a = StepAggregator.forUnknownWindow(closed, slo, ClientThresholds.defaults());
         // Window [1000, 3000) ms. Warm-up request straddling the start: its 4 tokens at 1010 count in the window.
         RequestRecord.Builder w = ok(0, "c=2", 0, 0, new double[] {50, 1010}, new int[] {1, 4});
         w.warmup = true;
@@ -59,7 +60,7 @@ class SummaryJsonGoldenTest {
 
         StepInfo open = new StepInfo(1, "rate=2.0", StepInfo.OPEN, -1, 2.0, "poisson", 4, "drop", 0,
                 1_000_000_000L, -1);
-        StepAggregator b = new StepAggregator(open, slo);
+        StepAggregator b = StepAggregator.forUnknownWindow(open, slo, ClientThresholds.defaults());
         b.accept(failed(5, "rate=2.0", 3100, 3600, new Outcome.Timeout(Outcome.TimeoutKind.IDLE)));
         b.accept(failed(6, "rate=2.0", 3500, 3500, Outcome.DROPPED));
         StepResult r1 = b.finish(new StepWindow(TestRecords.nanos(3000), TestRecords.nanos(3000),

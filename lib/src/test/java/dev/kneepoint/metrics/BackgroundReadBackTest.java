@@ -41,7 +41,7 @@ class BackgroundReadBackTest {
             long runEnd = steps.getLast().finishAt() + 300;
             List<StepResult> fg = new ArrayList<>();
             for (BackgroundStreamingTest.Step s : steps) {
-                fg.add(new StepAggregator(s.info(), SLO).finish(s.window()));
+                fg.add(StepAggregator.forUnknownWindow(s.info(), SLO, ClientThresholds.defaults()).finish(s.window()));
             }
             boolean unknown = run % 5 == 0;
             if (unknown) { // a step steps.jsonl lacks: its window spans its own records, anywhere in the run
@@ -49,7 +49,8 @@ class BackgroundReadBackTest {
                 long b = a + rnd.nextLong(0, 2_000);
                 StepInfo info = new StepInfo(steps.size(), "unknown-step", "unknown", -1, Double.NaN, "", -1, "", 0,
                         -1, -1);
-                fg.add(new StepAggregator(info, SLO).finish(new StepWindow(a, a, b, false)));
+                fg.add(StepAggregator.forUnknownWindow(info, SLO, ClientThresholds.defaults())
+                        .finish(new StepWindow(a, a, b, false)));
                 unknownSteps++;
             }
             int n = rnd.nextInt(200, 1200);
@@ -159,7 +160,8 @@ class BackgroundReadBackTest {
         StepInfo s1 = new StepInfo(1, "s1", StepInfo.OPEN, -1, 1, "poisson", -1, "", 0, -1, -1);
         StepWindow w0 = new StepWindow(0, 100_000, 1_000_000, true);
         StepWindow w1 = new StepWindow(1_100_000, 1_200_000, 60_000_000, false); // learnt at the end of the file
-        List<StepResult> fg = List.of(new StepAggregator(s0, SLO).finish(w0), new StepAggregator(s1, SLO).finish(w1));
+        List<StepResult> fg = List.of(StepAggregator.forUnknownWindow(s0, SLO, ClientThresholds.defaults()).finish(w0),
+                StepAggregator.forUnknownWindow(s1, SLO, ClientThresholds.defaults()).finish(w1));
         List<RequestRecord> file = new ArrayList<>();
         BackgroundReadBack readBack = new BackgroundReadBack(BG, 1, "poisson", List.of(), SLO).step(s0, 0, w0);
         int maxHeld = 0;
@@ -201,7 +203,8 @@ class BackgroundReadBackTest {
     @Test
     void aRunThatGrewBetweenThePassesIsMeasuredOnTheFirstPassRecords() {
         StepInfo info = new StepInfo(0, "s0", StepInfo.OPEN, -1, 1, "poisson", -1, "", 0, -1, -1);
-        StepResult fg = new StepAggregator(info, SLO).finish(new StepWindow(0, 0, 1_000, false));
+        StepResult fg = StepAggregator.forUnknownWindow(info, SLO, ClientThresholds.defaults())
+                .finish(new StepWindow(0, 0, 1_000, false));
         RequestRecord.Builder b = new RequestRecord.Builder();
         b.step = BG;
         b.tag = BG;

@@ -119,7 +119,7 @@ class ClientCheckTest {
 
     @Test
     void aStepResultBuiltTheOldWayCarriesALagOnlyCheck() {
-        StepAggregator a = new StepAggregator(open(10), Slo.none());
+        StepAggregator a = StepAggregator.forUnknownWindow(open(10), Slo.none(), ClientThresholds.defaults());
         StepResult r = a.finish(new StepWindow(0, 0, SECOND, true));
         assertThat(r.clientCheck().health()).isEqualTo(ClientHealth.NOT_MEASURED);
         assertThat(r.clientBound()).isFalse();

@@ -37,8 +37,8 @@ class LiveWindowEquivalenceTest {
             kinds[sc.kind.ordinal()]++;
             racing += raceRecords(sc);
             StepInfo info = TestRecords.closedStep(S, 4);
-            StepAggregator live = new StepAggregator(info, SLO, ClientThresholds.defaults(), sc.plan);
-            StepAggregator kept = new StepAggregator(info, SLO);
+            StepAggregator live = StepAggregator.forPlannedWindow(info, SLO, ClientThresholds.defaults(), sc.plan);
+            StepAggregator kept = StepAggregator.forUnknownWindow(info, SLO, ClientThresholds.defaults());
             OldWindowFacts oracle = new OldWindowFacts();
             WindowFacts keptFacts = new WindowFacts();
             long maxQueuedBeforeStop = 0;
@@ -60,7 +60,7 @@ class LiveWindowEquivalenceTest {
             }
             StepResult expected = kept.finish(sc.window);
             assertThat(live.finish(sc.window)).as("run %d (%s)", run, sc.kind).isEqualTo(expected);
-            StepAggregator known = new StepAggregator(info, SLO, sc.window);
+            StepAggregator known = StepAggregator.forKnownWindow(info, SLO, ClientThresholds.defaults(), sc.window);
             sc.records.forEach(known::accept);
             assertThat(known.finish(sc.window)).as("known window, run %d", run).isEqualTo(expected);
             assertThat(keptFacts.rates(sc.window)).as("kept vs old, run %d", run).isEqualTo(toNew(oracle.rates(sc.window)));
@@ -164,8 +164,9 @@ class LiveWindowEquivalenceTest {
         // is handed over whose tokens straddle 1,000, followed by a later one that would let it settle if the
         // planned end did not cap the bound.
         StepInfo info = TestRecords.openStep(S, 10);
-        StepAggregator live = new StepAggregator(info, Slo.none(), ClientThresholds.defaults(), new WindowPlan(100, 1_000));
-        StepAggregator kept = new StepAggregator(info, Slo.none());
+        StepAggregator live = StepAggregator.forPlannedWindow(info, Slo.none(),
+                ClientThresholds.defaults(), new WindowPlan(100, 1_000));
+        StepAggregator kept = StepAggregator.forUnknownWindow(info, Slo.none(), ClientThresholds.defaults());
         RequestRecord straddles = tokens(1, 500, new long[] {900, 999, 1_000, 1_050}, 1_060);
         RequestRecord later = tokens(2, 700, new long[] {1_100}, 1_120);
         RequestRecord inside = tokens(3, 200, new long[] {300}, 310);
@@ -188,7 +189,8 @@ class LiveWindowEquivalenceTest {
         // Closed loop on a coarse clock: a record ends at 2,000, is handed over, then the signal, then the end is
         // read: 2,000 too. The record's token at 2,000 is outside [W, 2000) and must not be counted.
         StepInfo info = TestRecords.closedStep(S, 2);
-        StepAggregator live = new StepAggregator(info, Slo.none(), ClientThresholds.defaults(), WindowPlan.startingAt(0));
+        StepAggregator live = StepAggregator.forPlannedWindow(info, Slo.none(),
+                ClientThresholds.defaults(), WindowPlan.startingAt(0));
         live.accept(tokens(1, 10, new long[] {1_000}, 1_500));
         live.accept(tokens(2, 20, new long[] {1_900, 2_000}, 2_000));
         assertThat(live.queuedFacts()[0]).as("the first is below the latest time seen, 2,000").isEqualTo(1);
@@ -201,8 +203,9 @@ class LiveWindowEquivalenceTest {
     @Test
     void aLongStepHoldsOnlyAFewRecordsWhileItIssuesLoad() {
         StepInfo info = TestRecords.closedStep(S, 16);
-        StepAggregator live = new StepAggregator(info, Slo.none(), ClientThresholds.defaults(), WindowPlan.startingAt(1_000));
-        StepAggregator kept = new StepAggregator(info, Slo.none());
+        StepAggregator live = StepAggregator.forPlannedWindow(info, Slo.none(),
+                ClientThresholds.defaults(), WindowPlan.startingAt(1_000));
+        StepAggregator kept = StepAggregator.forUnknownWindow(info, Slo.none(), ClientThresholds.defaults());
         SplittableRandom rnd = new SplittableRandom(3);
         long maxQueued = 0;
         long maxArrivals = 0;
@@ -231,8 +234,8 @@ class LiveWindowEquivalenceTest {
 
     @Test
     void aWindowThePlanDidNotAllowIsRefusedNotMiscounted() {
-        StepAggregator live = new StepAggregator(TestRecords.closedStep(S, 1), Slo.none(), ClientThresholds.defaults(),
-                WindowPlan.startingAt(100));
+        StepAggregator live = StepAggregator.forPlannedWindow(TestRecords.closedStep(S, 1), Slo.none(),
+                ClientThresholds.defaults(), WindowPlan.startingAt(100));
         live.accept(tokens(1, 150, new long[] {300}, 400));
         live.accept(tokens(2, 150, new long[] {500}, 600)); // settles the first: its times are below 600
         live.loadStopping();

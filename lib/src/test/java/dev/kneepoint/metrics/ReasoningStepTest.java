@@ -14,7 +14,8 @@ class ReasoningStepTest {
 
     @Test
     void reasoningTotalsAndMeanCoverOkRequestsOnly() {
-        StepAggregator a = new StepAggregator(TestRecords.closedStep("c=1", 1), Slo.none());
+        StepAggregator a = StepAggregator.forUnknownWindow(TestRecords.closedStep("c=1", 1), Slo.none(),
+                ClientThresholds.defaults());
         RequestRecord.Builder r1 = ok(1, "c=1", 0, 0, new double[] {10, 20, 30}, new int[] {1, 1, 1});
         r1.reasoningTokens = 2;
         RequestRecord.Builder r2 = ok(2, "c=1", 0, 0, new double[] {10, 20}, new int[] {1, 1});

@@ -16,8 +16,8 @@ class RetriedCountTest {
     void countsExactlyTheResentOkAndFailedRequests() {
         StepInfo info = TestRecords.closedStep("c=2", 2);
         StepWindow w = TestRecords.window(1000, 2000);
-        StepAggregator unknown = new StepAggregator(info, Slo.none());
-        StepAggregator known = new StepAggregator(info, Slo.none(), w);
+        StepAggregator unknown = StepAggregator.forUnknownWindow(info, Slo.none(), ClientThresholds.defaults());
+        StepAggregator known = StepAggregator.forKnownWindow(info, Slo.none(), ClientThresholds.defaults(), w);
         for (RequestRecord r : RetriedRecords.scripted("c=2")) {
             unknown.accept(r);
             known.accept(r);
@@ -34,7 +34,7 @@ class RetriedCountTest {
     @Test
     void aStepWithoutResendsCountsZero() {
         StepInfo info = TestRecords.closedStep("c=1", 1);
-        StepAggregator a = new StepAggregator(info, Slo.none());
+        StepAggregator a = StepAggregator.forUnknownWindow(info, Slo.none(), ClientThresholds.defaults());
         a.accept(RetriedRecords.okRecord(1, "c=1", 1000, false, false));
         a.accept(RetriedRecords.failed(2, "c=1", 1000, 1100, new Outcome.HttpError(500, "x"), false));
         assertThat(a.finish(TestRecords.window(1000, 2000)).retried()).isZero();

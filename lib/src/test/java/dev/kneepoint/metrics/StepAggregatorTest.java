@@ -19,7 +19,7 @@ class StepAggregatorTest {
 
     @Test
     void itlSplitsAMultiTokenChunkIntoPerTokenSamples() {
-        StepAggregator a = new StepAggregator(closedStep(S, 1), Slo.none());
+        StepAggregator a = StepAggregator.forUnknownWindow(closedStep(S, 1), Slo.none(), ClientThresholds.defaults());
         // First token at 100 ms, then a chunk of 3 tokens after a 30 ms gap.
         a.accept(ok(1, S, 0, 0, new double[] {100, 130}, new int[] {1, 3}).build());
         StepResult r = a.finish(window(0, 1000));
@@ -37,7 +37,7 @@ class StepAggregatorTest {
 
     @Test
     void windowedTokensCountArrivalsInsideTheWindowExactly() {
-        StepAggregator a = new StepAggregator(closedStep(S, 3), Slo.none());
+        StepAggregator a = StepAggregator.forUnknownWindow(closedStep(S, 3), Slo.none(), ClientThresholds.defaults());
         // Window [1000, 3000) ms. A straddles the start: only its 7 tokens at 1500 count.
         a.accept(ok(1, S, 400, 400, new double[] {500, 1500}, new int[] {5, 7}).build());
         // B straddles the end: 4 tokens at 2500 count; 6 at exactly 3000 (end is exclusive) and 9 at 3500 do not.
@@ -56,7 +56,7 @@ class StepAggregatorTest {
 
     @Test
     void concurrencyMeanIsTheExactTimeAverageOfInFlightRequests() {
-        StepAggregator a = new StepAggregator(closedStep(S, 4), Slo.none());
+        StepAggregator a = StepAggregator.forUnknownWindow(closedStep(S, 4), Slo.none(), ClientThresholds.defaults());
         a.accept(failed(1, S, 0, 1500, new Outcome.HttpError(500, "")));     // 0.5 s inside [1, 3)
         a.accept(failed(2, S, 1200, 2200, new Outcome.HttpError(500, "")));  // 1.0 s
         a.accept(failed(3, S, 2500, 4000, new Outcome.HttpError(500, "")));  // 0.5 s
@@ -77,7 +77,8 @@ class StepAggregatorTest {
         RequestRecord err = failed(3, S, 300, 310, new Outcome.HttpError(429, "slow down"));
         RequestRecord slow = ok(4, S, 400, 400, new double[] {600}, new int[] {1}).build();    // ttft 200
         for (boolean open : new boolean[] {true, false}) {
-            StepAggregator a = new StepAggregator(open ? openStep(S, 4) : closedStep(S, 4), slo);
+            StepAggregator a = StepAggregator.forUnknownWindow(open ? openStep(S, 4) : closedStep(S, 4), slo,
+                    ClientThresholds.defaults());
             for (RequestRecord r : new RequestRecord[] {lateSched, fast, err, slow}) {
                 a.accept(r);
             }
@@ -91,7 +92,7 @@ class StepAggregatorTest {
 
     @Test
     void failuresAreCountedByClassWithCancelledApartAndDroppedCounted() {
-        StepAggregator a = new StepAggregator(openStep(S, 10), Slo.none());
+        StepAggregator a = StepAggregator.forUnknownWindow(openStep(S, 10), Slo.none(), ClientThresholds.defaults());
         a.accept(ok(1, S, 0, 0, new double[] {10}, new int[] {1}).build());
         a.accept(failed(2, S, 0, 5, new Outcome.HttpError(429, "")));
         a.accept(failed(3, S, 0, 5, new Outcome.HttpError(429, "")));
@@ -115,7 +116,7 @@ class StepAggregatorTest {
 
     @Test
     void warmupIsExcludedFromStatisticsButItsTokensInTheWindowCount() {
-        StepAggregator a = new StepAggregator(closedStep(S, 2), Slo.none());
+        StepAggregator a = StepAggregator.forUnknownWindow(closedStep(S, 2), Slo.none(), ClientThresholds.defaults());
         RequestRecord.Builder w = ok(1, S, 0, 0, new double[] {900, 1100}, new int[] {1, 5});
         w.warmup = true;
         a.accept(w.build());
@@ -132,7 +133,7 @@ class StepAggregatorTest {
 
     @Test
     void tokenSourcesMismatchesAndDiscrepanciesAreCounted() {
-        StepAggregator a = new StepAggregator(closedStep(S, 1), Slo.none());
+        StepAggregator a = StepAggregator.forUnknownWindow(closedStep(S, 1), Slo.none(), ClientThresholds.defaults());
         RequestRecord.Builder b = ok(1, S, 0, 0, new double[] {10, 20}, new int[] {1, 1});
         b.requestedOutputTokens = 3;
         b.clientCountedTokens = 3;
@@ -148,7 +149,7 @@ class StepAggregatorTest {
 
     @Test
     void concurrentAcceptsLoseNothing() throws Exception {
-        StepAggregator a = new StepAggregator(closedStep(S, 8), Slo.none());
+        StepAggregator a = StepAggregator.forUnknownWindow(closedStep(S, 8), Slo.none(), ClientThresholds.defaults());
         IntStream.range(0, 8_000).parallel().forEach(i ->
                 a.accept(ok(i, S, 0, 0, new double[] {10, 20, 30}, new int[] {1, 2, 3}).build()));
         StepResult r = a.finish(window(0, 1000));
@@ -159,7 +160,7 @@ class StepAggregatorTest {
 
     @Test
     void progressReportsRecentTokenRateAndTtft() {
-        StepAggregator a = new StepAggregator(closedStep(S, 1), Slo.none());
+        StepAggregator a = StepAggregator.forUnknownWindow(closedStep(S, 1), Slo.none(), ClientThresholds.defaults());
         // 10 tokens per 100 ms from 0 to 10 s: 100 tokens/s.
         for (int i = 0; i < 100; i++) {
             a.accept(ok(i, S, i * 100, i * 100, new double[] {i * 100 + 20}, new int[] {10}).build());
@@ -174,7 +175,7 @@ class StepAggregatorTest {
 
     @Test
     void zeroLengthWindowGivesNaNRates() {
-        StepAggregator a = new StepAggregator(closedStep(S, 1), Slo.none());
+        StepAggregator a = StepAggregator.forUnknownWindow(closedStep(S, 1), Slo.none(), ClientThresholds.defaults());
         StepResult r = a.finish(window(5, 5));
         assertThat(r.outputTokensPerS()).isNaN();
         assertThat(r.failureRate()).isNaN();
@@ -184,8 +185,10 @@ class StepAggregatorTest {
     @Test
     void aWindowGivenInAdvanceGivesExactlyTheSameResult() {
         StepWindow w = window(100, 900);
-        StepAggregator kept = new StepAggregator(closedStep(S, 8), Slo.builder().ttftMs(50).build());
-        StepAggregator counted = new StepAggregator(closedStep(S, 8), Slo.builder().ttftMs(50).build(), w);
+        StepAggregator kept = StepAggregator.forUnknownWindow(closedStep(S, 8), Slo.builder().ttftMs(50).build(),
+                ClientThresholds.defaults());
+        StepAggregator counted = StepAggregator.forKnownWindow(closedStep(S, 8), Slo.builder().ttftMs(50).build(),
+                ClientThresholds.defaults(), w);
         java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
         for (int i = 0; i < 2_000; i++) {
             double start = rnd.nextDouble(-50, 1000); // requests straddle both window edges

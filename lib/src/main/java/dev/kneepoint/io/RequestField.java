@@ -1,0 +1,368 @@
+package dev.kneepoint.io;
+
+import static dev.kneepoint.io.RequestField.Kind.DECIMAL;
+import static dev.kneepoint.io.RequestField.Kind.FLAG;
+import static dev.kneepoint.io.RequestField.Kind.INT;
+import static dev.kneepoint.io.RequestField.Kind.INTS;
+import static dev.kneepoint.io.RequestField.Kind.LONG;
+import static dev.kneepoint.io.RequestField.Kind.LONGS;
+import static dev.kneepoint.io.RequestField.Kind.MILLIS;
+import static dev.kneepoint.io.RequestField.Kind.TEXT;
+import static dev.kneepoint.io.RequestField.Kind.TIMINGS;
+import static dev.kneepoint.io.RequestField.Presence.ALWAYS;
+import static dev.kneepoint.io.RequestField.Presence.DERIVED;
+import static dev.kneepoint.io.RequestField.Presence.REQUIRED;
+import static dev.kneepoint.io.RequestField.Presence.WHEN_SET;
+
+import dev.kneepoint.metrics.Outcome;
+import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.metrics.TokenSource;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * The fields of a {@code requests.jsonl} line (format version 1), in the order they are written: the one definition
+ * of the line's shape, which the writer ({@link RequestJson#write}) and the three readers ({@link RequestJson#read}
+ * on a tree, the streaming {@link RequestParser} and its fast path for this exact order,
+ * {@link CanonicalRequestParser}) all go through. Each field has its JSON name, its {@link Presence} (when it is
+ * written, and whether a line may lack it), its {@link Kind} with what a line without it reads as, and, in its
+ * body, how its value is taken from a {@link RequestRecord} ({@code longOf}, {@code textOf}, ...) and put into a
+ * {@link RequestDraft} ({@code putLong}, {@code putText}, ...), the pair of its kind.
+ *
+ * <p>Timestamps are nanoseconds on the run clock (relative to the run start), -1 when absent. Adding a field is
+ * adding a constant here (and its component to {@code RequestRecord}); the always-written fields (required or
+ * always) come first, since the fast path reads them as one fixed prefix. (Each field's methods are bodies of its
+ * constant rather than lambdas: the readers' per-field calls stay cheap before the JIT has compiled them, and the
+ * table loads without spinning a class per lambda.)
+ */
+enum RequestField {
+    ID("id", REQUIRED, LONG, 0) {
+        @Override long longOf(RequestRecord r) { return r.id(); }
+        @Override void putLong(RequestDraft d, long v) { d.builder.id = v; }
+    },
+    STEP("step", REQUIRED, TEXT, null) {
+        @Override String textOf(RequestRecord r) { return r.step(); }
+        @Override void putText(RequestDraft d, String v) { d.builder.step = v; }
+    },
+    TAG("tag", ALWAYS, TEXT, "default") {
+        @Override String textOf(RequestRecord r) { return r.tag(); }
+        @Override void putText(RequestDraft d, String v) { d.builder.tag = v; }
+    },
+    WARMUP("warmup", ALWAYS, FLAG, false) {
+        @Override boolean flagOf(RequestRecord r) { return r.warmup(); }
+        @Override void putFlag(RequestDraft d, boolean v) { d.builder.warmup = v; }
+    },
+    T_INTENDED_NS("t_intended_ns", ALWAYS, LONG, -1) {
+        @Override long longOf(RequestRecord r) { return r.intendedNanos(); }
+        @Override void putLong(RequestDraft d, long v) { d.builder.intendedNanos = v; }
+    },
+    T_DISPATCH_NS("t_dispatch_ns", ALWAYS, LONG, -1) {
+        @Override long longOf(RequestRecord r) { return r.dispatchNanos(); }
+        @Override void putLong(RequestDraft d, long v) { d.builder.dispatchNanos = v; }
+    },
+    T_FIRST_BYTE_NS("t_first_byte_ns", ALWAYS, LONG, -1) {
+        @Override long longOf(RequestRecord r) { return r.firstByteNanos(); }
+        @Override void putLong(RequestDraft d, long v) { d.builder.firstByteNanos = v; }
+    },
+    T_FIRST_TOKEN_NS("t_first_token_ns", ALWAYS, LONG, -1) {
+        @Override long longOf(RequestRecord r) { return r.firstTokenNanos(); }
+        @Override void putLong(RequestDraft d, long v) { d.builder.firstTokenNanos = v; }
+    },
+    T_LAST_TOKEN_NS("t_last_token_ns", ALWAYS, LONG, -1) {
+        @Override long longOf(RequestRecord r) { return r.lastTokenNanos(); }
+        @Override void putLong(RequestDraft d, long v) { d.builder.lastTokenNanos = v; }
+    },
+    T_END_NS("t_end_ns", ALWAYS, LONG, -1) {
+        @Override long longOf(RequestRecord r) { return r.endNanos(); }
+        @Override void putLong(RequestDraft d, long v) { d.builder.endNanos = v; }
+    },
+    CHUNK_NS("chunk_ns", ALWAYS, LONGS) {
+        @Override long[] longsOf(RequestRecord r) { return r.chunkNanos(); }
+        @Override void putLongs(RequestDraft d, long[] v) { d.builder.chunkNanos = v; }
+    },
+    CHUNK_TOKENS("chunk_tokens", ALWAYS, INTS) {
+        @Override int[] intsOf(RequestRecord r) { return r.chunkTokens(); }
+        @Override void putInts(RequestDraft d, int[] v) { d.builder.chunkTokens = v; }
+    },
+    PROMPT_TOKENS("prompt_tokens", ALWAYS, INT, -1) {
+        @Override int intOf(RequestRecord r) { return r.promptTokens(); }
+        @Override void putInt(RequestDraft d, int v) { d.builder.promptTokens = v; }
+    },
+    OUTPUT_TOKENS("output_tokens", ALWAYS, INT, 0) {
+        @Override int intOf(RequestRecord r) { return r.outputTokens(); }
+        @Override void putInt(RequestDraft d, int v) { d.builder.outputTokens = v; }
+    },
+    REASONING_TOKENS("reasoning_tokens", ALWAYS, INT, 0) {
+        @Override int intOf(RequestRecord r) { return r.reasoningTokens(); }
+        @Override void putInt(RequestDraft d, int v) { d.builder.reasoningTokens = v; }
+    },
+    REQUESTED_PROMPT_TOKENS("requested_prompt_tokens", ALWAYS, INT, -1) {
+        @Override int intOf(RequestRecord r) { return r.requestedPromptTokens(); }
+        @Override void putInt(RequestDraft d, int v) { d.builder.requestedPromptTokens = v; }
+    },
+    REQUESTED_OUTPUT_TOKENS("requested_output_tokens", ALWAYS, INT, -1) {
+        @Override int intOf(RequestRecord r) { return r.requestedOutputTokens(); }
+        @Override void putInt(RequestDraft d, int v) { d.builder.requestedOutputTokens = v; }
+    },
+    CLIENT_COUNTED_TOKENS("client_counted_tokens", ALWAYS, INT, -1) {
+        @Override int intOf(RequestRecord r) { return r.clientCountedTokens(); }
+        @Override void putInt(RequestDraft d, int v) { d.builder.clientCountedTokens = v; }
+    },
+    /** Its label ({@link TokenSource#label()}); a label that does not parse rejects the line. */
+    TOKEN_SOURCE("token_source", REQUIRED, TEXT, null) {
+        @Override String textOf(RequestRecord r) { return SOURCE_LABELS[r.tokenSource().ordinal()]; }
+        @Override void putText(RequestDraft d, String v) { d.builder.tokenSource = tokenSource(v); }
+    },
+    /** Its label ({@link Outcome#label()}); a label that does not parse rejects the line. */
+    OUTCOME("outcome", REQUIRED, TEXT, null) {
+        @Override String textOf(RequestRecord r) { return r.outcome().label(); }
+        @Override void putText(RequestDraft d, String v) { d.builder.outcome = Outcome.parse(v); }
+    },
+    /** The outcome's detail, which its label leaves out: it joins the outcome when the record is built. */
+    OUTCOME_DETAIL("outcome_detail", ALWAYS, TEXT, "") {
+        @Override String textOf(RequestRecord r) { return r.outcome().detail(); }
+        @Override void putText(RequestDraft d, String v) { d.detail = v; }
+    },
+    /** {@code null} when the server gave none. */
+    FINISH_REASON("finish_reason", ALWAYS, TEXT, null) {
+        @Override String textOf(RequestRecord r) { return r.finishReason(); }
+        @Override void putText(RequestDraft d, String v) { d.builder.finishReason = v; }
+    },
+    STREAMED("streamed", ALWAYS, FLAG, true) {
+        @Override boolean flagOf(RequestRecord r) { return r.streamed(); }
+        @Override void putFlag(RequestDraft d, boolean v) { d.builder.streamed = v; }
+    },
+    SERVER_TIMINGS("server_timings", ALWAYS, TIMINGS) {
+        @Override Map<String, Double> timingsOf(RequestRecord r) { return r.serverTimings(); }
+        @Override void putTimings(RequestDraft d, Map<String, Double> v) { d.builder.serverTimings = v; }
+    },
+    /** Only for requests with reasoning: other lines stay as they were. */
+    T_FIRST_ANSWER_NS("t_first_answer_ns", WHEN_SET, LONG, -1) {
+        @Override long longOf(RequestRecord r) { return r.firstAnswerNanos(); }
+        @Override void putLong(RequestDraft d, long v) { d.builder.firstAnswerNanos = v; }
+    },
+    /** Only when true (sent again after a stale kept-alive connection): the usual line keeps its compact form. */
+    RETRIED("retried", WHEN_SET, FLAG, false) {
+        @Override boolean flagOf(RequestRecord r) { return r.retried(); }
+        @Override void putFlag(RequestDraft d, boolean v) { d.builder.retried = v; }
+    },
+    TTFT_MS("ttft_ms", DERIVED, MILLIS) {
+        @Override long longOf(RequestRecord r) { return r.ttftNanos(); }
+    },
+    TTFT_SCHED_MS("ttft_sched_ms", DERIVED, MILLIS) {
+        @Override long longOf(RequestRecord r) { return r.ttftSchedNanos(); }
+    },
+    E2E_MS("e2e_ms", DERIVED, MILLIS) {
+        @Override long longOf(RequestRecord r) { return r.e2eNanos(); }
+    },
+    E2E_SCHED_MS("e2e_sched_ms", DERIVED, MILLIS) {
+        @Override long longOf(RequestRecord r) { return r.e2eSchedNanos(); }
+    },
+    TPOT_MS("tpot_ms", DERIVED, MILLIS) {
+        @Override long longOf(RequestRecord r) { return r.tpotNanos(); }
+    },
+    SCHEDULE_LAG_MS("schedule_lag_ms", DERIVED, MILLIS) {
+        @Override long longOf(RequestRecord r) { return r.dispatched() ? Math.max(0, r.scheduleLagNanos()) : -1; }
+    },
+    USER_TOKENS_PER_S("user_tokens_per_s", DERIVED, DECIMAL) {
+        @Override double decimalOf(RequestRecord r) { return r.userTokensPerSecond(); }
+    };
+
+    /** When a field is written, and what a line without it means. */
+    enum Presence {
+        /** Always written; a line without it (or with {@code null}) is rejected. Only for a long or a text. */
+        REQUIRED,
+        /** Always written; a line without it reads as its absent value. */
+        ALWAYS,
+        /**
+         * Written only when set (a long that is not negative, a flag that is true), after the always-written fields;
+         * a line without it reads as its absent value. Only for a long or a flag.
+         */
+        WHEN_SET,
+        /** Written for convenience, computed from the stored fields ({@code null} when undefined); never read. */
+        DERIVED
+    }
+
+    /** A field's type: which pair of methods carries its value, and how it is written and read. */
+    enum Kind {
+        /** A whole number ({@code longOf}, {@code putLong}). */
+        LONG,
+        /** A whole number within an int ({@code intOf}, {@code putInt}). */
+        INT,
+        /** A boolean ({@code flagOf}, {@code putFlag}). */
+        FLAG,
+        /** A string ({@code textOf}, {@code putText}); with a {@code null} absent value it may be {@code null}. */
+        TEXT,
+        /** An array of whole numbers ({@code longsOf}, {@code putLongs}); absent: empty. */
+        LONGS,
+        /** An array of whole numbers within an int ({@code intsOf}, {@code putInts}); absent: empty. */
+        INTS,
+        /** Names to milliseconds, in name order, NaN as {@code null} ({@code timingsOf}, {@code putTimings}). */
+        TIMINGS,
+        /** Derived: a duration in nanoseconds ({@code longOf}) written as milliseconds, {@code null} when negative. */
+        MILLIS,
+        /** Derived: a number ({@code decimalOf}), {@code null} when not finite. */
+        DECIMAL
+    }
+
+    /** Every field, in the order written. */
+    static final RequestField[] ALL = values();
+    /** The fields read back (all but the derived ones), in order. */
+    static final RequestField[] STORED = select(f -> f.presence != DERIVED);
+    /** The fields every line has, in order: the prefix that opens every line as written. */
+    static final RequestField[] PREFIX = select(f -> f.presence == REQUIRED || f.presence == ALWAYS);
+    /** The fields without which a line is rejected, in order. */
+    static final RequestField[] REQUIRED_FIELDS = select(f -> f.presence == REQUIRED);
+    /** The text fields among the stored ones, in order (all in the prefix: a text is required or always written). */
+    static final RequestField[] TEXTS = select(f -> f.presence != DERIVED && f.kind == TEXT);
+    /** The whole numbers written only when set: after the prefix, among the derived fields. */
+    static final RequestField[] TAIL_LONGS = select(f -> f.presence == WHEN_SET && f.kind == LONG);
+    private static final Map<String, RequestField> BY_NAME = new HashMap<>();
+    private static final TokenSource[] SOURCES = TokenSource.values();
+    /** {@link TokenSource#label()} of each, which otherwise makes a new string each time. */
+    private static final String[] SOURCE_LABELS = new String[SOURCES.length];
+
+    static {
+        for (TokenSource s : SOURCES) {
+            SOURCE_LABELS[s.ordinal()] = s.label();
+        }
+        for (RequestField f : ALL) {
+            BY_NAME.put(f.json, f);
+            boolean prefix = f.ordinal() < PREFIX.length;
+            if (prefix != (f.presence == REQUIRED || f.presence == ALWAYS)
+                    || (f.presence == REQUIRED && f.kind != LONG && f.kind != TEXT)
+                    || (f.presence == WHEN_SET && f.kind != LONG && f.kind != FLAG)
+                    || ((f.presence == DERIVED) != (f.kind == MILLIS || f.kind == DECIMAL))) {
+                throw new IllegalStateException("requests.jsonl field " + f.json + ": " + f.presence + " " + f.kind
+                        + " does not fit at position " + f.ordinal());
+            }
+        }
+    }
+
+    private final String json;
+    private final Presence presence;
+    private final Kind kind;
+    private final long absentNumber;
+    private final String absentText;
+
+    RequestField(String json, Presence presence, Kind kind, long absent) {
+        this(json, presence, kind, absent, null);
+    }
+
+    RequestField(String json, Presence presence, Kind kind, boolean absent) {
+        this(json, presence, kind, absent ? 1 : 0, null);
+    }
+
+    RequestField(String json, Presence presence, Kind kind, String absent) {
+        this(json, presence, kind, 0, absent);
+    }
+
+    RequestField(String json, Presence presence, Kind kind) {
+        this(json, presence, kind, 0, null);
+    }
+
+    RequestField(String json, Presence presence, Kind kind, long absentNumber, String absentText) {
+        this.json = json;
+        this.presence = presence;
+        this.kind = kind;
+        this.absentNumber = absentNumber;
+        this.absentText = absentText;
+    }
+
+    /** The field's JSON name. */
+    String json() {
+        return json;
+    }
+
+    Presence presence() {
+        return presence;
+    }
+
+    Kind kind() {
+        return kind;
+    }
+
+    boolean required() {
+        return presence == REQUIRED;
+    }
+
+    /** What a line without this {@link Kind#LONG} field reads as. */
+    long absentLong() {
+        return absentNumber;
+    }
+
+    /** What a line without this {@link Kind#INT} field reads as. */
+    int absentInt() {
+        return (int) absentNumber;
+    }
+
+    /** What a line without this {@link Kind#FLAG} field reads as. */
+    boolean absentFlag() {
+        return absentNumber != 0;
+    }
+
+    /** What a line without this {@link Kind#TEXT} field reads as; {@code null}: the value may be {@code null}. */
+    String absentText() {
+        return absentText;
+    }
+
+    /** A text field whose value may be {@code null} (outside the required ones). */
+    boolean nullable() {
+        return kind == TEXT && absentText == null && presence != REQUIRED;
+    }
+
+    /** {@link TokenSource#parse}: a label as written is looked up without parse's case conversion. */
+    private static TokenSource tokenSource(String label) {
+        for (int i = 0; i < SOURCES.length; i++) {
+            if (SOURCE_LABELS[i].equals(label)) {
+                return SOURCES[i];
+            }
+        }
+        return TokenSource.parse(label);
+    }
+
+    /** The field named {@code json}, or null when the format has no such field. */
+    static RequestField named(String json) {
+        return BY_NAME.get(json);
+    }
+
+    /** The error for a line without this required field (or with {@code null} for it). */
+    IllegalArgumentException missing() {
+        return new IllegalArgumentException("missing required field '" + json + "'");
+    }
+
+    // The value in a record and into a draft, by kind: each constant overrides its kind's pair.
+
+    long longOf(RequestRecord r) { throw notA(LONG); }
+    int intOf(RequestRecord r) { throw notA(INT); }
+    boolean flagOf(RequestRecord r) { throw notA(FLAG); }
+    String textOf(RequestRecord r) { throw notA(TEXT); }
+    long[] longsOf(RequestRecord r) { throw notA(LONGS); }
+    int[] intsOf(RequestRecord r) { throw notA(INTS); }
+    Map<String, Double> timingsOf(RequestRecord r) { throw notA(TIMINGS); }
+    double decimalOf(RequestRecord r) { throw notA(DECIMAL); }
+    void putLong(RequestDraft d, long v) { throw notA(LONG); }
+    void putInt(RequestDraft d, int v) { throw notA(INT); }
+    void putFlag(RequestDraft d, boolean v) { throw notA(FLAG); }
+    void putText(RequestDraft d, String v) { throw notA(TEXT); }
+    void putLongs(RequestDraft d, long[] v) { throw notA(LONGS); }
+    void putInts(RequestDraft d, int[] v) { throw notA(INTS); }
+    void putTimings(RequestDraft d, Map<String, Double> v) { throw notA(TIMINGS); }
+
+    private IllegalStateException notA(Kind k) {
+        return new IllegalStateException(json + " is a " + kind + " field, not a " + k + " one");
+    }
+
+    private static RequestField[] select(Predicate<RequestField> p) {
+        RequestField[] all = values();
+        int n = 0;
+        for (RequestField f : all) {
+            if (p.test(f)) {
+                all[n++] = f;
+            }
+        }
+        return Arrays.copyOf(all, n);
+    }
+}
