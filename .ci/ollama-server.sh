@@ -35,5 +35,5 @@ export KNEEPOINT_OLLAMA_URL="$URL" KNEEPOINT_OLLAMA_MODEL="$(bin/kneepoint-ollam
 echo "== ollama: $URL; running OllamaServerTest"
 t1=$SECONDS
 timeout "${KNEEPOINT_OLLAMA_TEST_TIMEOUT:-600}" \
-  mvn -B -o test -pl lib -Pollama-server
+  mvn -B -o verify -pl lib -Pollama-server
 echo "== ollama: tests took $((SECONDS - t1))s, total $((SECONDS - t0))s"

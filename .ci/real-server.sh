@@ -28,7 +28,7 @@ if [[ "$KIND" != llama-server ]]; then
 fi
 echo "== real-server: $KIND at $URL; running the llama-server tests (mvn -Preal-server)"
 t1=$SECONDS
-mvn -B -o test -pl lib -Preal-server
+mvn -B -o verify -pl lib -Preal-server
 echo "== real-server: tests took $((SECONDS - t1))s, total $((SECONDS - t0))s"
 # Notebook 08 against the real server (the kernel and .venv exist once 'bin/kneepoint test' got here), the
 # fallback included: calibration finds llama_cpp.server's /extras/tokenize (docs/REAL-SERVER.md).

@@ -49,10 +49,8 @@ public final class Sweep {
     }
 
     /**
-     * The API the server speaks, overriding the target's: {@code chat}, {@code completions},
-     * {@code tgi}, {@code ollama-generate}, {@code ollama-chat}, {@code llamacpp} or {@code sglang}
-     * (see {@link ApiKind#parse}; docs/SERVERS.md). An unknown name is reported when the sweep
-     * starts, with the valid ones.
+     * The API the server speaks, overriding the target's: a name {@link ApiKind#parse} knows ({@code chat},
+     * {@code completions}, {@code ollama-chat}...; docs/SERVERS.md); an unknown one is reported with the valid ones.
      */
     public Sweep api(String name) {
         settings.api = name;
@@ -144,15 +142,12 @@ public final class Sweep {
     }
 
     /**
-     * Make prompt lengths exact in the server's own tokens: before the first step, the target's tokenizer is
-     * measured once (its {@code /tokenize}: vLLM, SGLang, llama.cpp, TGI, llama_cpp.server; Ollama through
-     * {@code prompt_eval_count}) and the synthetic prompts of {@link #inputTokens} (or the prompts of a
-     * {@link #trace(Path) trace file}) are cut to the exact count, chat template included. Off by default: the
-     * synthetic vocabulary is one token per word on the embedded simulator, and on a real tokenizer a prompt of
-     * {@code n} words is some other number of tokens (each record still carries the server's
-     * {@code prompt_tokens}). A target with no tokenizer Kneepoint can reach is an error naming every endpoint
-     * tried. For a workload of your own, calibrate it when you build it ({@code Workloads.synthetic()
-     * .calibrate(target)}).
+     * Make prompt lengths exact in the server's own tokens: before the first step the target's tokenizer is measured
+     * once ({@code /tokenize} of vLLM, SGLang, llama.cpp, TGI, llama_cpp.server; Ollama's {@code prompt_eval_count})
+     * and the prompts of {@link #inputTokens} or of a {@link #trace(Path) trace} are cut to the exact count, chat
+     * template included. Off by default: a synthetic word is one token on the simulator only (records still carry
+     * the server's {@code prompt_tokens}). No reachable tokenizer is an error naming every endpoint tried. Calibrate
+     * a workload of your own when you build it ({@code Workloads.synthetic().calibrate(target)}).
      */
     public Sweep calibrate(boolean on) {
         settings.calibrate = on;
@@ -379,13 +374,10 @@ public final class Sweep {
     }
 
     /**
-     * Checks every setting and returns them resolved, as an immutable {@link SweepSpec}: the target with the
-     * {@link #api(String) api} override applied, the background stream built, and the {@link SweepSpec.Mode mode}
-     * (closed, open, trace or rate sweep) with what only it needs. Every problem is reported at once, in one
-     * {@link IllegalArgumentException}. Nothing is sent and no file is read: the target's tokenizer
-     * ({@link #calibrate(boolean)}) is measured and a trace file ({@link #trace(Path)}) read by {@link #run()} and
-     * {@link #start()}, before the first step, which report what they find with the settings' problems. This
-     * builder is left as it was.
+     * Checks every setting and returns them resolved as an immutable {@link SweepSpec} (the {@link #api(String) api}
+     * override applied, the background built, the {@link SweepSpec.Mode mode} with what only it needs), reporting
+     * every problem at once in one {@link IllegalArgumentException}. Nothing is sent and no file is read: the
+     * tokenizer is measured and a trace read by {@link #run()} / {@link #start()}. This builder is left as it was.
      */
     public SweepSpec validate() {
         return SweepChecks.validate(SweepChecks.check(this));
