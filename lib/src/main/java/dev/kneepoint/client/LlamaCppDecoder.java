@@ -16,18 +16,15 @@ import java.util.Map;
  * <p>Finish reasons are mapped to the OpenAI words: {@code limit} → {@code length}, {@code eos} and
  * {@code word} → {@code stop}.
  */
-final class LlamaCppDecoder implements PayloadDecoder {
+final class LlamaCppDecoder extends NativeDecoder {
     private boolean ended;
 
+    LlamaCppDecoder() {
+        super(true);
+    }
+
     @Override
-    public StreamPayload decode(String data) {
-        if (data.length() < 16 && data.strip().equals("[DONE]")) {
-            return StreamPayload.DONE;
-        }
-        Object parsed = NativeJson.parse(data);
-        if (!(parsed instanceof JsonNode n)) {
-            return (StreamPayload) parsed;
-        }
+    StreamPayload decodeObject(JsonNode n) {
         String content = NativeJson.text(n, "content");
         int predicted = NativeJson.integer(n, "tokens_predicted");
         if (!n.path("stop").asBoolean(false)) {

@@ -23,18 +23,18 @@ import java.util.Map;
  * {@code "logprobs": true}, every line has a {@code logprobs} array with one entry per token it
  * carries: their running sum is then the exact cumulative count (like vLLM's continuous usage).
  */
-final class OllamaDecoder implements PayloadDecoder {
+final class OllamaDecoder extends NativeDecoder {
     private static final double NS_TO_MS = 1e-6;
     private boolean ended;
     /** Tokens counted from the {@code logprobs} arrays so far; -1 until a line had one. */
     private int logprobTokens = -1;
 
+    OllamaDecoder() {
+        super(false);
+    }
+
     @Override
-    public StreamPayload decode(String data) {
-        Object parsed = NativeJson.parse(data);
-        if (!(parsed instanceof JsonNode n)) {
-            return (StreamPayload) parsed;
-        }
+    StreamPayload decodeObject(JsonNode n) {
         String content = NativeJson.text(n, "response");
         String reasoning = NativeJson.text(n, "thinking");
         String role = null;

@@ -17,18 +17,15 @@ import java.util.Map;
  * finish reason is the server total). On that event the numeric {@code meta_info} fields are kept
  * as server timings ({@code e2e_latency} seconds as {@code e2e_latency_ms}).
  */
-final class SglangDecoder implements PayloadDecoder {
+final class SglangDecoder extends NativeDecoder {
     private String previous = "";
 
+    SglangDecoder() {
+        super(true);
+    }
+
     @Override
-    public StreamPayload decode(String data) {
-        if (data.length() < 16 && data.strip().equals("[DONE]")) {
-            return StreamPayload.DONE;
-        }
-        Object parsed = NativeJson.parse(data);
-        if (!(parsed instanceof JsonNode n)) {
-            return (StreamPayload) parsed;
-        }
+    StreamPayload decodeObject(JsonNode n) {
         String text = NativeJson.text(n, "text");
         String delta = text.startsWith(previous) ? text.substring(previous.length()) : text;
         previous = text;

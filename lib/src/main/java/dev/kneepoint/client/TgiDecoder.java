@@ -17,16 +17,16 @@ import java.util.Map;
  * carried over to the next text event or, at the end, included by the server total
  * {@code details.generated_tokens}.
  */
-final class TgiDecoder implements PayloadDecoder {
+final class TgiDecoder extends NativeDecoder {
     private int tokens;
     private boolean ended;
 
+    TgiDecoder() {
+        super(false);
+    }
+
     @Override
-    public StreamPayload decode(String data) {
-        Object parsed = NativeJson.parse(data);
-        if (!(parsed instanceof JsonNode n)) {
-            return (StreamPayload) parsed;
-        }
+    StreamPayload decodeObject(JsonNode n) {
         JsonNode token = n.get("token");
         String text = "";
         if (token != null && token.isObject()) {

@@ -5,8 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * A closed-loop step: {@code concurrency} users, each sends a request, waits for it to end, waits
@@ -23,19 +21,14 @@ import java.util.OptionalLong;
  *         .warmup(Duration.ofSeconds(10)).duration(Duration.ofSeconds(60)).build();
  * }</pre>
  */
-public final class ClosedLoopStep implements Step {
-    private final String label;
-    private final boolean labelSet;
+public final class ClosedLoopStep extends Step {
     private final int concurrency;
     private final Duration thinkTime;
-    private final StepBounds bounds;
 
     private ClosedLoopStep(Builder b) {
+        super(b.label, "c=" + b.concurrency, new StepBounds(b.warmup, b.duration, b.maxRequests, b.drainTimeout));
         this.concurrency = b.concurrency;
         this.thinkTime = b.thinkTime;
-        this.bounds = new StepBounds(b.warmup, b.duration, b.maxRequests, b.drainTimeout);
-        this.labelSet = b.label != null;
-        this.label = labelSet ? b.label : "c=" + b.concurrency;
     }
 
     public static Builder builder() {
@@ -44,9 +37,9 @@ public final class ClosedLoopStep implements Step {
 
     /** A builder holding this step's settings (label included only if it was set explicitly). */
     public Builder toBuilder() {
-        Builder b = new Builder().concurrency(concurrency).thinkTime(thinkTime).warmup(bounds.warmup())
-                .maxRequests(bounds.maxRequests()).drainTimeout(bounds.drainTimeout()).label(labelSet ? label : null);
-        b.duration = bounds.duration();
+        Builder b = new Builder().concurrency(concurrency).thinkTime(thinkTime).warmup(bounds().warmup())
+                .maxRequests(bounds().maxRequests()).drainTimeout(bounds().drainTimeout()).label(explicitLabel());
+        b.duration = bounds().duration();
         return b;
     }
 
@@ -68,38 +61,28 @@ public final class ClosedLoopStep implements Step {
         return thinkTime;
     }
 
-    @Override public String label() { return label; }
-    @Override public Duration warmup() { return bounds.warmup(); }
-    @Override public Optional<Duration> duration() { return bounds.durationOpt(); }
-    @Override public OptionalLong maxRequests() { return bounds.maxRequestsOpt(); }
-    @Override public Duration drainTimeout() { return bounds.drainTimeout(); }
-
-    StepBounds bounds() {
-        return bounds;
-    }
-
     @Override
     public StepInfo info(int index) {
-        return new StepInfo(index, label, StepInfo.CLOSED, concurrency, Double.NaN, "", -1, "",
-                bounds.warmupNanos(), bounds.durationNanos(), bounds.maxRequests());
+        return new StepInfo(index, label(), StepInfo.CLOSED, concurrency, Double.NaN, "", -1, "",
+                bounds().warmupNanos(), bounds().durationNanos(), bounds().maxRequests());
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ClosedLoopStep s && label.equals(s.label) && concurrency == s.concurrency
-                && thinkTime.equals(s.thinkTime) && bounds.equals(s.bounds);
+        return o instanceof ClosedLoopStep s && label().equals(s.label()) && concurrency == s.concurrency
+                && thinkTime.equals(s.thinkTime) && bounds().equals(s.bounds());
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(label, concurrency, thinkTime, bounds);
+        return Objects.hash(label(), concurrency, thinkTime, bounds());
     }
 
     @Override
     public String toString() {
-        return "ClosedLoopStep[" + label + ", users=" + concurrency + ", think=" + thinkTime
-                + ", warmup=" + bounds.warmup() + ", duration=" + bounds.duration()
-                + ", maxRequests=" + bounds.maxRequests() + ", drain=" + bounds.drainTimeout() + "]";
+        return "ClosedLoopStep[" + label() + ", users=" + concurrency + ", think=" + thinkTime
+                + ", warmup=" + bounds().warmup() + ", duration=" + bounds().duration()
+                + ", maxRequests=" + bounds().maxRequests() + ", drain=" + bounds().drainTimeout() + "]";
     }
 
     /** Builds a {@link ClosedLoopStep}; {@link #build()} reports every invalid setting at once. */

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
 
 /**
  * An open-loop step: requests arrive by an {@link ArrivalPlan}, whatever the server does. One scheduler
@@ -33,26 +32,21 @@ import java.util.OptionalLong;
  *         .duration(Duration.ofSeconds(60)).maxInFlight(256, CapPolicy.DROP).build();
  * }</pre>
  */
-public final class OpenLoopStep implements Step {
+public final class OpenLoopStep extends Step {
     /** Steps may not plan more arrivals than this (the plan is precomputed as a long[]). */
     public static final long MAX_PLANNED = 20_000_000L;
 
-    private final String label;
-    private final boolean labelSet;
     private final ArrivalPlan arrival;
     private final int maxInFlight;
     private final CapPolicy capPolicy;
-    private final StepBounds bounds;
     private final Workload workload;
 
     private OpenLoopStep(Builder b) {
+        super(b.label, defaultLabel(b.arrival), new StepBounds(b.warmup, b.duration, b.maxRequests, b.drainTimeout));
         this.arrival = b.arrival;
         this.maxInFlight = b.maxInFlight;
         this.capPolicy = b.capPolicy;
-        this.bounds = new StepBounds(b.warmup, b.duration, b.maxRequests, b.drainTimeout);
         this.workload = b.workload;
-        this.labelSet = b.label != null;
-        this.label = labelSet ? b.label : defaultLabel(b.arrival);
     }
 
     /** {@code rate=R}; for a trace {@code trace}, or {@code trace x2} when time-scaled. */
@@ -69,9 +63,9 @@ public final class OpenLoopStep implements Step {
 
     /** A builder holding this step's settings (label included only if it was set explicitly). */
     public Builder toBuilder() {
-        Builder b = new Builder().arrival(arrival).warmup(bounds.warmup()).maxRequests(bounds.maxRequests())
-                .drainTimeout(bounds.drainTimeout()).label(labelSet ? label : null);
-        b.duration = bounds.duration();
+        Builder b = new Builder().arrival(arrival).warmup(bounds().warmup()).maxRequests(bounds().maxRequests())
+                .drainTimeout(bounds().drainTimeout()).label(explicitLabel());
+        b.duration = bounds().duration();
         b.maxInFlight = maxInFlight;
         b.capPolicy = capPolicy;
         b.workload = workload;
@@ -107,46 +101,36 @@ public final class OpenLoopStep implements Step {
         return Optional.ofNullable(capPolicy);
     }
 
-    @Override public String label() { return label; }
-    @Override public Duration warmup() { return bounds.warmup(); }
-    @Override public Optional<Duration> duration() { return bounds.durationOpt(); }
-    @Override public OptionalLong maxRequests() { return bounds.maxRequestsOpt(); }
-    @Override public Duration drainTimeout() { return bounds.drainTimeout(); }
-
-    StepBounds bounds() {
-        return bounds;
-    }
-
     /** The intended start offsets of this step's requests (nanos from the step start), deterministic. */
     public long[] plannedOffsets() {
-        long max = bounds.maxRequests() < 0 ? Long.MAX_VALUE : bounds.maxRequests();
-        return arrival.offsets(bounds.issueEndNanos(), bounds.warmupNanos(), max);
+        long max = bounds().maxRequests() < 0 ? Long.MAX_VALUE : bounds().maxRequests();
+        return arrival.offsets(bounds().issueEndNanos(), bounds().warmupNanos(), max);
     }
 
     @Override
     public StepInfo info(int index) {
-        return new StepInfo(index, label, StepInfo.OPEN, -1, arrival.rateRps(), arrival.label(), maxInFlight,
-                capPolicy == null ? "" : capPolicy.label(), bounds.warmupNanos(), bounds.durationNanos(),
-                bounds.maxRequests());
+        return new StepInfo(index, label(), StepInfo.OPEN, -1, arrival.rateRps(), arrival.label(), maxInFlight,
+                capPolicy == null ? "" : capPolicy.label(), bounds().warmupNanos(), bounds().durationNanos(),
+                bounds().maxRequests());
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof OpenLoopStep s && label.equals(s.label) && arrival.equals(s.arrival)
-                && maxInFlight == s.maxInFlight && capPolicy == s.capPolicy && bounds.equals(s.bounds)
+        return o instanceof OpenLoopStep s && label().equals(s.label()) && arrival.equals(s.arrival)
+                && maxInFlight == s.maxInFlight && capPolicy == s.capPolicy && bounds().equals(s.bounds())
                 && Objects.equals(workload, s.workload);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(label, arrival, maxInFlight, capPolicy, bounds);
+        return Objects.hash(label(), arrival, maxInFlight, capPolicy, bounds());
     }
 
     @Override
     public String toString() {
-        return "OpenLoopStep[" + label + ", " + arrival + ", cap=" + (maxInFlight < 0 ? "none" : maxInFlight + " "
-                + capPolicy.label()) + ", warmup=" + bounds.warmup() + ", duration=" + bounds.duration()
-                + ", maxRequests=" + bounds.maxRequests() + ", drain=" + bounds.drainTimeout() + "]";
+        return "OpenLoopStep[" + label() + ", " + arrival + ", cap=" + (maxInFlight < 0 ? "none" : maxInFlight + " "
+                + capPolicy.label()) + ", warmup=" + bounds().warmup() + ", duration=" + bounds().duration()
+                + ", maxRequests=" + bounds().maxRequests() + ", drain=" + bounds().drainTimeout() + "]";
     }
 
     /** Builds an {@link OpenLoopStep}; {@link #build()} reports every invalid setting at once. */

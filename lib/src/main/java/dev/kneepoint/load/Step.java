@@ -15,27 +15,47 @@ import java.util.OptionalLong;
  * still in flight then get up to {@link #drainTimeout()} to finish; after that they are cancelled and
  * end as {@code CANCELLED}.
  */
-public sealed interface Step permits ClosedLoopStep, OpenLoopStep {
+public abstract sealed class Step permits ClosedLoopStep, OpenLoopStep {
 
     /** Default time in-flight requests get to finish after a step stops issuing. */
-    Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
+
+    private final String label;
+    private final boolean labelSet;
+    private final StepBounds bounds;
+
+    /** @param label the label set explicitly, or null for {@code defaultLabel} */
+    Step(String label, String defaultLabel, StepBounds bounds) {
+        this.labelSet = label != null;
+        this.label = labelSet ? label : defaultLabel;
+        this.bounds = bounds;
+    }
 
     /** Label, unique within a run, e.g. {@code c=8} or {@code rate=4}. */
-    String label();
+    public String label() { return label; }
 
-    Duration warmup();
+    public Duration warmup() { return bounds.warmup(); }
 
     /** Measurement length after warm-up; empty when bounded by count only. */
-    Optional<Duration> duration();
+    public Optional<Duration> duration() { return bounds.durationOpt(); }
 
     /** Bound on measured requests; empty when bounded by duration only. */
-    OptionalLong maxRequests();
+    public OptionalLong maxRequests() { return bounds.maxRequestsOpt(); }
 
-    Duration drainTimeout();
+    public Duration drainTimeout() { return bounds.drainTimeout(); }
 
     /** The same step under another label. */
-    Step withLabel(String label);
+    public abstract Step withLabel(String label);
 
     /** The planned facts of this step at position {@code index} of a run. */
-    StepInfo info(int index);
+    public abstract StepInfo info(int index);
+
+    StepBounds bounds() {
+        return bounds;
+    }
+
+    /** The label if it was set explicitly, else null (a copy keeps deriving its default label). */
+    String explicitLabel() {
+        return labelSet ? label : null;
+    }
 }

@@ -1,0 +1,28 @@
+package dev.kneepoint.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * A decoder of a native (non-OpenAI) stream, whose every payload is one JSON object: parsing, error objects and
+ * (for the APIs that send it) the {@code [DONE]} sentinel are handled here, once; a subclass decodes the object.
+ */
+abstract class NativeDecoder implements PayloadDecoder {
+    private final boolean doneSentinel;
+
+    /** @param doneSentinel true for an API whose stream may end with {@code [DONE]} (SGLang, llama.cpp) */
+    NativeDecoder(boolean doneSentinel) {
+        this.doneSentinel = doneSentinel;
+    }
+
+    @Override
+    public final StreamPayload decode(String data) {
+        if (doneSentinel && data.length() < 16 && data.strip().equals("[DONE]")) {
+            return StreamPayload.DONE;
+        }
+        Object parsed = NativeJson.parse(data);
+        return parsed instanceof JsonNode n ? decodeObject(n) : (StreamPayload) parsed;
+    }
+
+    /** Decodes one parsed payload object that is not an error object. */
+    abstract StreamPayload decodeObject(JsonNode n);
+}
