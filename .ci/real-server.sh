@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# Real-server integration tests: build (or reuse the cached) llama.cpp llama-server with SmolLM2-135M-Instruct,
-# start it, run ONLY the tests tagged llama-server against it (Maven profile real-server: LlamaServerTest,
-# LlamaServerSweepTest; required: a missing server fails them), and stop it on exit. Called from .ci/run after the
-# main build. See docs/REAL-SERVER.md.
+# Real-server integration tests, the one script that starts and stops the real servers. Called by
+# 'bin/kneepoint test' after the main build. Two stages, one server at a time (they would share the 2 cores):
+#  1. llama.cpp's llama-server with SmolLM2-135M-Instruct: build (or reuse the cached) binary, start it, run ONLY
+#     the tests tagged llama-server (failsafe, Maven profile real-server: LlamaServerTest, LlamaServerSweepTest;
+#     required: a missing server fails them) and notebook 08 against it, stop it.
+#  2. Ollama, built from its Go module, same model: build or reuse, start, run ONLY the test tagged ollama
+#     (profile ollama-server: OllamaServerTest), stop it. Measured on the 2-core CI machine: cold build 9.3 min
+#     (load average 9-11), warm stage 63-76 s. KNEEPOINT_SKIP_OLLAMA=1 skips it; no Go toolchain, or a build that
+#     fails or outlasts KNEEPOINT_OLLAMA_BUILD_TIMEOUT, skips it with a WARNING (the recorded real fixtures are
+#     still replayed by the normal Java tests).
+# See docs/REAL-SERVER.md.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 t0=$SECONDS
@@ -13,6 +20,7 @@ PORT="${KNEEPOINT_LLAMA_PORT:-18089}"
 # (${XDG_CACHE_HOME:-~/.cache}/kneepoint/llama, or KNEEPOINT_LLAMA_CACHE): later CI runs on the same machine
 # reuse it (the binary's name carries the llama-cpp-python pin, so a new pin rebuilds). A new machine builds.
 
+# Stage 1: llama-server.
 echo "== real-server: build or reuse llama-server ($(date -u +%T))"
 bin/kneepoint-llama build
 echo "== real-server: build/reuse took $((SECONDS - t0))s"
@@ -41,7 +49,34 @@ if [[ -f .venv/share/jupyter/kernels/kneepoint/kernel.json ]]; then
   grep -q "prompts exact (max |error| 0 tokens) by server:" "${TMPDIR:-/tmp}/kneepoint-real-reports/08-real-server.ipynb" \
       || { echo "notebook 08: prompts were not calibrated exactly with $KIND's own tokenizer" >&2; exit 1; }
 fi
-# Ollama (built from its Go module, same model): its own script, build and test timeouts, and trap. llama-server
-# is stopped first so that the two do not share the 2 cores.
 bin/kneepoint-llama stop || true
-.ci/ollama-server.sh
+trap - EXIT
+
+# Stage 2: Ollama.
+t0=$SECONDS
+if [[ -n "${KNEEPOINT_SKIP_OLLAMA:-}" ]]; then
+  echo "== ollama: KNEEPOINT_SKIP_OLLAMA is set: Ollama stage skipped" >&2; exit 0
+fi
+if ! command -v go >/dev/null 2>&1 && [[ ! -x /usr/local/go/bin/go ]]; then
+  echo "== ollama: WARNING: no Go toolchain (install Go >= 1.24): Ollama stage skipped" >&2; exit 0
+fi
+PORT="${KNEEPOINT_OLLAMA_PORT:-18090}"
+# A run folder of its own (pid, URL, log): a developer's server on the same cache is neither reused nor stopped.
+export KNEEPOINT_OLLAMA_RUN="${KNEEPOINT_OLLAMA_RUN:-${TMPDIR:-/tmp}/kneepoint-ollama-ci-$$}"
+echo "== ollama: build or reuse ollama ($(date -u +%T))"
+# A failed or overlong build (the Go module proxy unreachable, a compiler problem) skips the stage loudly rather
+# than failing CI: the build script is tooling, the product is what OllamaServerTest checks once a server runs.
+if ! timeout "${KNEEPOINT_OLLAMA_BUILD_TIMEOUT:-900}" bin/kneepoint-ollama build; then
+  echo "== ollama: WARNING: building Ollama failed or took over ${KNEEPOINT_OLLAMA_BUILD_TIMEOUT:-900}s (see above):" \
+       "Ollama stage skipped; the recorded real fixtures are still replayed by the Java tests" >&2
+  exit 0
+fi
+echo "== ollama: build/reuse took $((SECONDS - t0))s"
+trap 'bin/kneepoint-ollama stop || true' EXIT
+URL="$(bin/kneepoint-ollama start --port "$PORT" --parallel 4)"
+export KNEEPOINT_OLLAMA_URL="$URL" KNEEPOINT_OLLAMA_MODEL="$(bin/kneepoint-ollama model)" KNEEPOINT_REQUIRE_OLLAMA=1
+echo "== ollama: $URL; running OllamaServerTest"
+t1=$SECONDS
+timeout "${KNEEPOINT_OLLAMA_TEST_TIMEOUT:-600}" \
+  mvn -B -o verify -pl lib -Pollama-server
+echo "== ollama: tests took $((SECONDS - t1))s, total $((SECONDS - t0))s"
