@@ -36,7 +36,8 @@ public final class Goodput {
             if (s == null || r.outcome() instanceof Outcome.Cancelled) {
                 continue;
             }
-            long end = r.endNanos() >= 0 ? r.endNanos() : Math.max(r.lastTokenNanos(), r.dispatchNanos());
+            RequestRecord.Timing t = r.timing();
+            long end = t.endNanos() >= 0 ? t.endNanos() : Math.max(t.lastTokenNanos(), t.dispatchNanos());
             if (!s.window().contains(end)) {
                 continue;
             }

@@ -31,7 +31,7 @@ public final class Tables {
      * (no first token, a dropped request's dispatch) are NaN / Tablesaw's missing int.
      *
      * <p>Columns: {@code id, step, tag, outcome, token_source, warmup, retried} (resent on a fresh connection after a
-     * stale kept-alive one, {@link RequestRecord#retried()}), {@code intended_s, dispatch_s, end_s}
+     * stale kept-alive one, {@link RequestRecord.Response#retried()}), {@code intended_s, dispatch_s, end_s}
      * (seconds on the run clock), {@code schedule_lag_ms, ttft_ms, ttft_sched_ms, tpot_ms, e2e_ms,
      * e2e_sched_ms, chunk_gap_max_ms, user_tokens_per_s, prompt_tokens, output_tokens,
      * requested_output_tokens, chunks}.

@@ -61,7 +61,7 @@ import java.util.TreeMap;
  *                          the step's records carry no first-answer time (no request with reasoning)
  * @param clientCheck       whether the load generator, not the server, limited the step ({@link ClientCheck})
  * @param retried           requests resent once on a fresh connection after their kept-alive connection turned out
- *                          stale before any response byte ({@link RequestRecord#retried()}), counted over the same
+ *                          stale before any response byte ({@link RequestRecord.Response#retried()}), counted over the same
  *                          requests as {@code requestsOk + requestsFailed}: OK and failed (dropped included) alike,
  *                          warm-up and cancelled requests excluded. Not extra requests: each was one request
  *                          whose latency includes the lost attempt (its timestamps count from the first dispatch)

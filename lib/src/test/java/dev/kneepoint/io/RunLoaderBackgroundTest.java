@@ -107,10 +107,10 @@ class RunLoaderBackgroundTest {
                 return;
             }
             seen[0]++;
-            seen[1] = r.endNanos();
+            seen[1] = r.timing().endNanos();
             if (seen[0] % 100 == 0) {
                 watched.add(new WeakReference<>(r));
-                watchedAt.add(r.endNanos());
+                watchedAt.add(r.timing().endNanos());
             }
             if (seen[0] % 20_000 == 10_000 && seen[0] > 20_000) {
                 try {

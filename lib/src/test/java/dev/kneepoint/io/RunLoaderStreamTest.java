@@ -95,7 +95,7 @@ class RunLoaderStreamTest {
             RequestRecord general = parser.parseGeneral(line, 0, line.length);
             assertThat(general).isEqualTo(r);
             assertThat(parser.parse(line, 0, line.length)).isEqualTo(r);
-            if (r.serverTimings().isEmpty()) {
+            if (r.response().serverTimings().isEmpty()) {
                 assertThat(fast).isEqualTo(r); // canonical form: taken by the fast path
             } else {
                 assertThat(fast).isNull();     // non-empty server timings: left to Jackson

@@ -138,17 +138,17 @@ class CancelStragglersTest {
         // own dispatch reading), no tokens.
         for (RequestRecord r : records.values()) {
             if (r.id() % 4 == 0) {
-                assertThat(r.dispatchNanos()).isEqualTo(sender.dispatchById.get(r.id()));
-                assertThat(r.chunkNanos()).containsExactly(r.dispatchNanos());
-                assertThat(r.outputTokens()).isEqualTo(1);
-                assertThat(r.firstAnswerNanos()).as("first answer kept").isEqualTo(r.dispatchNanos());
-                assertThat(r.retried()).as("the resend kept").isTrue();
+                assertThat(r.timing().dispatchNanos()).isEqualTo(sender.dispatchById.get(r.id()));
+                assertThat(r.timing().chunkNanos()).containsExactly(r.timing().dispatchNanos());
+                assertThat(r.tokens().outputTokens()).isEqualTo(1);
+                assertThat(r.timing().firstAnswerNanos()).as("first answer kept").isEqualTo(r.timing().dispatchNanos());
+                assertThat(r.response().retried()).as("the resend kept").isTrue();
             } else if (r.id() % 2 == 0) {
-                assertThat(r.firstByteNanos()).isEqualTo(RequestRecord.ABSENT);
-                assertThat(r.chunkNanos()).isEmpty();
-                assertThat(r.dispatchNanos()).isLessThanOrEqualTo(sender.dispatchById.get(r.id()));
+                assertThat(r.timing().firstByteNanos()).isEqualTo(RequestRecord.ABSENT);
+                assertThat(r.timing().chunkNanos()).isEmpty();
+                assertThat(r.timing().dispatchNanos()).isLessThanOrEqualTo(sender.dispatchById.get(r.id()));
             }
-            assertThat(r.endNanos()).isGreaterThanOrEqualTo(r.dispatchNanos());
+            assertThat(r.timing().endNanos()).isGreaterThanOrEqualTo(r.timing().dispatchNanos());
         }
         StepResult result = dir.aggregator().results().get(0);
         // Cancelled requests are reported apart: not failures of the server.
@@ -197,7 +197,7 @@ class CancelStragglersTest {
         assertThat(records).hasSize(users);
         // The stop's records carry the turn's spec (tag, requested lengths) like the workers' own.
         assertThat(records.values()).allMatch(r -> r.outcome().equals(Outcome.CANCELLED) && r.tag().equals("chat")
-                && r.requestedOutputTokens() == 4 && r.responseText() == null);
+                && r.tokens().requestedOutputTokens() == 4 && r.response().responseText() == null);
         assertThat(tee.violation).isNull();
         releaseAndCheckNothingLate(sender, tee, users, users);
     }

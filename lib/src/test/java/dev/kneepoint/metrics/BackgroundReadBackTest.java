@@ -70,8 +70,8 @@ class BackgroundReadBackTest {
             List<RequestRecord> file = order.stream().map(records::get).toList(); // requests.jsonl's order
             for (int i = 0; i < n; i++) {
                 for (BackgroundStreamingTest.Step s : steps) {
-                    late += s.window().contains(records.get(i).intendedNanos()) && handedAt.get(i) > s.finishAt()
-                            ? 1 : 0;
+                    late += s.window().contains(records.get(i).timing().intendedNanos())
+                            && handedAt.get(i) > s.finishAt() ? 1 : 0;
                 }
             }
 

@@ -129,7 +129,7 @@ class LlamaServerTest {
         for (int i = 1; i <= 5; i++) {
             RequestRecord r = send(ApiKind.COMPLETIONS, prompts.prompt(i, 200), out);
             LlamaRecords.assertStreamedOk(r, out, fallback());
-            Map<String, Double> t = r.serverTimings();
+            Map<String, Double> t = r.response().serverTimings();
             double ttftMs = r.ttftNanos() / 1e6;
             double promptMs = t.get("prompt_ms");
             // llama.cpp counts predicted_ms from the end of prefill (the first token is sampled from the
@@ -243,7 +243,7 @@ class LlamaServerTest {
         int specials = server.tokenize(prompt, true).size() - n; // BOS etc. the server adds on /v1/completions
         RequestRecord r = send(ApiKind.COMPLETIONS, prompt, 4);
         assertThat(r.outcome()).isEqualTo(Outcome.OK);
-        assertThat(r.promptTokens()).as("usage.prompt_tokens for a calibrated %d-token prompt", n)
+        assertThat(r.tokens().promptTokens()).as("usage.prompt_tokens for a calibrated %d-token prompt", n)
                 .isEqualTo(n + specials);
     }
 
@@ -290,8 +290,8 @@ class LlamaServerTest {
         double prompt1 = PromText.value(after, "llamacpp:prompt_tokens_total").orElseThrow();
         double predicted1 = PromText.value(after, "llamacpp:tokens_predicted_total").orElseThrow();
         // Tests in this class run one at a time, so the counters moved by exactly this request.
-        assertThat(predicted1 - predicted0).isEqualTo(r.outputTokens());
-        assertThat(prompt1 - prompt0).isEqualTo(r.promptTokens());
+        assertThat(predicted1 - predicted0).isEqualTo(r.tokens().outputTokens());
+        assertThat(prompt1 - prompt0).isEqualTo(r.tokens().promptTokens());
     }
 
     @Test
@@ -320,7 +320,7 @@ class LlamaServerTest {
             int before = log == null ? 0 : log.entries().size();
             RequestRecord r = send(ApiKind.COMPLETIONS, prompts.prompt(i, 200), out);
             LlamaRecords.assertStreamedOk(r, out, fallback());
-            long[] t = r.chunkNanos();
+            long[] t = r.timing().chunkNanos();
             List<Double> itlMs = new ArrayList<>();
             for (int k = 1; k < t.length; k++) {
                 itlMs.add((t[k] - t[k - 1]) / 1e6);

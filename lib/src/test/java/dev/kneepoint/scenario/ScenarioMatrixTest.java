@@ -78,10 +78,11 @@ class ScenarioMatrixTest {
             }
             // Prompt lengths are exact: the server's usage confirms what each share asked for.
             List<RequestRecord> c = RunLoader.load(m.scenario("C").directory().orElseThrow()).records();
-            assertThat(c).isNotEmpty().allMatch(x -> x.promptTokens() == 256 && x.requestedPromptTokens() == 256);
+            assertThat(c).isNotEmpty().allMatch(x -> x.tokens().promptTokens() == 256
+                    && x.tokens().requestedPromptTokens() == 256);
             List<RequestRecord> e = RunLoader.load(m.scenario("E").directory().orElseThrow()).records();
             assertThat(e.stream().map(RequestRecord::tag).distinct()).contains("short", "long", "bg");
-            assertThat(e).allMatch(x -> x.promptTokens() == x.requestedPromptTokens());
+            assertThat(e).allMatch(x -> x.tokens().promptTokens() == x.tokens().requestedPromptTokens());
             assertThat(m.scenario("E").run().background().orElseThrow().requests()).isPositive();
             try (Stream<Path> dirs = Files.list(runs)) {
                 assertThat(dirs.count()).isEqualTo(5);
