@@ -105,8 +105,8 @@ class SimNativeApiTest {
                 .inputTokens(32).outputTokens(8).stepDuration(Duration.ofMillis(600)).warmup(Duration.ZERO)
                 .outputDir(runs).name("ollama").run();
         StepResult s = r.steps().get(0);
-        assertThat(s.requestsOk()).isPositive();
-        assertThat(s.requestsFailed()).isZero();
+        assertThat(s.counts().requestsOk()).isPositive();
+        assertThat(s.counts().requestsFailed()).isZero();
         Path dir;
         try (Stream<Path> l = Files.list(runs)) {
             dir = l.findFirst().orElseThrow();

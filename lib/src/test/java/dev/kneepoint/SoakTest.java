@@ -65,7 +65,7 @@ class SoakTest {
             }
             RunResult result = handle.await();
             assertThat(result.complete()).isTrue();
-            assertThat(result.steps().get(0).requestsFailed()).isZero();
+            assertThat(result.steps().get(0).counts().requestsFailed()).isZero();
 
             Path dir;
             try (Stream<Path> list = Files.list(runs)) {

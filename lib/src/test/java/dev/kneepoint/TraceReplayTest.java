@@ -210,15 +210,15 @@ class TraceReplayTest {
             StepResult s = Kneepoint.replay(t, trace).warmup(Duration.ofMillis(200)).stepDuration(Duration.ofMillis(500))
                     .clientWarmup(false).telemetry(dev.kneepoint.telemetry.Telemetry.off()).outputDir(null).run()
                     .steps().get(0);
-            assertThat(s.warmupRequests()).isEqualTo(2);
-            assertThat(s.requestsOk()).isEqualTo(5);
+            assertThat(s.counts().warmupRequests()).isEqualTo(2);
+            assertThat(s.counts().requestsOk()).isEqualTo(5);
             assertThat(s.window().startNanos() - s.window().stepStartNanos()).isEqualTo(200_000_000L);
             assertThat(s.info().durationNanos()).isEqualTo(500_000_000L);
             StepResult counted = Kneepoint.replay(t, trace).maxRequestsPerStep(2).warmup(Duration.ofMillis(200))
                     .clientWarmup(false).telemetry(dev.kneepoint.telemetry.Telemetry.off()).outputDir(null).run()
                     .steps().get(0);
-            assertThat(counted.warmupRequests()).isEqualTo(2);
-            assertThat(counted.requestsOk()).isEqualTo(2);
+            assertThat(counted.counts().warmupRequests()).isEqualTo(2);
+            assertThat(counted.counts().requestsOk()).isEqualTo(2);
         }
     }
 

@@ -152,9 +152,9 @@ class CancelStragglersTest {
         }
         StepResult result = dir.aggregator().results().get(0);
         // Cancelled requests are reported apart: not failures of the server.
-        assertThat(result.cancelled()).isEqualTo(users);
-        assertThat(result.requestsFailed()).isZero();
-        assertThat(result.requestsOk()).isZero();
+        assertThat(result.counts().cancelled()).isEqualTo(users);
+        assertThat(result.counts().requestsFailed()).isZero();
+        assertThat(result.counts().requestsOk()).isZero();
         Map<Long, String> lines = jsonl(dir);
         assertThat(lines.keySet()).isEqualTo(records.keySet());
         assertThat(lines.values()).allMatch("CANCELLED"::equals);
@@ -227,8 +227,8 @@ class CancelStragglersTest {
         assertThat(records.values().stream().filter(RequestRecord::dispatched).map(RequestRecord::id).toList())
                 .containsExactlyInAnyOrderElementsOf(sender.dispatchById.keySet()).hasSize(cap);
         StepResult step0 = dir.aggregator().results().get(0);
-        assertThat(step0.cancelled()).isEqualTo(planned);
-        assertThat(step0.requestsFailed()).isZero();
+        assertThat(step0.counts().cancelled()).isEqualTo(planned);
+        assertThat(step0.counts().requestsFailed()).isZero();
         assertThat(jsonl(dir).keySet()).isEqualTo(records.keySet());
 
         releaseAndCheckNothingLate(sender, tee, planned, planned);
@@ -265,8 +265,8 @@ class CancelStragglersTest {
         // The background result counts each of them once, cancelled apart from failures.
         dev.kneepoint.metrics.BackgroundResult bgResult = dir.result(true).background().orElseThrow();
         assertThat(bgResult.requests()).isEqualTo(background.size());
-        assertThat(bgResult.total().cancelled()).isEqualTo(background.size());
-        assertThat(bgResult.total().requestsFailed()).isZero();
+        assertThat(bgResult.total().counts().cancelled()).isEqualTo(background.size());
+        assertThat(bgResult.total().counts().requestsFailed()).isZero();
 
         releaseAndCheckNothingLate(bgSender, tee, all.size(), all.size());
     }

@@ -89,7 +89,7 @@ class BackgroundMemoryTest {
         assertThat(result.requests()).isEqualTo(RECORDS);
         assertThat(result.steps()).hasSize(STEPS);
         // each step's window (8 s of 11.5 s between starts) holds ~7,270 of the records intended in it
-        assertThat(result.steps().get(5).requestsOk()).isBetween(7_200L, 7_300L);
+        assertThat(result.steps().get(5).counts().requestsOk()).isBetween(7_200L, 7_300L);
 
         // While a step issues load: the record at the frontier (records end in order of their end), no other.
         assertThat(maxHeldLoading).isLessThanOrEqualTo(2);

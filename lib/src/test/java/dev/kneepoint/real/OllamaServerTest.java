@@ -234,21 +234,21 @@ class OllamaServerTest {
         String table = Kneepoint.table(run);
         SESSION.report("ladder:\n" + table);
         for (StepResult s : run.steps()) {
-            assertThat(s.requestsFailed()).as("failures in %s%n%s", s.info().label(), table).isZero();
-            assertThat(s.requestsOk()).as("requests in %s%n%s", s.info().label(), table).isPositive();
+            assertThat(s.counts().requestsFailed()).as("failures in %s%n%s", s.info().label(), table).isZero();
+            assertThat(s.counts().requestsOk()).as("requests in %s%n%s", s.info().label(), table).isPositive();
         }
         // Closed loop with 4 users keeps ~4 requests in flight (Little's law; the client is not the limit).
-        assertThat(c4.concurrencyMean()).as("in flight at c=4%n%s", table).isBetween(3.0, 4.05);
+        assertThat(c4.rates().concurrencyMean()).as("in flight at c=4%n%s", table).isBetween(3.0, 4.05);
         // OLLAMA_NUM_PARALLEL=4: four sequences share each decode step, so each user's rate falls (a 4-row step
         // costs more than a 1-row one on CPU). Served one at a time instead, TPOT would stay and TTFT would
         // absorb the wait. x0.8 keeps it from passing on noise alone.
-        double perUser1 = 1000.0 / c1.tpot().p50();
-        double perUser4 = 1000.0 / c4.tpot().p50();
+        double perUser1 = 1000.0 / c1.latency().tpot().p50();
+        double perUser4 = 1000.0 / c4.latency().tpot().p50();
         assertThat(perUser4).as("per-user tokens/s c4 vs c1%n%s", table).isLessThan(0.8 * perUser1);
         // ... and aggregate throughput must not collapse (0.6 allows for noise; see LlamaServerTest on why it does
         // not rise much on this machine).
-        assertThat(c4.outputTokensPerS()).as("aggregate tokens/s c4 vs c1%n%s", table)
-                .isGreaterThan(0.6 * c1.outputTokensPerS());
+        assertThat(c4.rates().outputTokensPerS()).as("aggregate tokens/s c4 vs c1%n%s", table)
+                .isGreaterThan(0.6 * c1.rates().outputTokensPerS());
     }
 
     @Test

@@ -69,9 +69,9 @@ class ScenarioMatrixTest {
             assertThat(a.doubleColumn("bg_output_tokens_per_s").countMissing()).isEqualTo(a.rowCount()); // NaN: no background
             for (ScenarioRun r : m.runs()) {
                 for (StepResult s : r.run().steps()) {
-                    assertThat(s.requestsOk()).isPositive();
-                    assertThat(s.requestsFailed()).isZero();
-                    assertThat(s.outputLenMismatch()).isZero(); // exact output lengths
+                    assertThat(s.counts().requestsOk()).isPositive();
+                    assertThat(s.counts().requestsFailed()).isZero();
+                    assertThat(s.counts().outputLenMismatch()).isZero(); // exact output lengths
                 }
                 assertThat(r.directory()).isPresent();
                 assertThat(r.directory().get().resolve("summary.json")).exists();
