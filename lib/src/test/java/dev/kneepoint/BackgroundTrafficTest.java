@@ -75,8 +75,8 @@ class BackgroundTrafficTest {
         }).toList();
         long bgLines = lines.stream().filter(n -> n.get("tag").asText().equals("bg")).count();
         long fgLines = lines.size() - bgLines;
-        long fgCounted = r.steps().stream().mapToLong(s -> s.requestsOk() + s.requestsFailed() + s.cancelled()
-                + s.warmupRequests()).sum();
+        long fgCounted = r.steps().stream().mapToLong(s -> s.counts().requestsOk() + s.counts().requestsFailed()
+                + s.counts().cancelled() + s.counts().warmupRequests()).sum();
         assertThat(fgCounted).isEqualTo(fgLines);
         assertThat(bg.requests()).isEqualTo(bgLines);
         // Every background record carries the stream's tag and step label, whatever the workload's tag was.
@@ -88,35 +88,37 @@ class BackgroundTrafficTest {
         double totalS = bg.total().windowS();
         assertThat(totalS).isBetween(2.3, 6.0);
         assertThat((double) bg.requests()).isBetween(0.6 * bgRate * totalS, 1.6 * bgRate * totalS);
-        assertThat(bg.total().requestsFailed()).isZero();
+        assertThat(bg.total().counts().requestsFailed()).isZero();
 
         // The foreground's numbers exclude the background: every foreground latency sample is a 16-token
         // answer, and the output-token rate of the foreground plus the background's equals what the log holds.
         for (StepResult s : r.steps()) {
-            assertThat(s.tpot().count()).isEqualTo(s.requestsOk());
-            assertThat(s.outputLenMismatch()).isZero();
+            assertThat(s.latency().tpot().count()).isEqualTo(s.counts().requestsOk());
+            assertThat(s.counts().outputLenMismatch()).isZero();
             StepResult b = bg.step(s.info().label());
             assertThat(b.window()).extracting(w -> w.startNanos(), w -> w.endNanos())
                     .containsExactly(s.window().startNanos(), s.window().endNanos());
             long fgTokens = tokensInWindow(lines, false, s);
             long bgTokens = tokensInWindow(lines, true, s);
             // Windowed output-token rates are exact token counts over the window (1e-6 relative: rounding).
-            assertThat(s.outputTokensPerS() * s.windowS()).isCloseTo(fgTokens, org.assertj.core.data.Offset.offset(0.01));
-            assertThat(b.outputTokensPerS() * b.windowS()).isCloseTo(bgTokens, org.assertj.core.data.Offset.offset(0.01));
+            assertThat(s.rates().outputTokensPerS() * s.windowS())
+                    .isCloseTo(fgTokens, org.assertj.core.data.Offset.offset(0.01));
+            assertThat(b.rates().outputTokensPerS() * b.windowS())
+                    .isCloseTo(bgTokens, org.assertj.core.data.Offset.offset(0.01));
             assertThat(bgTokens).isPositive();
             // Closed loop with c users: the foreground's time-average in flight cannot exceed c, even though the
             // background adds about rate x e2e more in flight on the server.
-            assertThat(s.concurrencyMean()).isLessThanOrEqualTo(s.info().concurrency() + 1e-9);
+            assertThat(s.rates().concurrencyMean()).isLessThanOrEqualTo(s.info().concurrency() + 1e-9);
             // Background requests of this step are 4-token answers.
-            assertThat(b.tpot().count()).isEqualTo(b.requestsOk());
-            assertThat(b.requestsOk()).isPositive();
+            assertThat(b.latency().tpot().count()).isEqualTo(b.counts().requestsOk());
+            assertThat(b.counts().requestsOk()).isPositive();
         }
 
         JsonNode summary = json.readTree(dir.resolve("summary.json").toFile());
         assertThat(summary.get("steps")).hasSize(2);
         assertThat(summary.at("/background/tag").asText()).isEqualTo("bg");
         assertThat(summary.at("/background/steps")).hasSize(2);
-        assertThat(summary.at("/background/total/requests_ok").asLong()).isEqualTo(bg.total().requestsOk());
+        assertThat(summary.at("/background/total/requests_ok").asLong()).isEqualTo(bg.total().counts().requestsOk());
         JsonNode manifest = json.readTree(dir.resolve("manifest.json").toFile());
         assertThat(manifest.at("/config/background/rate_rps").asDouble()).isEqualTo(bgRate);
 
@@ -127,8 +129,9 @@ class BackgroundTrafficTest {
         assertThat(lbg.requests()).isEqualTo(bg.requests());
         assertThat(lbg.rateRps()).isEqualTo(bgRate);
         for (StepResult s : r.steps()) {
-            assertThat(loaded.step(s.info().label()).requestsOk()).isEqualTo(s.requestsOk());
-            assertThat(lbg.step(s.info().label()).requestsOk()).isEqualTo(bg.step(s.info().label()).requestsOk());
+            assertThat(loaded.step(s.info().label()).counts().requestsOk()).isEqualTo(s.counts().requestsOk());
+            assertThat(lbg.step(s.info().label()).counts().requestsOk())
+                    .isEqualTo(bg.step(s.info().label()).counts().requestsOk());
         }
         // Read back as it streams past (never gathered), the background is the live result, every double bit for bit
         // (records compare doubles with Double.compare): the records round-trip exactly and the aggregation is the

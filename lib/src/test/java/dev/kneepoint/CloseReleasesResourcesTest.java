@@ -83,8 +83,8 @@ class CloseReleasesResourcesTest {
         assertThat(r.complete()).isFalse();
         StepResult s = r.steps().get(0);
         // closed loop: each user had exactly one request in flight, all cut by the stop
-        assertThat(s.cancelled()).isEqualTo(USERS);
-        assertThat(s.requestsOk() + s.requestsFailed()).isZero();
+        assertThat(s.counts().cancelled()).isEqualTo(USERS);
+        assertThat(s.counts().requestsOk() + s.counts().requestsFailed()).isZero();
     }
 
     @Test
@@ -129,7 +129,7 @@ class CloseReleasesResourcesTest {
             RunResult r = Kneepoint.ladder(Kneepoint.target(sim), USERS).inputTokens(8).outputTokens(8)
                     .stepDuration(Duration.ofMillis(500)).warmup(Duration.ZERO).outputDir(null).run();
             assertThat(r.complete()).isTrue();
-            assertThat(r.steps().get(0).requestsOk()).isPositive();
+            assertThat(r.steps().get(0).counts().requestsOk()).isPositive();
             Resources after = Resources.settle(before, 2000);
             assertThat(after.newThreadsSince(before)).as("platform threads left behind").isEmpty();
             assertThat(after.allThreads()).isLessThanOrEqualTo(before.allThreads());

@@ -60,24 +60,25 @@ class MultiTurnSessionTest {
             List<RequestSpec.ChatMessage> msgs = turns.get(i).spec().chatMessages();
             for (int k = 0; k < turn; k++) {
                 // The assistant message of turn k is the text the server streamed for request (i - turn + k).
-                String answer = turns.get(i - turn + k).record().responseText();
+                String answer = turns.get(i - turn + k).record().response().responseText();
                 assertThat(answer).isNotBlank();
                 assertThat(msgs.get(2 * k + 1)).isEqualTo(new RequestSpec.ChatMessage("assistant", answer));
             }
             if (turn > 0) {
                 RequestRecord prev = turns.get(i - 1).record();
                 RequestRecord cur = turns.get(i).record();
-                assertThat(cur.dispatchNanos()).isGreaterThanOrEqualTo(prev.endNanos());
+                assertThat(cur.timing().dispatchNanos()).isGreaterThanOrEqualTo(prev.timing().endNanos());
                 // The server's prompt count grows by the new user message and the previous answer (32 tokens: without
                 // it the growth would be about 16 + template overhead, far below the lower bound); the chat template
                 // adds a few tokens per message and the answer's text may re-tokenize a token or two differently,
                 // hence the slack of 2 below and +16 above.
-                int growth = cur.promptTokens() - prev.promptTokens();
-                assertThat(growth).isBetween(USER_TOKENS + prev.outputTokens() - 2, USER_TOKENS + prev.outputTokens() + 16);
+                int growth = cur.tokens().promptTokens() - prev.tokens().promptTokens();
+                int prevOut = prev.tokens().outputTokens();
+                assertThat(growth).isBetween(USER_TOKENS + prevOut - 2, USER_TOKENS + prevOut + 16);
             }
             // The text is kept only when another turn follows.
-            assertThat(turns.get(i).record().responseText() == null).isEqualTo(turn == 2);
+            assertThat(turns.get(i).record().response().responseText() == null).isEqualTo(turn == 2);
         }
-        assertThat(delivered).hasSize(6).allSatisfy(r -> assertThat(r.responseText()).isNull());
+        assertThat(delivered).hasSize(6).allSatisfy(r -> assertThat(r.response().responseText()).isNull());
     }
 }

@@ -64,13 +64,13 @@ class PerStepBackgroundTest {
         for (int k = 0; k < 3; k++) {
             StepResult b = bg.step(labels.get(k));
             assertThat(b.info().rateRps()).isEqualTo(rates[k]);
-            long n = b.requestsOk() + b.requestsFailed() + b.cancelled();
+            long n = b.counts().requestsOk() + b.counts().requestsFailed() + b.counts().cancelled();
             // Constant arrivals at rate_k from just before the step starts until its drain ends: the step's window
             // holds rate x window +-1 at each edge, hence +-2 (and exactly 0 where the rate is 0).
             assertThat((double) n).isCloseTo(rates[k] * b.windowS(), org.assertj.core.data.Offset.offset(2.0));
         }
-        assertThat(bg.step("c=2").requestsOk()).isZero();
-        assertThat(bg.step("c=4").requestsOk()).isGreaterThan(3 * bg.step("c=1").requestsOk());
+        assertThat(bg.step("c=2").counts().requestsOk()).isZero();
+        assertThat(bg.step("c=4").counts().requestsOk()).isGreaterThan(3 * bg.step("c=1").counts().requestsOk());
 
         Path dir;
         try (Stream<Path> list = Files.list(runs)) {
@@ -90,10 +90,12 @@ class PerStepBackgroundTest {
         for (StepResult s : r.steps()) {
             long fgLines = lines.stream().filter(n -> n.get("step").asText().equals(s.info().label())
                     && !n.get("tag").asText().equals("bg")).count();
-            assertThat(s.requestsOk() + s.requestsFailed() + s.cancelled() + s.warmupRequests()).isEqualTo(fgLines);
-            assertThat(s.tpot().count()).isEqualTo(s.requestsOk());
-            assertThat(s.outputLenMismatch()).isZero(); // every foreground answer is 16 tokens; background ones are 4
-            assertThat(s.concurrencyMean()).isLessThanOrEqualTo(s.info().concurrency() + 1e-9);
+            assertThat(s.counts().requestsOk() + s.counts().requestsFailed() + s.counts().cancelled()
+                    + s.counts().warmupRequests()).isEqualTo(fgLines);
+            assertThat(s.latency().tpot().count()).isEqualTo(s.counts().requestsOk());
+            // every foreground answer is 16 tokens; background ones are 4
+            assertThat(s.counts().outputLenMismatch()).isZero();
+            assertThat(s.rates().concurrencyMean()).isLessThanOrEqualTo(s.info().concurrency() + 1e-9);
         }
         // The zero-rate step had no background at all: nothing was intended from its start to its window's end.
         long c2Start = r.step("c=2").window().stepStartNanos();
@@ -116,9 +118,9 @@ class PerStepBackgroundTest {
         assertThat(lbg.requests()).isEqualTo(bg.requests());
         for (int k = 0; k < 3; k++) {
             String label = labels.get(k);
-            assertThat(lbg.step(label).requestsOk()).isEqualTo(bg.step(label).requestsOk());
+            assertThat(lbg.step(label).counts().requestsOk()).isEqualTo(bg.step(label).counts().requestsOk());
             assertThat(lbg.step(label).info().rateRps()).isEqualTo(rates[k]);
-            assertThat(loaded.step(label).requestsOk()).isEqualTo(r.step(label).requestsOk());
+            assertThat(loaded.step(label).counts().requestsOk()).isEqualTo(r.step(label).counts().requestsOk());
         }
         assertThat(lbg).isEqualTo(bg); // the live result, every double bit for bit (per-step rates included)
     }

@@ -105,28 +105,32 @@ class RunUnderFaultsTest {
                 long cancelled = classes.getOrDefault("CANCELLED", 0L);
                 classes.remove("OK");
                 classes.remove("CANCELLED");
-                assertThat(s.requestsOk()).as(label + " ok").isEqualTo(ok);
-                assertThat(s.cancelled()).as(label + " cancelled").isZero();
+                assertThat(s.counts().requestsOk()).as(label + " ok").isEqualTo(ok);
+                assertThat(s.counts().cancelled()).as(label + " cancelled").isZero();
                 assertThat(cancelled).isZero();
-                assertThat(s.failuresByClass()).as(label + " failures").isEqualTo(classes);
-                assertThat(s.requestsFailed()).isEqualTo(classes.values().stream().mapToLong(Long::longValue).sum());
-                assertThat(s.requestsOk() + s.requestsFailed() + s.cancelled()).isEqualTo(mine.size());
+                assertThat(s.counts().failuresByClass()).as(label + " failures").isEqualTo(classes);
+                assertThat(s.counts().requestsFailed())
+                        .isEqualTo(classes.values().stream().mapToLong(Long::longValue).sum());
+                assertThat(s.counts().requestsOk() + s.counts().requestsFailed() + s.counts().cancelled())
+                        .isEqualTo(mine.size());
 
                 JsonNode js = summarySteps.get(i);
                 assertThat(js.path("label").asText()).isEqualTo(label);
                 assertThat(js.path("requests_ok").asLong()).isEqualTo(ok);
-                assertThat(js.path("requests_failed").asLong()).isEqualTo(s.requestsFailed());
+                assertThat(js.path("requests_failed").asLong()).isEqualTo(s.counts().requestsFailed());
                 assertThat(js.path("cancelled").asLong()).isZero();
                 Map<String, Long> jsonClasses = new TreeMap<>();
                 js.path("failures_by_class").properties().forEach(e -> jsonClasses.put(e.getKey(), e.getValue().asLong()));
                 assertThat(jsonClasses).isEqualTo(classes);
                 // the directory read back aggregates to the same counts
                 StepResult again = loaded.result().steps().get(i);
-                assertThat(again.requestsOk()).isEqualTo(ok);
-                assertThat(again.failuresByClass()).isEqualTo(classes);
+                assertThat(again.counts().requestsOk()).isEqualTo(ok);
+                assertThat(again.counts().failuresByClass()).isEqualTo(classes);
             }
             assertThat(records.stream().filter(r -> !r.warmup()).count())
-                    .isEqualTo(run.steps().stream().mapToLong(s -> s.requestsOk() + s.requestsFailed() + s.cancelled()).sum());
+                    .isEqualTo(run.steps().stream()
+                            .mapToLong(s -> s.counts().requestsOk() + s.counts().requestsFailed() + s.counts().cancelled())
+                            .sum());
         }
     }
 

@@ -75,7 +75,7 @@ class SimFaultClassificationTest {
         RequestRecord reset = send("connection_reset");
         assertThat(reset.outcome().label()).isEqualTo("CONNECTION_ERROR");
         // The fault fires after half of the 20 tokens: the first token was measured.
-        assertThat(reset.firstTokenNanos()).isPositive();
+        assertThat(reset.timing().firstTokenNanos()).isPositive();
         assertThat(send("malformed_event").outcome().label()).isEqualTo("STREAM_ERROR");
         RequestRecord error = send("error_in_stream");
         assertThat(error.outcome().label()).isEqualTo("STREAM_ERROR");
@@ -94,16 +94,17 @@ class SimFaultClassificationTest {
         // < 300 ms is the widest bound that still fails them.
         RequestRecord stalled = send("stream_stall:300");
         assertThat(stalled.isOk()).isTrue();
-        long[] chunks = stalled.chunkNanos();
+        long[] chunks = stalled.timing().chunkNanos();
         int afterStall = 1;
         for (int i = 2; i < chunks.length; i++) {
             if (chunks[i] - chunks[i - 1] > chunks[afterStall] - chunks[afterStall - 1]) {
                 afterStall = i;
             }
         }
-        assertThat(chunks[afterStall] - stalled.dispatchNanos()).as("chunk after the stall, from dispatch")
+        assertThat(chunks[afterStall] - stalled.timing().dispatchNanos()).as("chunk after the stall, from dispatch")
                 .isGreaterThanOrEqualTo(Duration.ofMillis(300).toNanos());
-        assertThat(chunks[afterStall - 1] - stalled.dispatchNanos()).as("chunk before the stall, from dispatch")
+        assertThat(chunks[afterStall - 1] - stalled.timing().dispatchNanos())
+                .as("chunk before the stall, from dispatch")
                 .isLessThan(Duration.ofMillis(300).toNanos());
         // The same stall against a 100 ms idle timeout.
         assertThat(send("stream_stall:1000", b -> b.idleTimeout(Duration.ofMillis(100))).outcome().label())

@@ -64,31 +64,31 @@ class SimNativeApiTest {
     void eachNativeApiIsMeasured(ApiKind kind) {
         RequestRecord r = send(kind, null);
         assertThat(r.outcome().label()).as(r.outcome().detail()).isEqualTo("OK");
-        assertThat(r.promptTokens()).isPositive();
-        assertThat(r.firstTokenNanos()).isGreaterThan(r.dispatchNanos());
-        assertThat(r.lastTokenNanos()).isGreaterThan(r.firstTokenNanos());
+        assertThat(r.tokens().promptTokens()).isPositive();
+        assertThat(r.timing().firstTokenNanos()).isGreaterThan(r.timing().dispatchNanos());
+        assertThat(r.timing().lastTokenNanos()).isGreaterThan(r.timing().firstTokenNanos());
         switch (kind) {
             // ignore_eos and max_new_tokens are honoured: exactly 12 tokens, the last one carrying details
             case TGI_GENERATE_STREAM, LLAMACPP_COMPLETION, SGLANG_GENERATE -> {
                 if (kind != ApiKind.TGI_GENERATE_STREAM) {
-                    assertThat(r.outputTokens()).isEqualTo(12);
-                    assertThat(r.finishReason()).isEqualTo("length");
+                    assertThat(r.tokens().outputTokens()).isEqualTo(12);
+                    assertThat(r.response().finishReason()).isEqualTo("length");
                 } else {
                     // TGI has no ignore_eos: the model may stop earlier (EOS counted), never later
-                    assertThat(r.outputTokens()).isBetween(1, 13);
+                    assertThat(r.tokens().outputTokens()).isBetween(1, 13);
                 }
             }
             // Ollama has no ignore_eos either; the server phase times are measured on the same clock
             default -> {
-                assertThat(r.outputTokens()).isBetween(1, 12);
-                double promptEvalMs = r.serverTimings().get("prompt_eval_ms");
+                assertThat(r.tokens().outputTokens()).isBetween(1, 12);
+                double promptEvalMs = r.response().serverTimings().get("prompt_eval_ms");
                 // the simulator starts its clock after the request arrived and stops it when it writes the
                 // first token, both inside the client's dispatch -> first-token interval: a hard bound
                 assertThat(promptEvalMs).isLessThanOrEqualTo(r.ttftNanos() / 1e6);
-                assertThat(r.serverTimings()).containsKeys("eval_ms", "total_ms", "eval_count");
+                assertThat(r.response().serverTimings()).containsKeys("eval_ms", "total_ms", "eval_count");
             }
         }
-        assertThat(r.serverTimings()).isNotEmpty();
+        assertThat(r.response().serverTimings()).isNotEmpty();
     }
 
     @ParameterizedTest
@@ -105,8 +105,8 @@ class SimNativeApiTest {
                 .inputTokens(32).outputTokens(8).stepDuration(Duration.ofMillis(600)).warmup(Duration.ZERO)
                 .outputDir(runs).name("ollama").run();
         StepResult s = r.steps().get(0);
-        assertThat(s.requestsOk()).isPositive();
-        assertThat(s.requestsFailed()).isZero();
+        assertThat(s.counts().requestsOk()).isPositive();
+        assertThat(s.counts().requestsFailed()).isZero();
         Path dir;
         try (Stream<Path> l = Files.list(runs)) {
             dir = l.findFirst().orElseThrow();

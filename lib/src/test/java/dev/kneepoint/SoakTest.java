@@ -65,7 +65,7 @@ class SoakTest {
             }
             RunResult result = handle.await();
             assertThat(result.complete()).isTrue();
-            assertThat(result.steps().get(0).requestsFailed()).isZero();
+            assertThat(result.steps().get(0).counts().requestsFailed()).isZero();
 
             Path dir;
             try (Stream<Path> list = Files.list(runs)) {
@@ -74,13 +74,14 @@ class SoakTest {
             List<RequestRecord> records = RunLoader.load(dir).records();
             // halves of the run after its first sixth (JIT warm-up: the first second's p99 is several times the
             // rest's), by completion time
-            long first0 = records.stream().mapToLong(RequestRecord::dispatchNanos).min().orElseThrow();
-            long end = records.stream().mapToLong(RequestRecord::endNanos).max().orElseThrow();
+            long first0 = records.stream().mapToLong(r -> r.timing().dispatchNanos()).min().orElseThrow();
+            long end = records.stream().mapToLong(r -> r.timing().endNanos()).max().orElseThrow();
             long start = first0 + (end - first0) / 6;
             long mid = start + (end - start) / 2;
-            Half a = Half.of(records.stream().filter(r -> r.endNanos() >= start && r.endNanos() < mid).toList(),
+            Half a = Half.of(records.stream()
+                            .filter(r -> r.timing().endNanos() >= start && r.timing().endNanos() < mid).toList(),
                     (mid - start) / 1e9);
-            Half b = Half.of(records.stream().filter(r -> r.endNanos() >= mid).toList(), (end - mid) / 1e9);
+            Half b = Half.of(records.stream().filter(r -> r.timing().endNanos() >= mid).toList(), (end - mid) / 1e9);
 
             List<Sample> first = samples.subList(0, SAMPLES / 2);
             List<Sample> second = samples.subList(SAMPLES / 2, SAMPLES);
@@ -131,9 +132,11 @@ class SoakTest {
         static Half of(List<RequestRecord> rs, double seconds) {
             List<RequestRecord> ok = rs.stream().filter(RequestRecord::isOk).toList();
             return new Half(ok.size(), ok.size() / seconds,
-                    pct(ok.stream().mapToLong(r -> r.firstTokenNanos() - r.dispatchNanos()).toArray(), 0.5),
-                    pct(ok.stream().mapToLong(r -> r.endNanos() - r.dispatchNanos()).toArray(), 0.5),
-                    pct(ok.stream().mapToLong(r -> r.endNanos() - r.dispatchNanos()).toArray(), 0.99));
+                    pct(ok.stream().mapToLong(r -> r.timing().firstTokenNanos() - r.timing().dispatchNanos())
+                            .toArray(), 0.5),
+                    pct(ok.stream().mapToLong(r -> r.timing().endNanos() - r.timing().dispatchNanos()).toArray(), 0.5),
+                    pct(ok.stream().mapToLong(r -> r.timing().endNanos() - r.timing().dispatchNanos()).toArray(),
+                            0.99));
         }
 
         private static double pct(long[] v, double q) {

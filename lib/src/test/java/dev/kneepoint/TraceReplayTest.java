@@ -82,20 +82,22 @@ class TraceReplayTest {
         for (int i = 0; i < 24; i++) {
             RequestRecord rec = rs.get(i);
             // t_intended is the trace instant, exactly: stepStart + raw / 2, in nanoseconds.
-            assertThat(rec.intendedNanos() - start).as("t_intended of record " + i).isEqualTo(rawMs[i] * 500_000L);
+            assertThat(rec.timing().intendedNanos() - start).as("t_intended of record " + i)
+                    .isEqualTo(rawMs[i] * 500_000L);
             // Schedule lag: 30-50 µs on a quiet machine, tens of ms under load (OpenLoopTest); 250 ms is far below
             // the >= 200 ms per answer a scheduler that waited for answers would add per pair.
             assertThat(rec.scheduleLagNanos()).as("schedule lag of record " + i).isBetween(0L, 250_000_000L);
-            assertThat(rec.outputTokens()).isEqualTo(10);
-            firstEnd = Math.min(firstEnd, rec.endNanos());
+            assertThat(rec.tokens().outputTokens()).isEqualTo(10);
+            firstEnd = Math.min(firstEnd, rec.timing().endNanos());
         }
         // No coordinated omission: the first answer takes >= 200 ms (10 steps of 20 ms), and by then the whole burst
         // of 16 has been sent; allow 2 delayed by a stalled scheduler on a loaded machine.
         long finalFirstEnd = firstEnd;
-        assertThat(rs.subList(0, 16).stream().filter(x -> x.dispatchNanos() < finalFirstEnd).count())
+        assertThat(rs.subList(0, 16).stream().filter(x -> x.timing().dispatchNanos() < finalFirstEnd).count())
                 .isGreaterThanOrEqualTo(14);
         // The server really was slow: its queue shows in the user-view latency of the last answers (2.4 s of work).
-        long worstE2eSched = rs.stream().mapToLong(x -> x.lastTokenNanos() - x.intendedNanos()).max().orElseThrow();
+        long worstE2eSched = rs.stream().mapToLong(x -> x.timing().lastTokenNanos() - x.timing().intendedNanos()).max()
+                .orElseThrow();
         assertThat(worstE2eSched).isGreaterThan(1_500_000_000L);
 
         JsonNode summary = new ObjectMapper().readTree(loaded(runs).path().resolve("summary.json").toFile());
@@ -147,8 +149,9 @@ class TraceReplayTest {
         Trace parsed = Trace.read(trace, 64);
         for (int i = 0; i < 18; i++) {
             // The simulator's usage.prompt_tokens: exact, template included.
-            assertThat(rs.get(i).promptTokens()).as("prompt tokens of record " + i).isEqualTo(parsed.inputTokens(i));
-            assertThat(rs.get(i).requestedPromptTokens()).isEqualTo(parsed.inputTokens(i));
+            assertThat(rs.get(i).tokens().promptTokens()).as("prompt tokens of record " + i)
+                    .isEqualTo(parsed.inputTokens(i));
+            assertThat(rs.get(i).tokens().requestedPromptTokens()).isEqualTo(parsed.inputTokens(i));
         }
         assertThat(hitRate).as("prefix cache hit rate").isBetween(1024.0 / 3300 + 1e-9, 1152.0 / 3300 + 1e-9);
     }
@@ -184,8 +187,8 @@ class TraceReplayTest {
         long start2 = r.steps().get(1).window().stepStartNanos();
         for (int i = 0; i < 4; i++) {
             // 100 ms x i / 3, rounded to the nanosecond; the scale 40 / (4 / 0.3) is 3 up to a double's last bit.
-            assertThat((double) (rs.get(4 + i).intendedNanos() - start2)).isCloseTo(1e8 * i / 3, within(1.0));
-            assertThat(rs.get(4 + i).promptTokens()).isEqualTo(200);
+            assertThat((double) (rs.get(4 + i).timing().intendedNanos() - start2)).isCloseTo(1e8 * i / 3, within(1.0));
+            assertThat(rs.get(4 + i).tokens().promptTokens()).isEqualTo(200);
         }
         assertThat(hitRate).as("prefix cache hit rate").isBetween(640.0 / 1600 - 1e-9, 768.0 / 1600 + 1e-9);
     }
@@ -207,15 +210,15 @@ class TraceReplayTest {
             StepResult s = Kneepoint.replay(t, trace).warmup(Duration.ofMillis(200)).stepDuration(Duration.ofMillis(500))
                     .clientWarmup(false).telemetry(dev.kneepoint.telemetry.Telemetry.off()).outputDir(null).run()
                     .steps().get(0);
-            assertThat(s.warmupRequests()).isEqualTo(2);
-            assertThat(s.requestsOk()).isEqualTo(5);
+            assertThat(s.counts().warmupRequests()).isEqualTo(2);
+            assertThat(s.counts().requestsOk()).isEqualTo(5);
             assertThat(s.window().startNanos() - s.window().stepStartNanos()).isEqualTo(200_000_000L);
             assertThat(s.info().durationNanos()).isEqualTo(500_000_000L);
             StepResult counted = Kneepoint.replay(t, trace).maxRequestsPerStep(2).warmup(Duration.ofMillis(200))
                     .clientWarmup(false).telemetry(dev.kneepoint.telemetry.Telemetry.off()).outputDir(null).run()
                     .steps().get(0);
-            assertThat(counted.warmupRequests()).isEqualTo(2);
-            assertThat(counted.requestsOk()).isEqualTo(2);
+            assertThat(counted.counts().warmupRequests()).isEqualTo(2);
+            assertThat(counted.counts().requestsOk()).isEqualTo(2);
         }
     }
 

@@ -64,11 +64,12 @@ public final class Compare {
                 // The latency metric of each row; null for the three rate rows, which have no interval.
                 List<LatencyMetric> kinds = new ArrayList<>(Collections.nCopies(3, null));
                 names.add("output_tokens_per_s");
-                rows.add(new double[] {sa.outputTokensPerS(), sb.outputTokensPerS(), Double.NaN, Double.NaN, 1});
+                rows.add(new double[] {sa.rates().outputTokensPerS(), sb.rates().outputTokensPerS(), Double.NaN,
+                        Double.NaN, 1});
                 names.add("requests_per_s");
-                rows.add(new double[] {sa.requestsPerS(), sb.requestsPerS(), Double.NaN, Double.NaN, 1});
+                rows.add(new double[] {sa.rates().requestsPerS(), sb.rates().requestsPerS(), Double.NaN, Double.NaN, 1});
                 names.add("failure_rate");
-                rows.add(new double[] {sa.failureRate(), sb.failureRate(), Double.NaN, Double.NaN, -1});
+                rows.add(new double[] {sa.rates().failureRate(), sb.rates().failureRate(), Double.NaN, Double.NaN, -1});
                 for (LatencyMetric m : o.metrics()) {
                     Distribution da = m.of(sa);
                     Distribution db = m.of(sb);

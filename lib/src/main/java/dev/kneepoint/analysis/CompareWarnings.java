@@ -21,8 +21,8 @@ final class CompareWarnings {
         }
         // Mean tokens of the OK requests: the ratio of windowed rates mixes arrivals, dispatches and completions
         // inside the window and differs between identical workloads when steps are short.
-        budget(w, where, "output", a.meanOutputTokens(), b.meanOutputTokens(), tolerance);
-        budget(w, where, "prompt", a.meanPromptTokens(), b.meanPromptTokens(), tolerance);
+        budget(w, where, "output", a.tokens().meanOutputTokens(), b.tokens().meanOutputTokens(), tolerance);
+        budget(w, where, "prompt", a.tokens().meanPromptTokens(), b.tokens().meanPromptTokens(), tolerance);
         if (!a.slo().equals(b.slo())) {
             w.add(where + "SLOs differ (" + a.slo() + " vs " + b.slo() + "): recorded goodput is not comparable");
         }

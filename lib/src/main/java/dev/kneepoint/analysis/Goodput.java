@@ -36,7 +36,8 @@ public final class Goodput {
             if (s == null || r.outcome() instanceof Outcome.Cancelled) {
                 continue;
             }
-            long end = r.endNanos() >= 0 ? r.endNanos() : Math.max(r.lastTokenNanos(), r.dispatchNanos());
+            RequestRecord.Timing t = r.timing();
+            long end = t.endNanos() >= 0 ? t.endNanos() : Math.max(t.lastTokenNanos(), t.dispatchNanos());
             if (!s.window().contains(end)) {
                 continue;
             }
@@ -63,10 +64,10 @@ public final class Goodput {
                 .doubles("window_s", r -> r.s().windowS())
                 .column(LongColumn.create("outcomes"), (c, r) -> appendOrMissing(c, r.c(), 0))
                 .column(LongColumn.create("good"), (c, r) -> appendOrMissing(c, r.c(), 1))
-                .doubles("goodput_rps", r -> r.c() == null ? r.s().goodputRps() : r.perSecond(1))
-                .doubles("good_fraction", r -> r.c() == null ? r.s().goodFraction()
+                .doubles("goodput_rps", r -> r.c() == null ? r.s().rates().goodputRps() : r.perSecond(1))
+                .doubles("good_fraction", r -> r.c() == null ? r.s().rates().goodFraction()
                         : r.c()[0] == 0 ? Double.NaN : (double) r.c()[1] / r.c()[0])
-                .doubles("requests_per_s", r -> r.c() == null ? r.s().requestsPerS() : r.perSecond(2))
+                .doubles("requests_per_s", r -> r.c() == null ? r.s().rates().requestsPerS() : r.perSecond(2))
                 .table(name);
     }
 

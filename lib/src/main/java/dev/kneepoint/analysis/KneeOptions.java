@@ -47,9 +47,9 @@ public record KneeOptions(Throughput throughput, LatencyMetric latency, double p
 
         double of(dev.kneepoint.metrics.StepResult s) {
             return switch (this) {
-                case OUTPUT_TOKENS -> s.outputTokensPerS();
-                case REQUESTS -> s.requestsPerS();
-                case GOODPUT -> s.goodputRps();
+                case OUTPUT_TOKENS -> s.rates().outputTokensPerS();
+                case REQUESTS -> s.rates().requestsPerS();
+                case GOODPUT -> s.rates().goodputRps();
             };
         }
     }

@@ -25,8 +25,8 @@ final class PromptReading {
         boolean applies = false;
         boolean anyData = false;
         if (lo >= 0) {
-            StepResult a = l.steps().get(lo);
-            StepResult b = l.steps().get(hi);
+            StepResult.Latency a = l.steps().get(lo).latency();
+            StepResult.Latency b = l.steps().get(hi).latency();
             if (a.ttft().count() > 0 && b.ttft().count() > 0) {
                 anyData = true;
                 double tg = b.ttft().p99() / a.ttft().p99();

@@ -35,7 +35,7 @@ final class Readings {
     static List<Reading> of(LoadCurve l, int knee, Table requests) {
         List<Integer> data = new ArrayList<>();
         for (int i = 0; i < l.size(); i++) {
-            if (l.steps().get(i).requestsOk() > 0) {
+            if (l.steps().get(i).counts().requestsOk() > 0) {
                 data.add(i);
             }
         }
@@ -63,8 +63,8 @@ final class Readings {
     }
 
     private static Reading decode(LoadCurve l, int lo, int hi) {
-        StepResult a = l.steps().get(lo);
-        StepResult b = l.steps().get(hi);
+        StepResult.Latency a = l.steps().get(lo).latency();
+        StepResult.Latency b = l.steps().get(hi).latency();
         if (a.itl().count() == 0 || b.itl().count() == 0 || a.ttft().count() == 0) {
             return new Reading(Kind.DECODE_BOUND, Status.INSUFFICIENT_DATA, "No ITL samples (non-streamed run?).",
                     "itl counts " + a.itl().count() + " and " + b.itl().count());
@@ -124,7 +124,7 @@ final class Readings {
         boolean anyLag = false;
         for (int i = 0; i < l.size(); i++) {
             StepResult s = l.steps().get(i);
-            if (s.scheduleLag().count() == 0) {
+            if (s.latency().scheduleLag().count() == 0) {
                 continue;
             }
             anyLag = true;
@@ -132,7 +132,7 @@ final class Readings {
                 flagged.add(l.label(i));
                 continue;
             }
-            double lag = s.scheduleLag().p99();
+            double lag = s.latency().scheduleLag().p99();
             if (lag > worstLag) {
                 worst = i;
                 worstLag = lag;
@@ -151,7 +151,7 @@ final class Readings {
                             + "nothing further on the client path.", gpu + "no step left to judge." + skipped);
         }
         StepResult s = l.steps().get(worst);
-        double ttft50 = s.ttft().p50();
+        double ttft50 = s.latency().ttft().p50();
         double threshold = Math.max(LAG_FLOOR_MS, Double.isNaN(ttft50) ? 0 : LAG_FRACTION * ttft50);
         String ev = gpu + "worst schedule_lag p99 " + Format.num(worstLag) + " ms at " + l.label(worst)
                 + (flagged.isEmpty() ? "" : " among the steps the client self-check did not flag")

@@ -66,9 +66,9 @@ final class RequestColumns {
         }
         id[n] = r.id();
         warmup[n] = r.warmup();
-        retried[n] = r.retried();
-        doubles[0][n] = seconds(r.intendedNanos());
-        doubles[1][n] = seconds(r.dispatchNanos());
+        retried[n] = r.response().retried();
+        doubles[0][n] = seconds(r.timing().intendedNanos());
+        doubles[1][n] = seconds(r.timing().dispatchNanos());
         doubles[2][n] = seconds(end(r));
         doubles[3][n] = ms(r.scheduleLagNanos());
         doubles[4][n] = ms(r.ttftNanos());
@@ -78,14 +78,14 @@ final class RequestColumns {
         doubles[8][n] = ms(r.e2eSchedNanos());
         doubles[9][n] = ms(maxGap(r));
         doubles[10][n] = r.userTokensPerSecond();
-        ints[0][n] = r.promptTokens() < 0 ? Integer.MIN_VALUE : r.promptTokens();
-        ints[1][n] = r.outputTokens();
-        ints[2][n] = r.requestedOutputTokens() < 0 ? Integer.MIN_VALUE : r.requestedOutputTokens();
-        ints[3][n] = r.chunkNanos().length;
+        ints[0][n] = r.tokens().promptTokens() < 0 ? Integer.MIN_VALUE : r.tokens().promptTokens();
+        ints[1][n] = r.tokens().outputTokens();
+        ints[2][n] = r.tokens().requestedOutputTokens() < 0 ? Integer.MIN_VALUE : r.tokens().requestedOutputTokens();
+        ints[3][n] = r.timing().chunkNanos().length;
         code(0, r.step());
         code(1, r.tag());
         code(2, r.outcome().label());
-        code(3, r.tokenSource().label());
+        code(3, r.tokens().tokenSource().label());
         n++;
     }
 
@@ -103,11 +103,12 @@ final class RequestColumns {
     }
 
     private static long end(RequestRecord r) {
-        return r.endNanos() >= 0 ? r.endNanos() : Math.max(r.lastTokenNanos(), r.dispatchNanos());
+        RequestRecord.Timing t = r.timing();
+        return t.endNanos() >= 0 ? t.endNanos() : Math.max(t.lastTokenNanos(), t.dispatchNanos());
     }
 
     private static long maxGap(RequestRecord r) {
-        long[] t = r.chunkNanos();
+        long[] t = r.timing().chunkNanos();
         if (t.length < 2) {
             return -1;
         }

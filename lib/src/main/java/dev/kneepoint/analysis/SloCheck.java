@@ -18,17 +18,18 @@ final class SloCheck {
     /** The violations of {@code s}, empty when it meets the SLO set. */
     static List<String> violations(StepResult s, Slo slo, double percentile, double maxFailureRate) {
         List<String> v = new ArrayList<>();
-        if (s.requestsOk() == 0) {
+        if (s.counts().requestsOk() == 0) {
             v.add("no OK requests");
             return v;
         }
         boolean sched = slo.schedBasis(s.info().isOpenLoop());
         String p = Format.percentile(percentile);
-        check(v, "ttft" + (sched ? "_sched" : "") + " p" + p, sched ? s.ttftSched() : s.ttft(), percentile, slo.ttftMs());
-        check(v, "tpot p" + p, s.tpot(), percentile, slo.tpotMs());
-        check(v, "itl p" + Format.percentile(slo.itlPercentile()), s.itl(), slo.itlPercentile(), slo.itlMs());
-        check(v, "e2e" + (sched ? "_sched" : "") + " p" + p, sched ? s.e2eSched() : s.e2e(), percentile, slo.e2eMs());
-        double fr = Double.isNaN(s.failureRate()) ? 0 : s.failureRate();
+        StepResult.Latency lat = s.latency();
+        check(v, "ttft" + (sched ? "_sched" : "") + " p" + p, sched ? lat.ttftSched() : lat.ttft(), percentile, slo.ttftMs());
+        check(v, "tpot p" + p, lat.tpot(), percentile, slo.tpotMs());
+        check(v, "itl p" + Format.percentile(slo.itlPercentile()), lat.itl(), slo.itlPercentile(), slo.itlMs());
+        check(v, "e2e" + (sched ? "_sched" : "") + " p" + p, sched ? lat.e2eSched() : lat.e2e(), percentile, slo.e2eMs());
+        double fr = Double.isNaN(s.rates().failureRate()) ? 0 : s.rates().failureRate();
         if (fr > maxFailureRate) {
             v.add("failure rate " + Format.pct(fr) + " > " + Format.pct(maxFailureRate));
         }

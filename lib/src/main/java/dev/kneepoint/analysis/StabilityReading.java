@@ -21,10 +21,10 @@ final class StabilityReading {
         StringBuilder list = new StringBuilder();
         for (int i = 0; i < l.size(); i++) {
             StepResult s = l.steps().get(i);
-            if (s.failureRate() >= Readings.FAILING) {
+            if (s.rates().failureRate() >= Readings.FAILING) {
                 failing.add(i);
                 list.append(list.isEmpty() ? "" : ", ").append(s.info().label()).append(' ')
-                        .append(Format.pct(s.failureRate())).append(" ").append(s.failuresByClass());
+                        .append(Format.pct(s.rates().failureRate())).append(" ").append(s.counts().failuresByClass());
             }
         }
         if (failing.isEmpty()) {

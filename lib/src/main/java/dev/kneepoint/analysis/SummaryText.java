@@ -13,37 +13,38 @@ import java.util.function.Function;
  * carried reasoning tokens, four columns follow: {@code reason_tok} (per OK request), {@code reason%}
  * (share of the output tokens), {@code ttfat_p50} and {@code ttfat_p99} (time to the first answer token); without
  * reasoning the table is unchanged. Notes follow the table, per step: nothing measured, client-bound, requests resent
- * on a fresh connection after a stale kept-alive one (only when some were: {@link StepResult#retried()}), failures.
+ * on a fresh connection after a stale kept-alive one (only when some were: {@link StepResult.Counts#retried()}),
+ * failures.
  */
 public final class SummaryText {
     private record Column(String header, Function<StepResult, String> value) {}
 
     private static final List<Column> COLUMNS = List.of(
             new Column("step", s -> s.info().label()),
-            new Column("ok", s -> Long.toString(s.requestsOk())),
-            new Column("fail", s -> Long.toString(s.requestsFailed())),
-            new Column("conc", s -> num(s.concurrencyMean(), 1)),
-            new Column("req/s", s -> num(s.requestsPerS(), 2)),
-            new Column("out_tok/s", s -> num(s.outputTokensPerS(), 0)),
-            new Column("ttft_p50", s -> num(s.ttft().p50(), 1)),
-            new Column("ttft_p99", s -> num(s.ttft().p99(), 1)),
-            new Column("ttft_sched_p99", s -> num(s.ttftSched().p99(), 1)),
-            new Column("itl_p50", s -> num(s.itl().p50(), 2)),
-            new Column("itl_p99", s -> num(s.itl().p99(), 2)),
-            new Column("tpot_p50", s -> num(s.tpot().p50(), 2)),
-            new Column("e2e_p99", s -> num(s.e2e().p99(), 0)),
-            new Column("lag_p99", s -> num(s.scheduleLag().p99(), 2)),
-            new Column("goodput", s -> num(s.goodputRps(), 2)));
+            new Column("ok", s -> Long.toString(s.counts().requestsOk())),
+            new Column("fail", s -> Long.toString(s.counts().requestsFailed())),
+            new Column("conc", s -> num(s.rates().concurrencyMean(), 1)),
+            new Column("req/s", s -> num(s.rates().requestsPerS(), 2)),
+            new Column("out_tok/s", s -> num(s.rates().outputTokensPerS(), 0)),
+            new Column("ttft_p50", s -> num(s.latency().ttft().p50(), 1)),
+            new Column("ttft_p99", s -> num(s.latency().ttft().p99(), 1)),
+            new Column("ttft_sched_p99", s -> num(s.latency().ttftSched().p99(), 1)),
+            new Column("itl_p50", s -> num(s.latency().itl().p50(), 2)),
+            new Column("itl_p99", s -> num(s.latency().itl().p99(), 2)),
+            new Column("tpot_p50", s -> num(s.latency().tpot().p50(), 2)),
+            new Column("e2e_p99", s -> num(s.latency().e2e().p99(), 0)),
+            new Column("lag_p99", s -> num(s.latency().scheduleLag().p99(), 2)),
+            new Column("goodput", s -> num(s.rates().goodputRps(), 2)));
 
     /**
      * Shown only when some step carried reasoning tokens: reasoning tokens per OK request, their share, and the time
      * to the first answer token.
      */
     private static final List<Column> REASONING = List.of(
-            new Column("reason_tok", s -> num(s.meanReasoningTokens(), 1)),
+            new Column("reason_tok", s -> num(s.tokens().meanReasoningTokens(), 1)),
             new Column("reason%", s -> num(100 * Tables.reasoningShare(s), 1)),
-            new Column("ttfat_p50", s -> num(s.ttfat().p50(), 1)),
-            new Column("ttfat_p99", s -> num(s.ttfat().p99(), 1)));
+            new Column("ttfat_p50", s -> num(s.latency().ttfat().p50(), 1)),
+            new Column("ttfat_p99", s -> num(s.latency().ttfat().p99(), 1)));
 
     private SummaryText() {}
 
@@ -92,23 +93,24 @@ public final class SummaryText {
             sb.append('\n');
         }
         for (StepResult s : steps) {
-            if (s.requestsOk() + s.requestsFailed() == 0 && s.warmupRequests() > 0) {
+            StepResult.Counts c = s.counts();
+            if (c.requestsOk() + c.requestsFailed() == 0 && c.warmupRequests() > 0) {
                 sb.append("note: step ").append(s.info().label()).append(" measured no request (all ")
-                        .append(s.warmupRequests()).append(" were sent during warm-up); latency needs a step longer"
+                        .append(c.warmupRequests()).append(" were sent during warm-up); latency needs a step longer"
                                 + " than one request's latency\n");
             }
             if (s.clientBound()) {
                 sb.append("client-bound: the load generator limited step ").append(s.info().label()).append(" (")
                         .append(s.clientCheck().evidenceText()).append("); its numbers understate the server\n");
             }
-            if (s.retried() > 0) {
-                sb.append(s.retried()).append(s.retried() == 1 ? " request" : " requests").append(" in ")
-                        .append(s.info().label()).append(s.retried() == 1 ? " was" : " were")
+            if (c.retried() > 0) {
+                sb.append(c.retried()).append(c.retried() == 1 ? " request" : " requests").append(" in ")
+                        .append(s.info().label()).append(c.retried() == 1 ? " was" : " were")
                         .append(" resent on a fresh connection (stale keep-alive: the server had closed the connection;"
                                 + " latency counts from the first attempt)\n");
             }
-            if (!s.failuresByClass().isEmpty()) {
-                sb.append("failures in ").append(s.info().label()).append(": ").append(s.failuresByClass()).append('\n');
+            if (!c.failuresByClass().isEmpty()) {
+                sb.append("failures in ").append(s.info().label()).append(": ").append(c.failuresByClass()).append('\n');
             }
         }
         return sb.toString();

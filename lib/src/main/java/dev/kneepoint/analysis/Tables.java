@@ -31,7 +31,7 @@ public final class Tables {
      * (no first token, a dropped request's dispatch) are NaN / Tablesaw's missing int.
      *
      * <p>Columns: {@code id, step, tag, outcome, token_source, warmup, retried} (resent on a fresh connection after a
-     * stale kept-alive one, {@link RequestRecord#retried()}), {@code intended_s, dispatch_s, end_s}
+     * stale kept-alive one, {@link RequestRecord.Response#retried()}), {@code intended_s, dispatch_s, end_s}
      * (seconds on the run clock), {@code schedule_lag_ms, ttft_ms, ttft_sched_ms, tpot_ms, e2e_ms,
      * e2e_sched_ms, chunk_gap_max_ms, user_tokens_per_s, prompt_tokens, output_tokens,
      * requested_output_tokens, chunks}.
@@ -54,7 +54,7 @@ public final class Tables {
     /**
      * One row per step with every step metric of METRICS.md: load, window, counts, failure classes,
      * windowed rates, goodput, {@code retried} (requests resent on a fresh connection after a stale kept-alive one,
-     * {@link StepResult#retried()}; after {@code count_discrepancy}), and for each distribution {@code <name>_count, _mean_ms, _stddev_ms,
+     * {@link StepResult.Counts#retried()}; after {@code count_discrepancy}), and for each distribution {@code <name>_count, _mean_ms, _stddev_ms,
      * _min_ms, _p50_ms, _p90_ms, _p95_ms, _p99_ms, _p99.9_ms, _max_ms}; then the client self-check:
      * {@code client_bound, client_evidence, client_cpu_pct, gc_pause_ms, gc_pause_pct, probe_delay_p99_ms,
      * schedule_lag_limit_ms} (NaN where the client's health was not measured; {@code schedule_lag_p99_ms} is among
@@ -73,23 +73,24 @@ public final class Tables {
                 DoubleColumn.create("rate_rps", steps.stream().mapToDouble(s -> s.info().rateRps())),
                 DoubleColumn.create("window_s", steps.stream().mapToDouble(StepResult::windowS)),
                 BooleanColumn.create("completed", steps.stream().map(s -> s.window().completed())),
-                LongColumn.create("requests_ok", steps.stream().mapToLong(StepResult::requestsOk)),
-                LongColumn.create("requests_failed", steps.stream().mapToLong(StepResult::requestsFailed)),
-                LongColumn.create("cancelled", steps.stream().mapToLong(StepResult::cancelled)),
-                LongColumn.create("dropped", steps.stream().mapToLong(StepResult::dropped)),
-                LongColumn.create("warmup_requests", steps.stream().mapToLong(StepResult::warmupRequests)),
-                DoubleColumn.create("failure_rate", steps.stream().mapToDouble(StepResult::failureRate)),
-                StringColumn.create("failures_by_class", steps.stream().map(s -> joined(s.failuresByClass()))),
-                DoubleColumn.create("output_tokens_per_s", steps.stream().mapToDouble(StepResult::outputTokensPerS)),
-                DoubleColumn.create("input_tokens_per_s", steps.stream().mapToDouble(StepResult::inputTokensPerS)),
-                DoubleColumn.create("requests_per_s", steps.stream().mapToDouble(StepResult::requestsPerS)),
-                DoubleColumn.create("goodput_rps", steps.stream().mapToDouble(StepResult::goodputRps)),
-                DoubleColumn.create("good_fraction", steps.stream().mapToDouble(StepResult::goodFraction)),
-                DoubleColumn.create("concurrency_mean", steps.stream().mapToDouble(StepResult::concurrencyMean)),
-                LongColumn.create("output_len_mismatch", steps.stream().mapToLong(StepResult::outputLenMismatch)),
-                LongColumn.create("count_discrepancy", steps.stream().mapToLong(StepResult::countDiscrepancy)),
-                LongColumn.create("retried", steps.stream().mapToLong(StepResult::retried)),
-                StringColumn.create("token_sources", steps.stream().map(s -> joined(s.tokenSources()))),
+                LongColumn.create("requests_ok", steps.stream().mapToLong(s -> s.counts().requestsOk())),
+                LongColumn.create("requests_failed", steps.stream().mapToLong(s -> s.counts().requestsFailed())),
+                LongColumn.create("cancelled", steps.stream().mapToLong(s -> s.counts().cancelled())),
+                LongColumn.create("dropped", steps.stream().mapToLong(s -> s.counts().dropped())),
+                LongColumn.create("warmup_requests", steps.stream().mapToLong(s -> s.counts().warmupRequests())),
+                DoubleColumn.create("failure_rate", steps.stream().mapToDouble(s -> s.rates().failureRate())),
+                StringColumn.create("failures_by_class", steps.stream().map(s -> joined(s.counts().failuresByClass()))),
+                DoubleColumn.create("output_tokens_per_s",
+                        steps.stream().mapToDouble(s -> s.rates().outputTokensPerS())),
+                DoubleColumn.create("input_tokens_per_s", steps.stream().mapToDouble(s -> s.rates().inputTokensPerS())),
+                DoubleColumn.create("requests_per_s", steps.stream().mapToDouble(s -> s.rates().requestsPerS())),
+                DoubleColumn.create("goodput_rps", steps.stream().mapToDouble(s -> s.rates().goodputRps())),
+                DoubleColumn.create("good_fraction", steps.stream().mapToDouble(s -> s.rates().goodFraction())),
+                DoubleColumn.create("concurrency_mean", steps.stream().mapToDouble(s -> s.rates().concurrencyMean())),
+                LongColumn.create("output_len_mismatch", steps.stream().mapToLong(s -> s.counts().outputLenMismatch())),
+                LongColumn.create("count_discrepancy", steps.stream().mapToLong(s -> s.counts().countDiscrepancy())),
+                LongColumn.create("retried", steps.stream().mapToLong(s -> s.counts().retried())),
+                StringColumn.create("token_sources", steps.stream().map(s -> joined(s.counts().tokenSources()))),
                 StringColumn.create("slo", steps.stream().map(s -> s.slo().toString())));
         for (LatencyMetric m : LatencyMetric.values()) {
             String b = m.baseName();
@@ -123,18 +124,20 @@ public final class Tables {
         if (!hasReasoning(steps)) {
             return;
         }
-        t.addColumns(LongColumn.create("reasoning_tokens", steps.stream().mapToLong(StepResult::reasoningTokens)),
-                DoubleColumn.create("mean_reasoning_tokens", steps.stream().mapToDouble(StepResult::meanReasoningTokens)),
+        t.addColumns(LongColumn.create("reasoning_tokens", steps.stream().mapToLong(s -> s.tokens().reasoningTokens())),
+                DoubleColumn.create("mean_reasoning_tokens",
+                        steps.stream().mapToDouble(s -> s.tokens().meanReasoningTokens())),
                 DoubleColumn.create("reasoning_share", steps.stream().mapToDouble(Tables::reasoningShare)),
-                LongColumn.create("ttfat_count", steps.stream().mapToLong(s -> s.ttfat().count())),
-                DoubleColumn.create("ttfat_p50_ms", steps.stream().mapToDouble(s -> s.ttfat().p50())),
-                DoubleColumn.create("ttfat_p99_ms", steps.stream().mapToDouble(s -> s.ttfat().p99())),
-                DoubleColumn.create("answer_delay_p50_ms", steps.stream().mapToDouble(s -> s.ttfat().p50() - s.ttft().p50())));
+                LongColumn.create("ttfat_count", steps.stream().mapToLong(s -> s.latency().ttfat().count())),
+                DoubleColumn.create("ttfat_p50_ms", steps.stream().mapToDouble(s -> s.latency().ttfat().p50())),
+                DoubleColumn.create("ttfat_p99_ms", steps.stream().mapToDouble(s -> s.latency().ttfat().p99())),
+                DoubleColumn.create("answer_delay_p50_ms",
+                        steps.stream().mapToDouble(s -> s.latency().ttfat().p50() - s.latency().ttft().p50())));
     }
 
     /** True when some step's OK requests carried reasoning tokens. */
     static boolean hasReasoning(java.util.List<StepResult> steps) {
-        return steps.stream().anyMatch(s -> s.reasoningTokens() > 0);
+        return steps.stream().anyMatch(s -> s.tokens().reasoningTokens() > 0);
     }
 
     /**
@@ -142,8 +145,8 @@ public final class Tables {
      * their ratio is the ratio of the sums); NaN when there is no output.
      */
     static double reasoningShare(StepResult s) {
-        double out = s.meanOutputTokens();
-        double r = s.meanReasoningTokens();
+        double out = s.tokens().meanOutputTokens();
+        double r = s.tokens().meanReasoningTokens();
         return Double.isNaN(out) || out <= 0 || Double.isNaN(r) ? Double.NaN : r / out;
     }
 

@@ -125,10 +125,12 @@ final class TimeSeriesColumns {
     }
 
     void add(RequestRecord r) {
-        long[] t = r.chunkNanos();
-        int[] k = r.chunkTokens();
+        RequestRecord.Timing timing = r.timing();
+        long[] t = timing.chunkNanos();
+        int[] k = timing.chunkTokens();
         if (maxBins != Integer.MAX_VALUE) {
-            long last = Math.max(Math.max(r.endNanos(), r.lastTokenNanos()), Math.max(r.dispatchNanos(), r.firstTokenNanos()));
+            long last = Math.max(Math.max(timing.endNanos(), timing.lastTokenNanos()),
+                    Math.max(timing.dispatchNanos(), timing.firstTokenNanos()));
             for (long c : t) {
                 last = Math.max(last, c);
             }
@@ -152,7 +154,8 @@ final class TimeSeriesColumns {
                 chunkBin.itl = record(chunkBin.itl, Math.max(0, t[i] - t[i - 1]) / k[i], k[i]);
             }
         }
-        long end = r.endNanos() >= 0 ? r.endNanos() : Math.max(r.lastTokenNanos(), r.dispatchNanos());
+        long end = timing.endNanos() >= 0 ? timing.endNanos()
+                : Math.max(timing.lastTokenNanos(), timing.dispatchNanos());
         if (end >= 0) {
             Bin b = bin(end);
             switch (r.outcome()) {
@@ -161,8 +164,8 @@ final class TimeSeriesColumns {
                 default -> b.failures++;
             }
         }
-        if (r.isOk() && r.firstTokenNanos() >= 0) {
-            Bin b = bin(r.firstTokenNanos());
+        if (r.isOk() && timing.firstTokenNanos() >= 0) {
+            Bin b = bin(timing.firstTokenNanos());
             if (r.ttftNanos() >= 0) {
                 b.ttft = record(b.ttft, r.ttftNanos(), 1);
             }
@@ -170,7 +173,7 @@ final class TimeSeriesColumns {
                 b.ttftSched = record(b.ttftSched, r.ttftSchedNanos(), 1);
             }
         }
-        long dispatch = r.dispatchNanos();
+        long dispatch = timing.dispatchNanos();
         if (dispatch >= 0) {
             bin(dispatch).dispatchesByStep.merge(r.step(), 1, Integer::sum);
             for (long from = dispatch; from < end; ) {

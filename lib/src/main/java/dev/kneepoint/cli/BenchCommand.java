@@ -198,13 +198,16 @@ final class BenchCommand implements Callable<Integer> {
                 }
             }
             StepResult s = r.steps().get(r.steps().size() - 1);
-            long tokens = r.steps().stream().mapToLong(x -> Math.round(x.outputTokensPerS() * x.windowS())).sum();
+            StepResult.Latency lat = s.latency();
+            long tokens = r.steps().stream().mapToLong(x -> Math.round(x.rates().outputTokensPerS() * x.windowS()))
+                    .sum();
             double nsPerToken = tokens == 0 ? Double.NaN : (double) cpu / tokens;
             return String.format(Locale.ROOT,
                     "| %s | %s | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f / %.1f | %.3f / %.3f / %.3f / %.1f | %.0f | %d | %d | %d |",
-                    name, load, s.outputTokensPerS(), nsPerToken, 1e9 / nsPerToken, s.concurrencyMean(),
-                    s.ttft().p99(), s.itl().p50(), s.itl().p99(), s.scheduleLag().p50(), s.scheduleLag().p99(),
-                    s.scheduleLag().p999(), s.scheduleLag().max(), 100.0 * cpu / 1e9 / wall, gc, jit, s.requestsFailed());
+                    name, load, s.rates().outputTokensPerS(), nsPerToken, 1e9 / nsPerToken, s.rates().concurrencyMean(),
+                    lat.ttft().p99(), lat.itl().p50(), lat.itl().p99(), lat.scheduleLag().p50(), lat.scheduleLag().p99(),
+                    lat.scheduleLag().p999(), lat.scheduleLag().max(), 100.0 * cpu / 1e9 / wall, gc, jit,
+                    s.counts().requestsFailed());
         } finally {
             child.destroy();
             if (!child.waitFor(5, TimeUnit.SECONDS)) {

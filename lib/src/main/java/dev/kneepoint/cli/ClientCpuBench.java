@@ -64,9 +64,10 @@ public final class ClientCpuBench {
             LongAdder tokens = new LongAdder();
             for (RequestRecord r : records) {
                 outcomes.merge(r.outcome().label(), 1, Integer::sum);
-                for (int k = 0; k < r.chunkNanos().length; k++) {
-                    if (r.chunkNanos()[k] >= t0 && r.chunkNanos()[k] < t1) {
-                        tokens.add(r.chunkTokens()[k]);
+                long[] chunkNanos = r.timing().chunkNanos();
+                for (int k = 0; k < chunkNanos.length; k++) {
+                    if (chunkNanos[k] >= t0 && chunkNanos[k] < t1) {
+                        tokens.add(r.timing().chunkTokens()[k]);
                     }
                 }
             }

@@ -3,7 +3,6 @@ package dev.kneepoint.cli;
 import dev.kneepoint.Kneepoint;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.metrics.RunResult;
-import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.report.RunReport;
 import dev.kneepoint.sim.Simulator;
 import dev.kneepoint.sweep.Sweep;
@@ -77,7 +76,7 @@ final class DemoCommand implements Callable<Integer>, OptionDefaults.Own {
             System.out.println("== Closed loop: concurrency ladder");
             System.out.print(RunReport.write(ladderDir));
 
-            double capacity = ladder.steps().stream().mapToDouble(StepResult::requestsPerS).max().orElse(1.0);
+            double capacity = ladder.steps().stream().mapToDouble(s -> s.rates().requestsPerS()).max().orElse(1.0);
             double[] rates = {round(capacity * 0.5), round(capacity * 0.9), round(capacity * 1.2)};
             System.err.printf(Locale.ROOT, "measured capacity %.2f req/s; open-loop rates %.2f, %.2f, %.2f req/s%n",
                     capacity, rates[0], rates[1], rates[2]);

@@ -48,10 +48,11 @@ public final class LoopCpuBench {
                 double wallS = (System.nanoTime() - wall0) / 1e9;
                 for (StepResult step : result.steps()) {
                     ClientHealth h = step.clientCheck().health();
-                    double tokens = step.outputTokensPerS() * step.windowS();
+                    double tokens = step.rates().outputTokensPerS() * step.windowS();
                     System.out.printf(Locale.ROOT, "round=%d variant=%s window_s=%.1f tokens_per_s=%.0f"
                                     + " client_cpu_us_per_token=%.2f gc=%d | sweep threads: %s%n", r, v, step.windowS(),
-                            step.outputTokensPerS(), h.cpuNanos() / 1e3 / tokens, h.gcCount(), after.since(before, wallS));
+                            step.rates().outputTokensPerS(), h.cpuNanos() / 1e3 / tokens, h.gcCount(),
+                            after.since(before, wallS));
                 }
             }
         }

@@ -113,15 +113,17 @@ final class SimBenchCommand implements Callable<Integer> {
             double emittedPerS = emittedTokens / ((w[1].nanos() - w[0].nanos()) / 1e9);
             StepResult s = r.steps().get(0);
             System.err.printf(Locale.ROOT, "bench-sim: window %.1f s, ok %d, failed %d, cancelled %d, warm-up %d%n",
-                    s.windowS(), s.requestsOk(), s.requestsFailed(), s.cancelled(), s.warmupRequests());
+                    s.windowS(), s.counts().requestsOk(), s.counts().requestsFailed(), s.counts().cancelled(),
+                    s.counts().warmupRequests());
             // per token the simulator wrote over the same span (it counts every token, also those of streams
             // that the step's end cancels, whose records a starved machine may lose)
             String cpuPerToken = w[1].cpu().perToken(w[0].cpu(), emittedTokens);
             return String.format(Locale.ROOT,
                     "| %d | %d | %.0f | %d | %.0f%% | %.0f | %.0f | %.0f | %.1f | %.3f / %.2f / %.1f | %.1f / %.1f | %d | %d / %d | %.0f | %s | %.2f |",
                     c.streams(), c.tokensPerS(), stepNanos / 1e6, c.outputTokens(), c.spread() * 100,
-                    emittedPerS, s.outputTokensPerS(), s.concurrencyMean(), s.requestsPerS(), ms(st.emissionLagP50()),
-                    ms(st.emissionLagP99()), ms(st.emissionLagMax()), s.itl().p50(), s.itl().p99(), s.requestsFailed(),
+                    emittedPerS, s.rates().outputTokensPerS(), s.rates().concurrencyMean(), s.rates().requestsPerS(),
+                    ms(st.emissionLagP50()), ms(st.emissionLagP99()), ms(st.emissionLagMax()), s.latency().itl().p50(),
+                    s.latency().itl().p99(), s.counts().requestsFailed(),
                     w[1].gcCount() - w[0].gcCount(), w[1].gcMillis() - w[0].gcMillis(),
                     (w[1].allocated() - w[0].allocated()) / (double) Math.max(1, emittedTokens), cpuPerToken,
                     java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());

@@ -55,64 +55,64 @@ enum RequestField {
         @Override void putFlag(RequestDraft d, boolean v) { d.builder.warmup = v; }
     },
     T_INTENDED_NS("t_intended_ns", ALWAYS, LONG, -1) {
-        @Override long longOf(RequestRecord r) { return r.intendedNanos(); }
+        @Override long longOf(RequestRecord r) { return r.timing().intendedNanos(); }
         @Override void putLong(RequestDraft d, long v) { d.builder.intendedNanos = v; }
     },
     T_DISPATCH_NS("t_dispatch_ns", ALWAYS, LONG, -1) {
-        @Override long longOf(RequestRecord r) { return r.dispatchNanos(); }
+        @Override long longOf(RequestRecord r) { return r.timing().dispatchNanos(); }
         @Override void putLong(RequestDraft d, long v) { d.builder.dispatchNanos = v; }
     },
     T_FIRST_BYTE_NS("t_first_byte_ns", ALWAYS, LONG, -1) {
-        @Override long longOf(RequestRecord r) { return r.firstByteNanos(); }
+        @Override long longOf(RequestRecord r) { return r.timing().firstByteNanos(); }
         @Override void putLong(RequestDraft d, long v) { d.builder.firstByteNanos = v; }
     },
     T_FIRST_TOKEN_NS("t_first_token_ns", ALWAYS, LONG, -1) {
-        @Override long longOf(RequestRecord r) { return r.firstTokenNanos(); }
+        @Override long longOf(RequestRecord r) { return r.timing().firstTokenNanos(); }
         @Override void putLong(RequestDraft d, long v) { d.builder.firstTokenNanos = v; }
     },
     T_LAST_TOKEN_NS("t_last_token_ns", ALWAYS, LONG, -1) {
-        @Override long longOf(RequestRecord r) { return r.lastTokenNanos(); }
+        @Override long longOf(RequestRecord r) { return r.timing().lastTokenNanos(); }
         @Override void putLong(RequestDraft d, long v) { d.builder.lastTokenNanos = v; }
     },
     T_END_NS("t_end_ns", ALWAYS, LONG, -1) {
-        @Override long longOf(RequestRecord r) { return r.endNanos(); }
+        @Override long longOf(RequestRecord r) { return r.timing().endNanos(); }
         @Override void putLong(RequestDraft d, long v) { d.builder.endNanos = v; }
     },
     CHUNK_NS("chunk_ns", ALWAYS, LONGS) {
-        @Override long[] longsOf(RequestRecord r) { return r.chunkNanos(); }
+        @Override long[] longsOf(RequestRecord r) { return r.timing().chunkNanos(); }
         @Override void putLongs(RequestDraft d, long[] v) { d.builder.chunkNanos = v; }
     },
     CHUNK_TOKENS("chunk_tokens", ALWAYS, INTS) {
-        @Override int[] intsOf(RequestRecord r) { return r.chunkTokens(); }
+        @Override int[] intsOf(RequestRecord r) { return r.timing().chunkTokens(); }
         @Override void putInts(RequestDraft d, int[] v) { d.builder.chunkTokens = v; }
     },
     PROMPT_TOKENS("prompt_tokens", ALWAYS, INT, -1) {
-        @Override int intOf(RequestRecord r) { return r.promptTokens(); }
+        @Override int intOf(RequestRecord r) { return r.tokens().promptTokens(); }
         @Override void putInt(RequestDraft d, int v) { d.builder.promptTokens = v; }
     },
     OUTPUT_TOKENS("output_tokens", ALWAYS, INT, 0) {
-        @Override int intOf(RequestRecord r) { return r.outputTokens(); }
+        @Override int intOf(RequestRecord r) { return r.tokens().outputTokens(); }
         @Override void putInt(RequestDraft d, int v) { d.builder.outputTokens = v; }
     },
     REASONING_TOKENS("reasoning_tokens", ALWAYS, INT, 0) {
-        @Override int intOf(RequestRecord r) { return r.reasoningTokens(); }
+        @Override int intOf(RequestRecord r) { return r.tokens().reasoningTokens(); }
         @Override void putInt(RequestDraft d, int v) { d.builder.reasoningTokens = v; }
     },
     REQUESTED_PROMPT_TOKENS("requested_prompt_tokens", ALWAYS, INT, -1) {
-        @Override int intOf(RequestRecord r) { return r.requestedPromptTokens(); }
+        @Override int intOf(RequestRecord r) { return r.tokens().requestedPromptTokens(); }
         @Override void putInt(RequestDraft d, int v) { d.builder.requestedPromptTokens = v; }
     },
     REQUESTED_OUTPUT_TOKENS("requested_output_tokens", ALWAYS, INT, -1) {
-        @Override int intOf(RequestRecord r) { return r.requestedOutputTokens(); }
+        @Override int intOf(RequestRecord r) { return r.tokens().requestedOutputTokens(); }
         @Override void putInt(RequestDraft d, int v) { d.builder.requestedOutputTokens = v; }
     },
     CLIENT_COUNTED_TOKENS("client_counted_tokens", ALWAYS, INT, -1) {
-        @Override int intOf(RequestRecord r) { return r.clientCountedTokens(); }
+        @Override int intOf(RequestRecord r) { return r.tokens().clientCountedTokens(); }
         @Override void putInt(RequestDraft d, int v) { d.builder.clientCountedTokens = v; }
     },
     /** Its label ({@link TokenSource#label()}); a label that does not parse rejects the line. */
     TOKEN_SOURCE("token_source", REQUIRED, TEXT, null) {
-        @Override String textOf(RequestRecord r) { return SOURCE_LABELS[r.tokenSource().ordinal()]; }
+        @Override String textOf(RequestRecord r) { return SOURCE_LABELS[r.tokens().tokenSource().ordinal()]; }
         @Override void putText(RequestDraft d, String v) { d.builder.tokenSource = tokenSource(v); }
     },
     /** Its label ({@link Outcome#label()}); a label that does not parse rejects the line. */
@@ -127,25 +127,25 @@ enum RequestField {
     },
     /** {@code null} when the server gave none. */
     FINISH_REASON("finish_reason", ALWAYS, TEXT, null) {
-        @Override String textOf(RequestRecord r) { return r.finishReason(); }
+        @Override String textOf(RequestRecord r) { return r.response().finishReason(); }
         @Override void putText(RequestDraft d, String v) { d.builder.finishReason = v; }
     },
     STREAMED("streamed", ALWAYS, FLAG, true) {
-        @Override boolean flagOf(RequestRecord r) { return r.streamed(); }
+        @Override boolean flagOf(RequestRecord r) { return r.response().streamed(); }
         @Override void putFlag(RequestDraft d, boolean v) { d.builder.streamed = v; }
     },
     SERVER_TIMINGS("server_timings", ALWAYS, TIMINGS) {
-        @Override Map<String, Double> timingsOf(RequestRecord r) { return r.serverTimings(); }
+        @Override Map<String, Double> timingsOf(RequestRecord r) { return r.response().serverTimings(); }
         @Override void putTimings(RequestDraft d, Map<String, Double> v) { d.builder.serverTimings = v; }
     },
     /** Only for requests with reasoning: other lines stay as they were. */
     T_FIRST_ANSWER_NS("t_first_answer_ns", WHEN_SET, LONG, -1) {
-        @Override long longOf(RequestRecord r) { return r.firstAnswerNanos(); }
+        @Override long longOf(RequestRecord r) { return r.timing().firstAnswerNanos(); }
         @Override void putLong(RequestDraft d, long v) { d.builder.firstAnswerNanos = v; }
     },
     /** Only when true (sent again after a stale kept-alive connection): the usual line keeps its compact form. */
     RETRIED("retried", WHEN_SET, FLAG, false) {
-        @Override boolean flagOf(RequestRecord r) { return r.retried(); }
+        @Override boolean flagOf(RequestRecord r) { return r.response().retried(); }
         @Override void putFlag(RequestDraft d, boolean v) { d.builder.retried = v; }
     },
     TTFT_MS("ttft_ms", DERIVED, MILLIS) {

@@ -242,14 +242,15 @@ public final class RunLoader {
                 aggregators.put(r.step(), a);
             }
             a.accept(r);
-            long start = r.dispatchNanos() >= 0 ? r.dispatchNanos() : Math.max(0, r.endNanos());
+            RequestRecord.Timing t = r.timing();
+            long start = t.dispatchNanos() >= 0 ? t.dispatchNanos() : Math.max(0, t.endNanos());
             long[] e = extents.get(r.step());
             if (e == null) {
                 e = new long[] {Long.MAX_VALUE, 0};
                 extents.put(r.step(), e);
             }
             e[0] = Math.min(e[0], start);
-            e[1] = Math.max(e[1], Math.max(start, r.endNanos()));
+            e[1] = Math.max(e[1], Math.max(start, r.timing().endNanos()));
         }
 
         List<StepResult> finish() {

@@ -28,7 +28,7 @@ import java.util.Map;
  * input_tokens_per_s, requests_per_s, goodput_rps, good_fraction, concurrency_mean, output_len_mismatch,
  * count_discrepancy, retried, reasoning_tokens, mean_reasoning_tokens, token_sources{source: n}, slo{...},
  * client_check{...}} ({@code retried}: requests resent on a fresh connection after a stale kept-alive one, among the
- * OK and failed ones, {@link StepResult#retried()}; the reasoning counts cover the OK requests: output tokens carried as reasoning content, already part of the output
+ * OK and failed ones, {@link StepResult.Counts#retried()}; the reasoning counts cover the OK requests: output tokens carried as reasoning content, already part of the output
  * tokens; client_check: whether the load generator limited the step, with its evidence and signals, see
  * {@code StepJson.writeCheck}). After {@code steps}, {@code client_bound_steps[]}: the labels of the client-bound steps
  * (empty when the client kept up). The reasoning and client keys were added to version 1 without a version change, as
@@ -138,28 +138,28 @@ public final class SummaryJson {
         Json.number(g, "window_s", s.windowS());
         g.writeFieldName("window");
         StepJson.writeWindow(g, s.window());
-        g.writeNumberField("requests_ok", s.requestsOk());
-        g.writeNumberField("requests_failed", s.requestsFailed());
-        g.writeNumberField("cancelled", s.cancelled());
-        g.writeNumberField("dropped", s.dropped());
-        g.writeNumberField("warmup_requests", s.warmupRequests());
-        Json.number(g, "failure_rate", s.failureRate());
-        writeCounts(g, "failures_by_class", s.failuresByClass());
+        g.writeNumberField("requests_ok", s.counts().requestsOk());
+        g.writeNumberField("requests_failed", s.counts().requestsFailed());
+        g.writeNumberField("cancelled", s.counts().cancelled());
+        g.writeNumberField("dropped", s.counts().dropped());
+        g.writeNumberField("warmup_requests", s.counts().warmupRequests());
+        Json.number(g, "failure_rate", s.rates().failureRate());
+        writeCounts(g, "failures_by_class", s.counts().failuresByClass());
         for (Map.Entry<String, Distribution> e : s.distributions().entrySet()) {
             writeDistribution(g, e.getKey(), e.getValue());
         }
-        Json.number(g, "output_tokens_per_s", s.outputTokensPerS());
-        Json.number(g, "input_tokens_per_s", s.inputTokensPerS());
-        Json.number(g, "requests_per_s", s.requestsPerS());
-        Json.number(g, "goodput_rps", s.goodputRps());
-        Json.number(g, "good_fraction", s.goodFraction());
-        Json.number(g, "concurrency_mean", s.concurrencyMean());
-        g.writeNumberField("output_len_mismatch", s.outputLenMismatch());
-        g.writeNumberField("count_discrepancy", s.countDiscrepancy());
-        g.writeNumberField("retried", s.retried());
-        g.writeNumberField("reasoning_tokens", s.reasoningTokens());
-        Json.number(g, "mean_reasoning_tokens", s.meanReasoningTokens());
-        writeCounts(g, "token_sources", s.tokenSources());
+        Json.number(g, "output_tokens_per_s", s.rates().outputTokensPerS());
+        Json.number(g, "input_tokens_per_s", s.rates().inputTokensPerS());
+        Json.number(g, "requests_per_s", s.rates().requestsPerS());
+        Json.number(g, "goodput_rps", s.rates().goodputRps());
+        Json.number(g, "good_fraction", s.rates().goodFraction());
+        Json.number(g, "concurrency_mean", s.rates().concurrencyMean());
+        g.writeNumberField("output_len_mismatch", s.counts().outputLenMismatch());
+        g.writeNumberField("count_discrepancy", s.counts().countDiscrepancy());
+        g.writeNumberField("retried", s.counts().retried());
+        g.writeNumberField("reasoning_tokens", s.tokens().reasoningTokens());
+        Json.number(g, "mean_reasoning_tokens", s.tokens().meanReasoningTokens());
+        writeCounts(g, "token_sources", s.counts().tokenSources());
         g.writeFieldName("slo");
         StepJson.writeSlo(g, s.slo());
         g.writeFieldName("client_check");

@@ -146,7 +146,7 @@ final class OpenLoopRunner {
             permit = false;
             if (session != null) {
                 if (sessions.advance(session, record)) {
-                    sessions.park(session, record.endNanos());
+                    sessions.park(session, record.timing().endNanos());
                 }
                 record = record.withResponseText(null);
             }

@@ -319,8 +319,8 @@ final class RequestTracker {
     private RequestRecord cancelledRecord(Flight f) {
         RequestRecord p = f.handedNanos >= 0 ? f.cancellation.progress() : null;
         if (p != null && p.id() == f.id() && p.step().equals(f.context.step())) {
-            long dispatch = p.dispatchNanos() >= 0 ? p.dispatchNanos() : f.handedNanos;
-            long end = Math.max(run.clock.now(), Math.max(dispatch, p.lastTokenNanos()));
+            long dispatch = p.timing().dispatchNanos() >= 0 ? p.timing().dispatchNanos() : f.handedNanos;
+            long end = Math.max(run.clock.now(), Math.max(dispatch, p.timing().lastTokenNanos()));
             RequestRecord.Builder b = p.toBuilder(); // all it measured: tokens, first answer, a resend
             b.dispatchNanos = dispatch;
             b.endNanos = end;

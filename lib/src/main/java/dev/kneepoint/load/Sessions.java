@@ -90,10 +90,10 @@ final class Sessions {
      * {@code record.withResponseText(null)}.
      */
     boolean advance(Session s, RequestRecord record) {
-        if (!record.isOk() || s.turn() + 1 >= workload.turns() || record.responseText() == null) {
+        if (!record.isOk() || s.turn() + 1 >= workload.turns() || record.response().responseText() == null) {
             return false;
         }
-        s.answers.add(new SessionWorkload.Answer(record.responseText(), record.outputTokens()));
+        s.answers.add(new SessionWorkload.Answer(record.response().responseText(), record.tokens().outputTokens()));
         return true;
     }
 

@@ -157,8 +157,8 @@ final class BackgroundAggregator {
         RecordSpan h = new RecordSpan(r);
         records++;
         seen = Math.max(seen, h.read);
-        minIntended = Math.min(minIntended, Math.max(0, r.intendedNanos()));
-        maxEnd = Math.max(maxEnd, Math.max(r.endNanos(), r.lastTokenNanos()) + 1);
+        minIntended = Math.min(minIntended, Math.max(0, r.timing().intendedNanos()));
+        maxEnd = Math.max(maxEnd, Math.max(r.timing().endNanos(), r.timing().lastTokenNanos()) + 1);
         total.accept(withWarmup(r, false));
         for (BackgroundStep s : started) {
             s.offer(h);
@@ -350,16 +350,16 @@ final class BackgroundAggregator {
             RequestRecord r = h.record;
             if (window != null) {
                 if (h.lo < window.endNanos() && h.hi >= window.startNanos()) {
-                    feed(r, !window.contains(r.intendedNanos()));
+                    feed(r, !window.contains(r.timing().intendedNanos()));
                 }
             } else if (plan == null) {
                 if (h.hi >= stepStart) { // the window starts at or after the step
                     pending.add(r);
                 }
             } else if (h.hi >= plan.startNanos()) { // else every time lies before the window
-                if (r.intendedNanos() < plan.startNanos()) {
+                if (r.timing().intendedNanos() < plan.startNanos()) {
                     feed(r, true);
-                } else if (r.intendedNanos() < Math.min(plan.endCapNanos(), stopped ? frozenSeen : seen)) {
+                } else if (r.timing().intendedNanos() < Math.min(plan.endCapNanos(), stopped ? frozenSeen : seen)) {
                     feed(r, false); // before the window's end: WindowPlan
                 } else {
                     pending.add(r);
@@ -376,7 +376,7 @@ final class BackgroundAggregator {
             }
             window = w;
             for (RequestRecord r : pending) {
-                feed(r, !w.contains(r.intendedNanos()));
+                feed(r, !w.contains(r.timing().intendedNanos()));
             }
             pending.clear();
         }

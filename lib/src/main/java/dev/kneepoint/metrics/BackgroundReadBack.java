@@ -266,9 +266,10 @@ public final class BackgroundReadBack {
 
     /** The latest clock reading a record carries: the stream has reached at least this time. */
     private static long latestReading(RequestRecord r) {
-        long l = Math.max(Math.max(r.dispatchNanos(), r.endNanos()), Math.max(r.firstByteNanos(),
-                Math.max(r.firstTokenNanos(), r.lastTokenNanos())));
-        for (long t : r.chunkNanos()) {
+        RequestRecord.Timing timing = r.timing();
+        long l = Math.max(Math.max(timing.dispatchNanos(), timing.endNanos()), Math.max(timing.firstByteNanos(),
+                Math.max(timing.firstTokenNanos(), timing.lastTokenNanos())));
+        for (long t : timing.chunkNanos()) {
             l = Math.max(l, t);
         }
         return l;

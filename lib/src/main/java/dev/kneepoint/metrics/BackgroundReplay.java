@@ -24,7 +24,7 @@ final class BackgroundReplay {
             StepWindow window = BackgroundAggregator.window(w);
             StepAggregator a = StepAggregator.forKnownWindow(info, slo, ClientThresholds.defaults(), window);
             for (RequestRecord r : records) {
-                a.accept(BackgroundAggregator.withWarmup(r, !w.contains(r.intendedNanos())));
+                a.accept(BackgroundAggregator.withWarmup(r, !w.contains(r.timing().intendedNanos())));
             }
             steps.add(a.finish(window));
         }
@@ -34,8 +34,8 @@ final class BackgroundReplay {
             end = Math.max(end, fg.window().endNanos());
         }
         for (RequestRecord r : records) {
-            start = Math.min(start, Math.max(0, r.intendedNanos()));
-            end = Math.max(end, Math.max(r.endNanos(), r.lastTokenNanos()) + 1);
+            start = Math.min(start, Math.max(0, r.timing().intendedNanos()));
+            end = Math.max(end, Math.max(r.timing().endNanos(), r.timing().lastTokenNanos()) + 1);
         }
         StepWindow window = new StepWindow(start, start, end, complete);
         StepInfo totalInfo = BackgroundAggregator.info(-1, "total", end - start, rateRps, arrival, rates);

@@ -43,7 +43,7 @@ public record BackgroundResult(String tag, double rateRps, String arrival, List<
 
     /** All background requests of the run (every outcome, cancelled included). */
     public long requests() {
-        return total.requestsOk() + total.requestsFailed() + total.cancelled();
+        return total.counts().requestsOk() + total.counts().requestsFailed() + total.counts().cancelled();
     }
 
     /**

@@ -22,8 +22,8 @@ final class LiveTokenRate {
 
     /** Counts the record's token arrivals (chunks without a time are skipped). */
     void add(RequestRecord r) {
-        long[] t = r.chunkNanos();
-        int[] k = r.chunkTokens();
+        long[] t = r.timing().chunkNanos();
+        int[] k = r.timing().chunkTokens();
         for (int i = 0; i < t.length; i++) {
             if (t[i] < 0) {
                 continue;

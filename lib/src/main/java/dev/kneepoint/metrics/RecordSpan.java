@@ -16,18 +16,19 @@ final class RecordSpan {
 
     RecordSpan(RequestRecord r) {
         this.record = r;
-        long dispatch = r.dispatchNanos();
-        long stop = r.endNanos() >= 0 ? r.endNanos() : Math.max(r.lastTokenNanos(), dispatch);
-        long l = Math.min(r.intendedNanos(), stop);
-        long h = Math.max(r.intendedNanos(), stop);
-        long rd = Math.max(Math.max(dispatch, r.endNanos()), Math.max(r.firstByteNanos(),
-                Math.max(r.firstTokenNanos(), r.lastTokenNanos())));
+        RequestRecord.Timing timing = r.timing();
+        long dispatch = timing.dispatchNanos();
+        long stop = timing.endNanos() >= 0 ? timing.endNanos() : Math.max(timing.lastTokenNanos(), dispatch);
+        long l = Math.min(timing.intendedNanos(), stop);
+        long h = Math.max(timing.intendedNanos(), stop);
+        long rd = Math.max(Math.max(dispatch, timing.endNanos()), Math.max(timing.firstByteNanos(),
+                Math.max(timing.firstTokenNanos(), timing.lastTokenNanos())));
         if (dispatch >= 0) {
             l = Math.min(l, dispatch);
             h = Math.max(h, dispatch);
         }
-        long[] t = r.chunkNanos();
-        int[] k = r.chunkTokens();
+        long[] t = timing.chunkNanos();
+        int[] k = timing.chunkTokens();
         for (int i = 0; i < t.length; i++) {
             rd = Math.max(rd, t[i]);
             if (k[i] > 0 && t[i] >= 0) {

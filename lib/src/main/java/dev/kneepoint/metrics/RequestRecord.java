@@ -14,71 +14,136 @@ import java.util.Objects;
  *
  * <p>{@code chunkNanos[i]} is the arrival of the i-th token-carrying event and
  * {@code chunkTokens[i]} how many output tokens it carried, already scaled so that the counts sum
- * to {@link #outputTokens()} when the server reported a total (METRICS.md "Token counts").
+ * to {@link Tokens#outputTokens()} when the server reported a total (METRICS.md "Token counts").
  *
- * @param id                    request index within the run, unique
- * @param step                  label of the load step the request belongs to
- * @param tag                   stream tag (e.g. {@code fg}, {@code bg}) separating traffic classes
- * @param warmup                true when sent during a step's warm-up (kept in the log, excluded from statistics)
- * @param intendedNanos         {@code t_intended}
- * @param dispatchNanos         {@code t_dispatch}
- * @param firstByteNanos        {@code t_first_byte} (response headers)
- * @param firstTokenNanos       {@code t_first_token}
- * @param lastTokenNanos        {@code t_last_token}
- * @param endNanos              {@code t_end}; for a dropped request the instant it was dropped
- * @param chunkNanos            arrival of each token-carrying event
- * @param chunkTokens           tokens carried by each token-carrying event
- * @param promptTokens          prompt tokens (server usage when reported, else the requested count; -1 unknown)
- * @param outputTokens          output tokens (by {@link #tokenSource()})
- * @param reasoningTokens       of {@code outputTokens}, those carried as reasoning content
- * @param requestedPromptTokens prompt length the workload asked for (-1 unknown)
- * @param requestedOutputTokens output length the workload asked for via {@code max_tokens} (-1 none)
- * @param clientCountedTokens   tokens counted on the client side before scaling to the server total
- *                              (continuous usage, or one per content event); -1 when not counted
- * @param tokenSource           where {@code outputTokens} came from
- * @param outcome               how the request ended
- * @param finishReason          server's finish reason ({@code stop}, {@code length}, ...), or null
- * @param streamed              false for a non-streaming request, where TTFT equals E2E by construction
- * @param serverTimings         server-reported phase timings (llama.cpp {@code timings}, ...), possibly empty
- * @param responseText          the answer's text (concatenated content deltas), only when the request's spec asked
- *                              for it ({@code RequestSpec.keepResponseText}); else null. Not part of
- *                              {@code requests.jsonl} nor of {@link #equals}
- * @param firstAnswerNanos      {@code t_first_answer}: the first event carrying answer text (not reasoning text),
- *                              recorded only for a request with reasoning (reasoning events or reasoning tokens);
- *                              {@link #ABSENT} otherwise, and when a reasoning request produced no answer text
- * @param retried               true when the request was sent a second time, on a fresh connection, because the
- *                              kept-alive connection it was first written to had been closed by the server before
- *                              any byte of the response (a stale connection); its timestamps still count from the
- *                              first attempt's {@code t_dispatch}, so TTFT and E2E include the lost attempt
- *                              (docs/RELIABILITY.md, "Stale keep-alive connections")
+ * <p>The components are grouped: {@link Timing} (timestamps and token-carrying events), {@link Tokens} (token
+ * counts) and {@link Response} (what the server said besides tokens); the derived metrics ({@link #ttftNanos()} ...)
+ * are on the record itself. Code that builds a record uses the {@link Builder}, whose fields are flat.
+ *
+ * @param id       request index within the run, unique
+ * @param step     label of the load step the request belongs to
+ * @param tag      stream tag (e.g. {@code fg}, {@code bg}) separating traffic classes
+ * @param warmup   true when sent during a step's warm-up (kept in the log, excluded from statistics)
+ * @param outcome  how the request ended
+ * @param timing   the timestamps and the token-carrying events
+ * @param tokens   the token counts
+ * @param response what the server said besides tokens, and how the exchange went
  */
 public record RequestRecord(
         long id,
         String step,
         String tag,
         boolean warmup,
-        long intendedNanos,
-        long dispatchNanos,
-        long firstByteNanos,
-        long firstTokenNanos,
-        long lastTokenNanos,
-        long endNanos,
-        long[] chunkNanos,
-        int[] chunkTokens,
-        int promptTokens,
-        int outputTokens,
-        int reasoningTokens,
-        int requestedPromptTokens,
-        int requestedOutputTokens,
-        int clientCountedTokens,
-        TokenSource tokenSource,
         Outcome outcome,
-        String finishReason,
-        boolean streamed,
-        Map<String, Double> serverTimings,
-        String responseText,
-        long firstAnswerNanos,
-        boolean retried) {
+        Timing timing,
+        Tokens tokens,
+        Response response) {
+
+    /**
+     * Timestamps, ns on the run clock ({@link #ABSENT} when it never happened), and the token-carrying events.
+     *
+     * @param intendedNanos    {@code t_intended}
+     * @param dispatchNanos    {@code t_dispatch}
+     * @param firstByteNanos   {@code t_first_byte} (response headers)
+     * @param firstTokenNanos  {@code t_first_token}
+     * @param firstAnswerNanos {@code t_first_answer}: the first event carrying answer text (not reasoning text),
+     *                         recorded only for a request with reasoning (reasoning events or reasoning tokens);
+     *                         {@link #ABSENT} otherwise, and when a reasoning request produced no answer text
+     * @param lastTokenNanos   {@code t_last_token}
+     * @param endNanos         {@code t_end}; for a dropped request the instant it was dropped
+     * @param chunkNanos       arrival of each token-carrying event (null: none)
+     * @param chunkTokens      tokens carried by each token-carrying event (null: none); as many as {@code chunkNanos}
+     */
+    public record Timing(long intendedNanos, long dispatchNanos, long firstByteNanos, long firstTokenNanos,
+            long firstAnswerNanos, long lastTokenNanos, long endNanos, long[] chunkNanos, int[] chunkTokens) {
+        public Timing {
+            chunkNanos = chunkNanos == null ? new long[0] : chunkNanos;
+            chunkTokens = chunkTokens == null ? new int[0] : chunkTokens;
+            if (chunkNanos.length != chunkTokens.length) {
+                throw new IllegalArgumentException("chunkNanos and chunkTokens differ in length: "
+                        + chunkNanos.length + " vs " + chunkTokens.length);
+            }
+        }
+
+        /** Equal timestamps, and arrays equal by content. */
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Timing t
+                    && intendedNanos == t.intendedNanos && dispatchNanos == t.dispatchNanos
+                    && firstByteNanos == t.firstByteNanos && firstTokenNanos == t.firstTokenNanos
+                    && firstAnswerNanos == t.firstAnswerNanos && lastTokenNanos == t.lastTokenNanos
+                    && endNanos == t.endNanos
+                    && Arrays.equals(chunkNanos, t.chunkNanos) && Arrays.equals(chunkTokens, t.chunkTokens);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, firstAnswerNanos,
+                    lastTokenNanos, endNanos, Arrays.hashCode(chunkNanos), Arrays.hashCode(chunkTokens));
+        }
+
+        @Override
+        public String toString() {
+            return "Timing[intendedNanos=" + intendedNanos + ", dispatchNanos=" + dispatchNanos
+                    + ", firstByteNanos=" + firstByteNanos + ", firstTokenNanos=" + firstTokenNanos
+                    + ", firstAnswerNanos=" + firstAnswerNanos + ", lastTokenNanos=" + lastTokenNanos
+                    + ", endNanos=" + endNanos + ", chunks=" + chunkNanos.length + "]";
+        }
+    }
+
+    /**
+     * Token counts.
+     *
+     * @param promptTokens          prompt tokens (server usage when reported, else the requested count; -1 unknown)
+     * @param outputTokens          output tokens (by {@link #tokenSource()})
+     * @param reasoningTokens       of {@code outputTokens}, those carried as reasoning content
+     * @param requestedPromptTokens prompt length the workload asked for (-1 unknown)
+     * @param requestedOutputTokens output length the workload asked for via {@code max_tokens} (-1 none)
+     * @param clientCountedTokens   tokens counted on the client side before scaling to the server total
+     *                              (continuous usage, or one per content event); -1 when not counted
+     * @param tokenSource           where {@code outputTokens} came from
+     */
+    public record Tokens(int promptTokens, int outputTokens, int reasoningTokens, int requestedPromptTokens,
+            int requestedOutputTokens, int clientCountedTokens, TokenSource tokenSource) {
+        public Tokens {
+            Objects.requireNonNull(tokenSource, "tokenSource");
+        }
+    }
+
+    /**
+     * What the server said besides tokens, and how the exchange went.
+     *
+     * @param finishReason  server's finish reason ({@code stop}, {@code length}, ...), or null
+     * @param streamed      false for a non-streaming request, where TTFT equals E2E by construction
+     * @param retried       true when the request was sent a second time, on a fresh connection, because the
+     *                      kept-alive connection it was first written to had been closed by the server before
+     *                      any byte of the response (a stale connection); its timestamps still count from the
+     *                      first attempt's {@code t_dispatch}, so TTFT and E2E include the lost attempt
+     *                      (docs/RELIABILITY.md, "Stale keep-alive connections")
+     * @param serverTimings server-reported phase timings (llama.cpp {@code timings}, ...), possibly empty (null: empty)
+     * @param responseText  the answer's text (concatenated content deltas), only when the request's spec asked
+     *                      for it ({@code RequestSpec.keepResponseText}); else null. Not part of
+     *                      {@code requests.jsonl} nor of {@link #equals}
+     */
+    public record Response(String finishReason, boolean streamed, boolean retried,
+            Map<String, Double> serverTimings, String responseText) {
+        public Response {
+            serverTimings = serverTimings == null ? Map.of() : Map.copyOf(serverTimings);
+        }
+
+        /** Equal in everything but {@code responseText}. */
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Response r
+                    && streamed == r.streamed && retried == r.retried
+                    && Objects.equals(finishReason, r.finishReason) && serverTimings.equals(r.serverTimings);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(finishReason, streamed, retried, serverTimings);
+        }
+    }
 
     /** Marks a timestamp or count that does not exist. */
     public static final long ABSENT = -1;
@@ -97,28 +162,28 @@ public record RequestRecord(
         b.step = step;
         b.tag = tag;
         b.warmup = warmup;
-        b.intendedNanos = intendedNanos;
-        b.dispatchNanos = dispatchNanos;
-        b.firstByteNanos = firstByteNanos;
-        b.firstTokenNanos = firstTokenNanos;
-        b.lastTokenNanos = lastTokenNanos;
-        b.endNanos = endNanos;
-        b.chunkNanos = chunkNanos;
-        b.chunkTokens = chunkTokens;
-        b.promptTokens = promptTokens;
-        b.outputTokens = outputTokens;
-        b.reasoningTokens = reasoningTokens;
-        b.requestedPromptTokens = requestedPromptTokens;
-        b.requestedOutputTokens = requestedOutputTokens;
-        b.clientCountedTokens = clientCountedTokens;
-        b.tokenSource = tokenSource;
         b.outcome = outcome;
-        b.finishReason = finishReason;
-        b.streamed = streamed;
-        b.serverTimings = serverTimings;
-        b.responseText = responseText;
-        b.firstAnswerNanos = firstAnswerNanos;
-        b.retried = retried;
+        b.intendedNanos = timing.intendedNanos();
+        b.dispatchNanos = timing.dispatchNanos();
+        b.firstByteNanos = timing.firstByteNanos();
+        b.firstTokenNanos = timing.firstTokenNanos();
+        b.firstAnswerNanos = timing.firstAnswerNanos();
+        b.lastTokenNanos = timing.lastTokenNanos();
+        b.endNanos = timing.endNanos();
+        b.chunkNanos = timing.chunkNanos();
+        b.chunkTokens = timing.chunkTokens();
+        b.promptTokens = tokens.promptTokens();
+        b.outputTokens = tokens.outputTokens();
+        b.reasoningTokens = tokens.reasoningTokens();
+        b.requestedPromptTokens = tokens.requestedPromptTokens();
+        b.requestedOutputTokens = tokens.requestedOutputTokens();
+        b.clientCountedTokens = tokens.clientCountedTokens();
+        b.tokenSource = tokens.tokenSource();
+        b.finishReason = response.finishReason();
+        b.streamed = response.streamed();
+        b.retried = response.retried();
+        b.serverTimings = response.serverTimings();
+        b.responseText = response.responseText();
         return b;
     }
 
@@ -126,14 +191,9 @@ public record RequestRecord(
         Objects.requireNonNull(step, "step");
         Objects.requireNonNull(tag, "tag");
         Objects.requireNonNull(outcome, "outcome");
-        Objects.requireNonNull(tokenSource, "tokenSource");
-        chunkNanos = chunkNanos == null ? new long[0] : chunkNanos;
-        chunkTokens = chunkTokens == null ? new int[0] : chunkTokens;
-        if (chunkNanos.length != chunkTokens.length) {
-            throw new IllegalArgumentException("chunkNanos and chunkTokens differ in length: "
-                    + chunkNanos.length + " vs " + chunkTokens.length);
-        }
-        serverTimings = serverTimings == null ? Map.of() : Map.copyOf(serverTimings);
+        Objects.requireNonNull(timing, "timing");
+        Objects.requireNonNull(tokens, "tokens");
+        Objects.requireNonNull(response, "response");
     }
 
     public boolean isOk() {
@@ -141,22 +201,22 @@ public record RequestRecord(
     }
 
     public boolean dispatched() {
-        return dispatchNanos >= 0;
+        return timing.dispatchNanos() >= 0;
     }
 
     /** {@code t_dispatch − t_intended}: the client's own queueing plus scheduler slop; -1 if never dispatched. */
     public long scheduleLagNanos() {
-        return dispatchNanos >= 0 && intendedNanos >= 0 ? dispatchNanos - intendedNanos : ABSENT;
+        return diff(timing.dispatchNanos(), timing.intendedNanos());
     }
 
     /** {@code t_first_token − t_dispatch}; -1 without a first token. */
     public long ttftNanos() {
-        return diff(firstTokenNanos, dispatchNanos);
+        return diff(timing.firstTokenNanos(), timing.dispatchNanos());
     }
 
     /** {@code t_first_token − t_intended}: the user's view, free of coordinated omission. */
     public long ttftSchedNanos() {
-        return diff(firstTokenNanos, intendedNanos);
+        return diff(timing.firstTokenNanos(), timing.intendedNanos());
     }
 
     /**
@@ -165,81 +225,83 @@ public record RequestRecord(
      * answer text, or without a first token.
      */
     public long ttfatNanos() {
-        if (firstAnswerNanos >= 0) {
-            return diff(firstAnswerNanos, dispatchNanos);
+        if (timing.firstAnswerNanos() >= 0) {
+            return diff(timing.firstAnswerNanos(), timing.dispatchNanos());
         }
-        return reasoningTokens > 0 ? ABSENT : ttftNanos();
+        return tokens.reasoningTokens() > 0 ? ABSENT : ttftNanos();
     }
 
     /** {@code t_last_token − t_dispatch}; -1 without tokens. */
     public long e2eNanos() {
-        return diff(lastTokenNanos, dispatchNanos);
+        return diff(timing.lastTokenNanos(), timing.dispatchNanos());
     }
 
     /** {@code t_last_token − t_intended}. */
     public long e2eSchedNanos() {
-        return diff(lastTokenNanos, intendedNanos);
+        return diff(timing.lastTokenNanos(), timing.intendedNanos());
     }
 
     /** {@code (t_last_token − t_first_token) / (N_out − 1)} when {@code N_out ≥ 2}, else -1. */
     public long tpotNanos() {
-        if (outputTokens < 2 || firstTokenNanos < 0 || lastTokenNanos < 0) {
+        int out = tokens.outputTokens();
+        long first = timing.firstTokenNanos();
+        long last = timing.lastTokenNanos();
+        if (out < 2 || first < 0 || last < 0) {
             return ABSENT;
         }
-        return (lastTokenNanos - firstTokenNanos) / (outputTokens - 1);
+        return (last - first) / (out - 1);
     }
 
     /** {@code (N_out − 1) / (t_last_token − t_first_token)}; NaN when undefined. */
     public double userTokensPerSecond() {
-        if (outputTokens < 2 || firstTokenNanos < 0 || lastTokenNanos <= firstTokenNanos) {
+        int out = tokens.outputTokens();
+        long first = timing.firstTokenNanos();
+        long last = timing.lastTokenNanos();
+        if (out < 2 || first < 0 || last <= first) {
             return Double.NaN;
         }
-        return (outputTokens - 1) * 1e9 / (lastTokenNanos - firstTokenNanos);
+        return (out - 1) * 1e9 / (last - first);
     }
 
     /** True when the workload asked for an output length and the server returned a different one. */
     public boolean outputLengthMismatch() {
-        return requestedOutputTokens > 0 && isOk() && outputTokens != requestedOutputTokens;
+        int requested = tokens.requestedOutputTokens();
+        return requested > 0 && isOk() && tokens.outputTokens() != requested;
     }
 
     /** True when a server total exists and the client-side count disagrees with it. */
     public boolean countDiscrepancy() {
-        return clientCountedTokens >= 0 && tokenSource == TokenSource.SERVER_USAGE
-                && clientCountedTokens != outputTokens;
+        return tokens.clientCountedTokens() >= 0 && tokens.tokenSource() == TokenSource.SERVER_USAGE
+                && tokens.clientCountedTokens() != tokens.outputTokens();
     }
 
     private static long diff(long later, long earlier) {
         return later >= 0 && earlier >= 0 ? later - earlier : ABSENT;
     }
 
+    /**
+     * Equal in every component but the response text; arrays by content, the outcome by its label
+     * ({@link Timing#equals}, {@link Response#equals}).
+     */
     @Override
     public boolean equals(Object o) {
         return o instanceof RequestRecord r
-                && id == r.id && warmup == r.warmup && intendedNanos == r.intendedNanos
-                && dispatchNanos == r.dispatchNanos && firstByteNanos == r.firstByteNanos
-                && firstTokenNanos == r.firstTokenNanos && lastTokenNanos == r.lastTokenNanos
-                && endNanos == r.endNanos && promptTokens == r.promptTokens
-                && outputTokens == r.outputTokens && reasoningTokens == r.reasoningTokens
-                && requestedPromptTokens == r.requestedPromptTokens
-                && requestedOutputTokens == r.requestedOutputTokens
-                && clientCountedTokens == r.clientCountedTokens && streamed == r.streamed && retried == r.retried
-                && step.equals(r.step) && tag.equals(r.tag)
-                && Arrays.equals(chunkNanos, r.chunkNanos) && Arrays.equals(chunkTokens, r.chunkTokens)
-                && tokenSource == r.tokenSource && outcome.label().equals(r.outcome.label())
-                && Objects.equals(finishReason, r.finishReason) && serverTimings.equals(r.serverTimings)
-                && firstAnswerNanos == r.firstAnswerNanos;
+                && id == r.id && warmup == r.warmup && step.equals(r.step) && tag.equals(r.tag)
+                && outcome.label().equals(r.outcome.label())
+                && timing.equals(r.timing) && tokens.equals(r.tokens) && response.equals(r.response);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, step, tag, intendedNanos, dispatchNanos, outputTokens, outcome.label());
+        return Objects.hash(id, step, tag, timing.intendedNanos(), timing.dispatchNanos(), tokens.outputTokens(),
+                outcome.label());
     }
 
     @Override
     public String toString() {
         return "RequestRecord[id=" + id + ", step=" + step + ", tag=" + tag + ", outcome=" + outcome.label()
-                + ", ttft_ns=" + ttftNanos() + ", e2e_ns=" + e2eNanos() + ", out=" + outputTokens
-                + ", chunks=" + chunkNanos.length + "]";
+                + ", ttft_ns=" + ttftNanos() + ", e2e_ns=" + e2eNanos() + ", out=" + tokens.outputTokens()
+                + ", chunks=" + timing.chunkNanos().length + "]";
     }
 
     /** Mutable accumulator used while a request is in flight; {@link #build()} freezes it. */
@@ -275,11 +337,12 @@ public record RequestRecord(
         public boolean retried;
 
         public RequestRecord build() {
-            return new RequestRecord(id, step, tag, warmup, intendedNanos, dispatchNanos, firstByteNanos,
-                    firstTokenNanos, lastTokenNanos, endNanos, chunkNanos, chunkTokens, promptTokens,
-                    outputTokens, reasoningTokens, requestedPromptTokens, requestedOutputTokens,
-                    clientCountedTokens, tokenSource, outcome, finishReason, streamed, serverTimings, responseText,
-                    firstAnswerNanos, retried);
+            return new RequestRecord(id, step, tag, warmup, outcome,
+                    new Timing(intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, firstAnswerNanos,
+                            lastTokenNanos, endNanos, chunkNanos, chunkTokens),
+                    new Tokens(promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
+                            requestedOutputTokens, clientCountedTokens, tokenSource),
+                    new Response(finishReason, streamed, retried, serverTimings, responseText));
         }
     }
 }

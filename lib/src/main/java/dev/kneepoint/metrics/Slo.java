@@ -118,8 +118,8 @@ public record Slo(double ttftMs, double tpotMs, double itlMs, double itlPercenti
      * token-carrying events.
      */
     public static long itlPercentileNanos(RequestRecord r, double percentile) {
-        long[] t = r.chunkNanos();
-        int[] k = r.chunkTokens();
+        long[] t = r.timing().chunkNanos();
+        int[] k = r.timing().chunkTokens();
         int n = t.length - 1;
         if (n < 1) {
             return -1;

@@ -243,23 +243,23 @@ public final class StepAggregator {
                 warmup++;
                 return;
             }
-            sources.merge(r.tokenSource(), 1L, Long::sum);
+            sources.merge(r.tokens().tokenSource(), 1L, Long::sum);
             lenMismatch += r.outputLengthMismatch() ? 1 : 0;
             countDiscrepancy += r.countDiscrepancy() ? 1 : 0;
             record(latencies[SCHEDULE_LAG], r.scheduleLagNanos());
             switch (r.outcome()) {
                 case Outcome.Ok o -> {
                     ok++;
-                    retried += r.retried() ? 1 : 0;
-                    okPromptTokens += Math.max(0, r.promptTokens());
-                    okOutputTokens += r.outputTokens();
-                    okReasoningTokens += Math.max(0, r.reasoningTokens());
+                    retried += r.response().retried() ? 1 : 0;
+                    okPromptTokens += Math.max(0, r.tokens().promptTokens());
+                    okOutputTokens += r.tokens().outputTokens();
+                    okReasoningTokens += Math.max(0, r.tokens().reasoningTokens());
                     recordLatencies(r);
                 }
                 case Outcome.Cancelled c -> cancelled++;
                 default -> {
                     failed++;
-                    retried += r.retried() ? 1 : 0;
+                    retried += r.response().retried() ? 1 : 0;
                     dropped += r.outcome() instanceof Outcome.Dropped ? 1 : 0;
                     failures.merge(r.outcome().label(), 1L, Long::sum);
                 }
@@ -271,13 +271,13 @@ public final class StepAggregator {
         Histogram[] h = latencies;
         record(h[TTFT], r.ttftNanos());
         record(h[TTFAT], r.ttfatNanos());
-        firstAnswerSeen |= r.firstAnswerNanos() >= 0;
+        firstAnswerSeen |= r.timing().firstAnswerNanos() >= 0;
         record(h[TTFT_SCHED], r.ttftSchedNanos());
         record(h[TPOT], r.tpotNanos());
         record(h[E2E], r.e2eNanos());
         record(h[E2E_SCHED], r.e2eSchedNanos());
-        long[] t = r.chunkNanos();
-        int[] k = r.chunkTokens();
+        long[] t = r.timing().chunkNanos();
+        int[] k = r.timing().chunkTokens();
         for (int i = 1; i < t.length; i++) {
             long gap = Math.max(0, t[i] - t[i - 1]);
             h[CHUNK_GAP].recordValue(gap);

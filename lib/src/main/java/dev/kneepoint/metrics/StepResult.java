@@ -1,11 +1,10 @@
 package dev.kneepoint.metrics;
 
-import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -19,132 +18,139 @@ import java.util.TreeMap;
  * window (tokens arriving, prompts dispatched, requests completing), warm-up requests included.
  * Rates are NaN for a zero-length window.
  *
- * <p>Built by {@link StepAggregator}; elsewhere (tests, hand-made results) with {@link #builder()}, whose
+ * <p>The measurements are grouped: {@link Counts}, {@link Latency}, {@link Rates} and {@link Tokens}.
+ * Built by {@link StepAggregator}; elsewhere (tests, hand-made results) with {@link #builder()}, whose
  * {@link Builder#build()} fills in the defaults. Both paths validate in the canonical constructor, which reports every
  * invalid field at once.
  *
- * @param info              what load the step applied
- * @param window            measurement window
- * @param windowS           window length, seconds
- * @param requestsOk        OK requests
- * @param requestsFailed    not OK and not cancelled (dropped included)
- * @param cancelled         cancelled requests, reported apart
- * @param dropped           dropped requests (also in {@code requestsFailed} and {@code failuresByClass})
- * @param warmupRequests    warm-up requests, excluded from everything but the windowed rates
- * @param failuresByClass   outcome label → count for every non-OK, non-cancelled outcome, sorted by label
- * @param ttft              {@code t_first_token − t_dispatch}
- * @param ttftSched         {@code t_first_token − t_intended}
- * @param itl               per-token inter-token latency
- * @param chunkGap          raw gaps between token-carrying events
- * @param tpot              time per output token, requests with at least 2 output tokens
- * @param e2e               {@code t_last_token − t_dispatch}
- * @param e2eSched          {@code t_last_token − t_intended}
- * @param scheduleLag       {@code t_dispatch − t_intended}
- * @param outputTokensPerS  output tokens arriving in the window / window length
- * @param inputTokensPerS   prompt tokens of requests dispatched in the window / window length
- * @param requestsPerS      OK requests completing in the window / window length
- * @param goodputRps        requests completing in the window that met the SLO / window length
- * @param goodFraction      good / all non-cancelled outcomes completing in the window (NaN when none)
- * @param failureRate       requestsFailed / (requestsOk + requestsFailed) (NaN when none)
- * @param concurrencyMean   time-average of requests in flight over the window
- * @param outputLenMismatch OK requests whose output length differs from the requested one
- * @param countDiscrepancy  requests whose client-side token count disagrees with the server total
- * @param tokenSources      token source label → requests, sorted by label
- * @param meanPromptTokens  mean prompt tokens of the step's OK requests (NaN when none): the token budget
- * @param meanOutputTokens  mean output tokens of the step's OK requests (NaN when none)
- * @param slo               the SLO goodput was judged against
- * @param reasoningTokens   output tokens of the step's OK requests carried as reasoning content
- *                          ({@code reasoning_content}, {@code reasoning}, Ollama {@code thinking}); part of the output tokens
- * @param meanReasoningTokens mean reasoning tokens of the step's OK requests (NaN when none)
- * @param ttfat             time to the first answer token ({@code t_first_answer − t_dispatch}) of the step's OK
- *                          requests that produced answer text; equal to TTFT for requests without reasoning. Empty when
- *                          the step's records carry no first-answer time (no request with reasoning)
- * @param clientCheck       whether the load generator, not the server, limited the step ({@link ClientCheck})
- * @param retried           requests resent once on a fresh connection after their kept-alive connection turned out
- *                          stale before any response byte ({@link RequestRecord#retried()}), counted over the same
- *                          requests as {@code requestsOk + requestsFailed}: OK and failed (dropped included) alike,
- *                          warm-up and cancelled requests excluded. Not extra requests: each was one request
- *                          whose latency includes the lost attempt (its timestamps count from the first dispatch)
+ * @param info        what load the step applied
+ * @param window      measurement window
+ * @param windowS     window length, seconds
+ * @param counts      request counts
+ * @param latency     latency distributions
+ * @param rates       windowed rates and fractions
+ * @param tokens      token means and totals of the step's OK requests
+ * @param slo         the SLO goodput was judged against
+ * @param clientCheck whether the load generator, not the server, limited the step ({@link ClientCheck})
  */
 public record StepResult(
-        StepInfo info, StepWindow window, double windowS,
-        long requestsOk, long requestsFailed, long cancelled, long dropped, long warmupRequests,
-        Map<String, Long> failuresByClass,
-        Distribution ttft, Distribution ttftSched, Distribution itl, Distribution chunkGap,
-        Distribution tpot, Distribution e2e, Distribution e2eSched, Distribution scheduleLag,
-        double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
-        double goodFraction, double failureRate, double concurrencyMean,
-        long outputLenMismatch, long countDiscrepancy, Map<String, Long> tokenSources,
-        double meanPromptTokens, double meanOutputTokens, Slo slo, long reasoningTokens, double meanReasoningTokens,
-        ClientCheck clientCheck, Distribution ttfat, long retried) {
+        StepInfo info, StepWindow window, double windowS, Counts counts, Latency latency, Rates rates, Tokens tokens,
+        Slo slo, ClientCheck clientCheck) {
+
+    /**
+     * Request counts; the maps are kept sorted by label (the canonical {@link StepResult} constructor checks them).
+     *
+     * @param requestsOk        OK requests
+     * @param requestsFailed    not OK and not cancelled (dropped included)
+     * @param cancelled         cancelled requests, reported apart
+     * @param dropped           dropped requests (also in {@code requestsFailed} and {@code failuresByClass})
+     * @param warmupRequests    warm-up requests, excluded from everything but the windowed rates
+     * @param retried           requests resent once on a fresh connection after their kept-alive connection turned out
+     *                          stale before any response byte ({@link RequestRecord.Response#retried()}), counted over
+     *                          the same requests as {@code requestsOk + requestsFailed}: OK and failed (dropped
+     *                          included) alike, warm-up and cancelled requests excluded. Not extra requests: each was
+     *                          one request whose latency includes the lost attempt (its timestamps count from the
+     *                          first dispatch)
+     * @param outputLenMismatch OK requests whose output length differs from the requested one
+     * @param countDiscrepancy  requests whose client-side token count disagrees with the server total
+     * @param failuresByClass   outcome label → count for every non-OK, non-cancelled outcome, sorted by label
+     * @param tokenSources      token source label → requests, sorted by label
+     */
+    public record Counts(long requestsOk, long requestsFailed, long cancelled, long dropped, long warmupRequests,
+            long retried, long outputLenMismatch, long countDiscrepancy, Map<String, Long> failuresByClass,
+            Map<String, Long> tokenSources) {
+        public Counts {
+            failuresByClass = sorted(failuresByClass);
+            tokenSources = sorted(tokenSources);
+        }
+
+        /** An unmodifiable copy sorted by key; null stays null, for the {@link StepResult} constructor to report. */
+        private static Map<String, Long> sorted(Map<String, Long> m) {
+            return m == null ? null : Collections.unmodifiableMap(new TreeMap<>(m));
+        }
+    }
+
+    /**
+     * Latency distributions of the step's OK requests ({@code scheduleLag}: of every dispatched one).
+     *
+     * @param ttft        {@code t_first_token − t_dispatch}
+     * @param ttftSched   {@code t_first_token − t_intended}
+     * @param itl         per-token inter-token latency
+     * @param chunkGap    raw gaps between token-carrying events
+     * @param tpot        time per output token, requests with at least 2 output tokens
+     * @param e2e         {@code t_last_token − t_dispatch}
+     * @param e2eSched    {@code t_last_token − t_intended}
+     * @param scheduleLag {@code t_dispatch − t_intended}
+     * @param ttfat       time to the first answer token ({@code t_first_answer − t_dispatch}) of the step's OK
+     *                    requests that produced answer text; equal to TTFT for requests without reasoning. Empty when
+     *                    the step's records carry no first-answer time (no request with reasoning)
+     */
+    public record Latency(Distribution ttft, Distribution ttftSched, Distribution itl, Distribution chunkGap,
+            Distribution tpot, Distribution e2e, Distribution e2eSched, Distribution scheduleLag,
+            Distribution ttfat) {
+
+        /**
+         * The distributions by their file name ({@code ttft_ms} ...), in the order summary.json lists them;
+         * {@code ttfat_ms} last, only when the step measured it.
+         */
+        public Map<String, Distribution> distributions() {
+            Map<String, Distribution> m = new LinkedHashMap<>();
+            m.put("ttft_ms", ttft);
+            m.put("ttft_sched_ms", ttftSched);
+            m.put("itl_ms", itl);
+            m.put("chunk_gap_ms", chunkGap);
+            m.put("tpot_ms", tpot);
+            m.put("e2e_ms", e2e);
+            m.put("e2e_sched_ms", e2eSched);
+            m.put("schedule_lag_ms", scheduleLag);
+            if (ttfat.count() > 0) { // only steps whose requests carried reasoning: other summaries stay unchanged
+                m.put("ttfat_ms", ttfat);
+            }
+            return Collections.unmodifiableMap(m);
+        }
+    }
+
+    /**
+     * Windowed rates and fractions (NaN when not measured).
+     *
+     * @param outputTokensPerS output tokens arriving in the window / window length
+     * @param inputTokensPerS  prompt tokens of requests dispatched in the window / window length
+     * @param requestsPerS     OK requests completing in the window / window length
+     * @param goodputRps       requests completing in the window that met the SLO / window length
+     * @param goodFraction     good / all non-cancelled outcomes completing in the window (NaN when none)
+     * @param failureRate      requestsFailed / (requestsOk + requestsFailed) (NaN when none)
+     * @param concurrencyMean  time-average of requests in flight over the window
+     */
+    public record Rates(double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
+            double goodFraction, double failureRate, double concurrencyMean) {}
+
+    /**
+     * Tokens of the step's OK requests.
+     *
+     * @param meanPromptTokens    mean prompt tokens (NaN when none): the token budget
+     * @param meanOutputTokens    mean output tokens (NaN when none)
+     * @param reasoningTokens     output tokens carried as reasoning content ({@code reasoning_content},
+     *                            {@code reasoning}, Ollama {@code thinking}); part of the output tokens
+     * @param meanReasoningTokens mean reasoning tokens (NaN when none)
+     */
+    public record Tokens(double meanPromptTokens, double meanOutputTokens, long reasoningTokens,
+            double meanReasoningTokens) {}
 
     /**
      * Validates every component and reports every problem at once (as {@link Builder#build()} does, which calls
-     * this): {@code info}, {@code window}, the maps, the distributions, {@code slo} and {@code clientCheck} must not
-     * be null; {@code windowS} must be ≥ 0 (not NaN); counts must be ≥ 0, {@code dropped ≤ requestsFailed} and
-     * {@code retried ≤ requestsOk + requestsFailed}. Rates and means are not checked (NaN means not measured).
+     * this): {@code info}, {@code window}, the groups, their maps and distributions, {@code slo} and
+     * {@code clientCheck} must not be null; {@code windowS} must be ≥ 0 (not NaN); counts must be ≥ 0,
+     * {@code dropped ≤ requestsFailed} and {@code retried ≤ requestsOk + requestsFailed}. Rates and means are not
+     * checked (NaN means not measured).
      *
      * @throws IllegalArgumentException listing every problem at once
      */
     public StepResult {
-        List<String> problems = new ArrayList<>();
-        if (info == null) {
-            problems.add("info is required (the step's StepInfo)");
-        }
-        if (window == null) {
-            problems.add("window is required (the step's StepWindow)");
-        }
-        nonNull(problems, "failuresByClass", failuresByClass, "an empty map when none failed");
-        nonNull(problems, "tokenSources", tokenSources, "an empty map when none");
-        String empty = "Distribution.empty() when not measured";
-        nonNull(problems, "ttft", ttft, empty);
-        nonNull(problems, "ttftSched", ttftSched, empty);
-        nonNull(problems, "itl", itl, empty);
-        nonNull(problems, "chunkGap", chunkGap, empty);
-        nonNull(problems, "tpot", tpot, empty);
-        nonNull(problems, "e2e", e2e, empty);
-        nonNull(problems, "e2eSched", e2eSched, empty);
-        nonNull(problems, "scheduleLag", scheduleLag, empty);
-        nonNull(problems, "ttfat", ttfat, empty);
-        nonNull(problems, "slo", slo, "Slo.none() when none");
-        nonNull(problems, "clientCheck", clientCheck, "the builder derives one from the schedule lag");
-        if (!(windowS >= 0)) {
-            problems.add("windowS must be >= 0 seconds (the builder's default: the window's length), got " + windowS);
-        }
-        count(problems, "requestsOk", requestsOk);
-        count(problems, "requestsFailed", requestsFailed);
-        count(problems, "cancelled", cancelled);
-        count(problems, "dropped", dropped);
-        count(problems, "warmupRequests", warmupRequests);
-        count(problems, "outputLenMismatch", outputLenMismatch);
-        count(problems, "countDiscrepancy", countDiscrepancy);
-        count(problems, "reasoningTokens", reasoningTokens);
-        count(problems, "retried", retried);
-        if (dropped > requestsFailed && requestsFailed >= 0) {
-            problems.add("dropped (" + dropped + ") must be <= requestsFailed (" + requestsFailed
-                    + "): dropped requests are counted as failed too");
-        }
-        if (retried > requestsOk + requestsFailed && requestsOk >= 0 && requestsFailed >= 0) {
-            problems.add("retried (" + retried + ") must be <= requestsOk + requestsFailed (" + (requestsOk
-                    + requestsFailed) + "): only those requests are counted as resent");
-        }
+        List<String> problems = StepResultChecks.problems(info, window, windowS, counts, latency, rates, tokens,
+                slo, clientCheck);
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("Invalid StepResult (" + problems.size() + " problem"
                     + (problems.size() == 1 ? "" : "s") + "): " + String.join("; ", problems));
-        }
-        failuresByClass = Collections.unmodifiableMap(new TreeMap<>(failuresByClass));
-        tokenSources = Collections.unmodifiableMap(new TreeMap<>(tokenSources));
-    }
-
-    private static void nonNull(List<String> problems, String name, Object value, String instead) {
-        if (value == null) {
-            problems.add(name + " must not be null (" + instead + ")");
-        }
-    }
-
-    private static void count(List<String> problems, String name, long n) {
-        if (n < 0) {
-            problems.add(name + " must be >= 0, got " + n);
         }
     }
 
@@ -163,37 +169,23 @@ public record StepResult(
         return clientCheck.clientBound();
     }
 
-    /**
-     * The distributions by their file name ({@code ttft_ms} ...), in the order summary.json lists them;
-     * {@code ttfat_ms} last, only when the step measured it.
-     */
+    /** The distributions by their file name, in the order summary.json lists them ({@link Latency#distributions()}). */
     public Map<String, Distribution> distributions() {
-        Map<String, Distribution> m = new java.util.LinkedHashMap<>();
-        m.put("ttft_ms", ttft);
-        m.put("ttft_sched_ms", ttftSched);
-        m.put("itl_ms", itl);
-        m.put("chunk_gap_ms", chunkGap);
-        m.put("tpot_ms", tpot);
-        m.put("e2e_ms", e2e);
-        m.put("e2e_sched_ms", e2eSched);
-        m.put("schedule_lag_ms", scheduleLag);
-        if (ttfat.count() > 0) { // only steps whose requests carried reasoning: other summaries stay unchanged
-            m.put("ttfat_ms", ttfat);
-        }
-        return Collections.unmodifiableMap(m);
+        return latency.distributions();
     }
 
     @Override
     public String toString() {
         return String.format(Locale.ROOT, "StepResult[%s, window=%.3fs, ok=%d, failed=%d, out_tok/s=%.1f, "
                         + "req/s=%.3f, goodput=%.3f, conc=%.2f, ttft p99=%.3fms, ttft_sched p99=%.3fms, itl p99=%.3fms]",
-                info.label(), windowS, requestsOk, requestsFailed, outputTokensPerS, requestsPerS, goodputRps,
-                concurrencyMean, ttft.p99(), ttftSched.p99(), itl.p99());
+                info.label(), windowS, counts.requestsOk(), counts.requestsFailed(), rates.outputTokensPerS(),
+                rates.requestsPerS(), rates.goodputRps(), rates.concurrencyMean(), latency.ttft().p99(),
+                latency.ttftSched().p99(), latency.itl().p99());
     }
 
     /**
      * Builds a {@link StepResult}; {@link #build()} reports every problem at once. Each setter is named after the
-     * record component it sets. Defaults, for what is not set:
+     * component it sets (of the record or of one of its groups). Defaults, for what is not set:
      * <ul>
      *   <li>counts ({@code requestsOk ... warmupRequests, outputLenMismatch, countDiscrepancy, reasoningTokens,
      *       retried}): 0; {@code failuresByClass}, {@code tokenSources}: empty; every distribution:
@@ -348,11 +340,13 @@ public record StepResult(
             double meanReasoning = meanReasoningTokensSet ? meanReasoningTokens
                     : requestsOk == 0 ? Double.NaN : (double) reasoningTokens / requestsOk;
             ClientCheck check = clientCheckSet ? clientCheck : derivedCheck(seconds);
-            return new StepResult(info, window, seconds, requestsOk, requestsFailed, cancelled, dropped,
-                    warmupRequests, failuresByClass, ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag,
-                    outputTokensPerS, inputTokensPerS, requestsPerS, goodputRps, goodFraction, rate, concurrencyMean,
-                    outputLenMismatch, countDiscrepancy, tokenSources, meanPromptTokens, meanOutputTokens, slo,
-                    reasoningTokens, meanReasoning, check, ttfat, retried);
+            return new StepResult(info, window, seconds,
+                    new Counts(requestsOk, requestsFailed, cancelled, dropped, warmupRequests, retried,
+                            outputLenMismatch, countDiscrepancy, failuresByClass, tokenSources),
+                    new Latency(ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, ttfat),
+                    new Rates(outputTokensPerS, inputTokensPerS, requestsPerS, goodputRps, goodFraction, rate,
+                            concurrencyMean),
+                    new Tokens(meanPromptTokens, meanOutputTokens, reasoningTokens, meanReasoning), slo, check);
         }
 
         private ClientCheck derivedCheck(double seconds) {

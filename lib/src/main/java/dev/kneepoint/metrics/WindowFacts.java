@@ -135,14 +135,15 @@ final class WindowFacts {
     }
 
     void add(RequestRecord r, boolean good) {
-        long[] t = r.chunkNanos();
-        int[] k = r.chunkTokens();
-        long dispatch = r.dispatchNanos();
-        long end = r.endNanos() >= 0 ? r.endNanos() : Math.max(r.lastTokenNanos(), dispatch);
+        RequestRecord.Timing timing = r.timing();
+        long[] t = timing.chunkNanos();
+        int[] k = timing.chunkTokens();
+        long dispatch = timing.dispatchNanos();
+        long end = timing.endNanos() >= 0 ? timing.endNanos() : Math.max(timing.lastTokenNanos(), dispatch);
         long latest = Math.max(dispatch, end);
         long from = known != null ? known.startNanos() : planned ? planStart : Long.MIN_VALUE;
-        long lo = Math.max(0, r.intendedNanos());
-        long hi = Math.max(r.endNanos(), r.lastTokenNanos());
+        long lo = Math.max(0, timing.intendedNanos());
+        long hi = Math.max(timing.endNanos(), timing.lastTokenNanos());
         boolean inSpan = end >= lo && end <= hi && (dispatch < 0 || dispatch >= lo && dispatch <= hi);
         ensureSpan();
         int firstArrival = arrivalCount;
@@ -163,7 +164,7 @@ final class WindowFacts {
         int s = SPAN * count;
         spans[s] = dispatch;
         spans[s + 1] = end;
-        spans[s + 2] = (long) Math.max(0, r.promptTokens()) << 8 | flags;
+        spans[s + 2] = (long) Math.max(0, r.tokens().promptTokens()) << 8 | flags;
         spans[s + 3] = latest;
         spans[s + 4] = arrivalCount;
         count++;

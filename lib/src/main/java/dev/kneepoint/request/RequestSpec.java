@@ -15,8 +15,9 @@ import java.util.Objects;
  * @param extraBody             fields merged into the JSON body (e.g. {@code ignore_eos}, {@code min_tokens})
  * @param tag                   traffic class tag carried to the request record
  * @param keepResponseText      opt-in: the client keeps the answer's text (the concatenated content deltas) in
- *                              {@link dev.kneepoint.metrics.RequestRecord#responseText()}, e.g. for the next turn of a
- *                              chat session; off by default (memory), and never written to {@code requests.jsonl}
+ *                              {@link dev.kneepoint.metrics.RequestRecord.Response#responseText()}, e.g. for the
+ *                              next turn of a chat session; off by default (memory), and never written to
+ *                              {@code requests.jsonl}
  */
 public record RequestSpec(
         String prompt,

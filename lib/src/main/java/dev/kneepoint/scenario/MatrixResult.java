@@ -50,23 +50,23 @@ public record MatrixResult(List<ScenarioRun> runs, Calibration calibration, Knee
                 .ints("concurrency", x -> x.s().info().concurrency())
                 .doubles("prompt_tokens_mean", x -> x.r().scenario().meanPromptTokens())
                 .ints("output_tokens", x -> x.r().scenario().outputTokens())
-                .longs("requests_ok", x -> x.s().requestsOk())
-                .doubles("failure_rate", x -> x.s().failureRate())
-                .doubles("output_tokens_per_s", x -> x.s().outputTokensPerS())
-                .doubles("input_tokens_per_s", x -> x.s().inputTokensPerS())
-                .doubles("total_tokens_per_s", x -> x.s().outputTokensPerS() + x.s().inputTokensPerS())
-                .doubles("requests_per_s", x -> x.s().requestsPerS())
-                .doubles("concurrency_mean", x -> x.s().concurrencyMean())
-                .doubles("ttft_p50_ms", x -> x.s().ttft().p50())
-                .doubles("ttft_p99_ms", x -> x.s().ttft().p99())
-                .doubles("itl_p50_ms", x -> x.s().itl().p50())
-                .doubles("itl_p99_ms", x -> x.s().itl().p99())
-                .doubles("tpot_p50_ms", x -> x.s().tpot().p50())
-                .doubles("e2e_p99_ms", x -> x.s().e2e().p99())
+                .longs("requests_ok", x -> x.s().counts().requestsOk())
+                .doubles("failure_rate", x -> x.s().rates().failureRate())
+                .doubles("output_tokens_per_s", x -> x.s().rates().outputTokensPerS())
+                .doubles("input_tokens_per_s", x -> x.s().rates().inputTokensPerS())
+                .doubles("total_tokens_per_s", x -> x.s().rates().outputTokensPerS() + x.s().rates().inputTokensPerS())
+                .doubles("requests_per_s", x -> x.s().rates().requestsPerS())
+                .doubles("concurrency_mean", x -> x.s().rates().concurrencyMean())
+                .doubles("ttft_p50_ms", x -> x.s().latency().ttft().p50())
+                .doubles("ttft_p99_ms", x -> x.s().latency().ttft().p99())
+                .doubles("itl_p50_ms", x -> x.s().latency().itl().p50())
+                .doubles("itl_p99_ms", x -> x.s().latency().itl().p99())
+                .doubles("tpot_p50_ms", x -> x.s().latency().tpot().p50())
+                .doubles("e2e_p99_ms", x -> x.s().latency().e2e().p99())
                 .booleans("knee", x -> x.label().equals(x.r().knee().kneeStep()))
                 .booleans("recommended", x -> x.label().equals(x.r().knee().recommendedStep()))
-                .doubles("bg_output_tokens_per_s", x -> x.bg() == null ? Double.NaN : x.bg().outputTokensPerS())
-                .doubles("bg_ttft_p99_ms", x -> x.bg() == null ? Double.NaN : x.bg().ttft().p99())
+                .doubles("bg_output_tokens_per_s", x -> x.bg() == null ? Double.NaN : x.bg().rates().outputTokensPerS())
+                .doubles("bg_ttft_p99_ms", x -> x.bg() == null ? Double.NaN : x.bg().latency().ttft().p99())
                 .table("scenario_matrix");
     }
 
@@ -98,13 +98,13 @@ public record MatrixResult(List<ScenarioRun> runs, Calibration calibration, Knee
     public String summary() {
         StringBuilder sb = new StringBuilder("Scenario matrix; prompt lengths " + calibration.description() + "\n");
         for (ScenarioRun r : runs) {
-            double peak = r.run().steps().stream().mapToDouble(StepResult::outputTokensPerS).filter(Double::isFinite)
-                    .max().orElse(Double.NaN);
+            double peak = r.run().steps().stream().mapToDouble(s -> s.rates().outputTokensPerS())
+                    .filter(Double::isFinite).max().orElse(Double.NaN);
             sb.append(String.format(Locale.ROOT, "%s%n    knee %s, recommended %s, peak %.1f output tokens/s%s%n",
                     r.scenario().describe(), r.knee().knee().orElse("none in range"),
                     r.knee().recommended().orElse("none"), peak,
                     r.run().background().map(b -> String.format(Locale.ROOT, ", background %d requests (%.1f%% failed)",
-                            b.requests(), 100 * nanToZero(b.total().failureRate()))).orElse("")));
+                            b.requests(), 100 * nanToZero(b.total().rates().failureRate()))).orElse("")));
         }
         return sb.toString();
     }

@@ -90,9 +90,11 @@ public record ProcedureResult(Map<String, String> environment, Calibration calib
                 conc.append(s.info().concurrency());
                 prompt.append(in[k]);
                 output.append(out[k]);
-                double[] v = {s.ttft().p50(), s.ttft().p99(), s.itl().p50(), s.itl().p99(), s.tpot().p50(), s.e2e().p99(),
-                        s.outputTokensPerS(), s.inputTokensPerS(), s.outputTokensPerS() + s.inputTokensPerS(),
-                        s.failureRate()};
+                StepResult.Latency lat = s.latency();
+                StepResult.Rates rates = s.rates();
+                double[] v = {lat.ttft().p50(), lat.ttft().p99(), lat.itl().p50(), lat.itl().p99(), lat.tpot().p50(),
+                        lat.e2e().p99(), rates.outputTokensPerS(), rates.inputTokensPerS(),
+                        rates.outputTokensPerS() + rates.inputTokensPerS(), rates.failureRate()};
                 for (int i = 0; i < v.length; i++) {
                     cols.get(i).append(v[i]);
                 }
@@ -132,8 +134,8 @@ public record ProcedureResult(Map<String, String> environment, Calibration calib
         environment.forEach((k, v) -> sb.append(String.format(Locale.ROOT, "  %-15s %s%n", k, v)));
         StepResult b = baseline.steps().get(0);
         sb.append(String.format(Locale.ROOT, "Baseline (1 user, %d/%d tokens): TTFT p50 %.1f ms, ITL p50 %.2f ms, "
-                        + "%.1f output tokens/s%n", options.promptTokens(), options.outputTokens(), b.ttft().p50(),
-                b.itl().p50(), b.outputTokensPerS()));
+                        + "%.1f output tokens/s%n", options.promptTokens(), options.outputTokens(),
+                b.latency().ttft().p50(), b.latency().itl().p50(), b.rates().outputTokensPerS()));
         sb.append("Ladder, longer prompts (x").append(options.longFactor()).append("), longer outputs (x")
                 .append(options.longFactor()).append("), per step: TTFT p50 | ITL p50 | total tokens/s\n");
         for (int i = 0; i < ladder.steps().size(); i++) {
@@ -154,7 +156,8 @@ public record ProcedureResult(Map<String, String> environment, Calibration calib
 
     private static String cell(StepResult s) {
         return s == null ? String.format(Locale.ROOT, "%30s", "-") : String.format(Locale.ROOT,
-                "%8.1f ms %7.2f ms %8.0f/s", s.ttft().p50(), s.itl().p50(), s.outputTokensPerS() + s.inputTokensPerS());
+                "%8.1f ms %7.2f ms %8.0f/s", s.latency().ttft().p50(), s.latency().itl().p50(),
+                s.rates().outputTokensPerS() + s.rates().inputTokensPerS());
     }
 
     @Override

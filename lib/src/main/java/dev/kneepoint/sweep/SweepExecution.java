@@ -233,12 +233,12 @@ final class SweepExecution {
             Map<String, Object> record = (Map<String, Object>) config.get("rate_sweep");
             return SweepRates.plan(spec, rateSweep, results, record);
         }
-        if (!Double.isNaN(spec.stopFailureRate()) && last.failureRate() > spec.stopFailureRate()) {
+        if (!Double.isNaN(spec.stopFailureRate()) && last.rates().failureRate() > spec.stopFailureRate()) {
             return GateDecision.stop(String.format(java.util.Locale.ROOT,
-                    "failure rate %.3f above the bound %.3f", last.failureRate(), spec.stopFailureRate()));
+                    "failure rate %.3f above the bound %.3f", last.rates().failureRate(), spec.stopFailureRate()));
         }
         if (!Double.isNaN(spec.stopP99Ms())) {
-            double p99 = step.isOpenLoop() ? last.ttftSched().p99() : last.ttft().p99();
+            double p99 = step.isOpenLoop() ? last.latency().ttftSched().p99() : last.latency().ttft().p99();
             if (p99 > spec.stopP99Ms()) {
                 return GateDecision.stop(String.format(java.util.Locale.ROOT,
                         "p99 %s %.1f ms above the bound %.1f ms", step.isOpenLoop() ? "ttft_sched" : "ttft",

@@ -72,8 +72,8 @@ final class SweepRates {
             return GateDecision.proceed();
         }
         double rSync = results.stream().filter(r -> r.info().label().equals(SYNCHRONOUS)).findFirst()
-                .map(StepResult::requestsPerS).orElse(Double.NaN);
-        double rMax = last.requestsPerS();
+                .map(s -> s.rates().requestsPerS()).orElse(Double.NaN);
+        double rMax = last.rates().requestsPerS();
         record.put("synchronous_rps", rSync);
         record.put("throughput_rps", rMax);
         if (!(rMax > rSync * MIN_HEADROOM)) {
@@ -97,15 +97,15 @@ final class SweepRates {
 
     /** Why a probe's rate cannot be trusted, or null. */
     private static String failedProbe(StepResult r) {
-        long total = r.requestsOk() + r.requestsFailed();
-        if (r.requestsOk() == 0) {
+        long total = r.counts().requestsOk() + r.counts().requestsFailed();
+        if (r.counts().requestsOk() == 0) {
             return "completed no request" + (total == 0 ? "" : " (" + total + " failed)");
         }
-        if (r.failureRate() > MAX_PROBE_FAILURE) {
-            return String.format(Locale.ROOT, "failed %d of %d requests", r.requestsFailed(), total);
+        if (r.rates().failureRate() > MAX_PROBE_FAILURE) {
+            return String.format(Locale.ROOT, "failed %d of %d requests", r.counts().requestsFailed(), total);
         }
-        if (!(r.requestsPerS() > 0) || Double.isInfinite(r.requestsPerS())) {
-            return "measured no request throughput (" + r.requestsPerS() + " requests/s)";
+        if (!(r.rates().requestsPerS() > 0) || Double.isInfinite(r.rates().requestsPerS())) {
+            return "measured no request throughput (" + r.rates().requestsPerS() + " requests/s)";
         }
         return null;
     }

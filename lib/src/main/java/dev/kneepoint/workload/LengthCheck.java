@@ -37,17 +37,18 @@ record LengthCheck(int checkedOutput, int outputExact, int outputShorter, int ou
             if (!r.isOk()) {
                 continue;
             }
-            if (r.requestedOutputTokens() > 0) {
+            RequestRecord.Tokens t = r.tokens();
+            if (t.requestedOutputTokens() > 0) {
                 checked++;
-                if (r.tokenSource() == TokenSource.EVENTS) {
+                if (t.tokenSource() == TokenSource.EVENTS) {
                     events++;
                 }
-                int d = r.outputTokens() - r.requestedOutputTokens();
+                int d = t.outputTokens() - t.requestedOutputTokens();
                 if (d == 0) exact++; else if (d < 0) shorter++; else longer++;
             }
-            if (r.requestedPromptTokens() > 0 && r.promptTokens() > 0 && r.tokenSource() != TokenSource.EVENTS) {
+            if (t.requestedPromptTokens() > 0 && t.promptTokens() > 0 && t.tokenSource() != TokenSource.EVENTS) {
                 pChecked++;
-                int d = Math.abs(r.promptTokens() - r.requestedPromptTokens());
+                int d = Math.abs(t.promptTokens() - t.requestedPromptTokens());
                 if (d == 0) pExact++;
                 pMax = Math.max(pMax, d);
             }

@@ -165,7 +165,7 @@ public final class AnalysisBenchmark {
             long g0 = System.nanoTime();
             long tokens = 0;
             for (RequestRecord r : records(n)) {
-                tokens += r.outputTokens();
+                tokens += r.tokens().outputTokens();
             }
             double generateS = (System.nanoTime() - g0) / 1e9;
             long before = usedHeap();

@@ -58,16 +58,19 @@ public final class LoadGolden {
     }
 
     private static void step(StringBuilder sb, String kind, StepResult s) {
+        StepResult.Counts c = s.counts();
+        StepResult.Rates r = s.rates();
+        StepResult.Latency l = s.latency();
         sb.append(kind).append(' ').append(s.info()).append(" window=").append(s.window())
-                .append(" ok=").append(s.requestsOk()).append(" failed=").append(s.requestsFailed())
-                .append(" cancelled=").append(s.cancelled()).append(" warmup=").append(s.warmupRequests())
-                .append(" failures=").append(s.failuresByClass())
-                .append(" out_tok_s=").append(s.outputTokensPerS()).append(" in_tok_s=").append(s.inputTokensPerS())
-                .append(" rps=").append(s.requestsPerS()).append(" goodput=").append(s.goodputRps())
-                .append(" good=").append(s.goodFraction()).append(" conc=").append(s.concurrencyMean())
-                .append(" sources=").append(s.tokenSources()).append('\n');
-        for (Distribution d : List.of(s.ttft(), s.ttftSched(), s.itl(), s.chunkGap(), s.tpot(), s.e2e(),
-                s.e2eSched(), s.scheduleLag())) {
+                .append(" ok=").append(c.requestsOk()).append(" failed=").append(c.requestsFailed())
+                .append(" cancelled=").append(c.cancelled()).append(" warmup=").append(c.warmupRequests())
+                .append(" failures=").append(c.failuresByClass())
+                .append(" out_tok_s=").append(r.outputTokensPerS()).append(" in_tok_s=").append(r.inputTokensPerS())
+                .append(" rps=").append(r.requestsPerS()).append(" goodput=").append(r.goodputRps())
+                .append(" good=").append(r.goodFraction()).append(" conc=").append(r.concurrencyMean())
+                .append(" sources=").append(c.tokenSources()).append('\n');
+        for (Distribution d : List.of(l.ttft(), l.ttftSched(), l.itl(), l.chunkGap(), l.tpot(), l.e2e(),
+                l.e2eSched(), l.scheduleLag())) {
             sb.append("  ").append(d.count()).append(' ').append(d.mean()).append(' ').append(d.stddev())
                     .append(' ').append(d.min()).append(' ').append(d.p50()).append(' ').append(d.p90())
                     .append(' ').append(d.p95()).append(' ').append(d.p99()).append(' ').append(d.p999())

@@ -50,7 +50,7 @@ class RetriedColumnsTest {
         assertThat(t.booleanColumn("retried").asList())
                 .containsExactly(true, true, false, true, true, false, false, true, true);
         assertThat(t.booleanColumn("retried").asList())
-                .containsExactlyElementsOf(records.stream().map(RequestRecord::retried).toList());
+                .containsExactlyElementsOf(records.stream().map(r -> r.response().retried()).toList());
     }
 
     @Test

@@ -69,25 +69,25 @@ class AdapterClientTest extends ClientFixture {
         RequestRecord r = send(target(b -> b.api(kind)));
 
         assertThat(r.outcome()).as(r.outcome().detail()).isEqualTo(Outcome.OK);
-        assertThat(r.chunkNanos()).hasSize(events);
-        assertThat(r.outputTokens()).isEqualTo(out);
-        assertThat(r.promptTokens()).isEqualTo(prompt);
-        assertThat(r.reasoningTokens()).isEqualTo(reasoning);
-        assertThat(r.finishReason()).isEqualTo(finish);
-        assertThat(r.tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
+        assertThat(r.timing().chunkNanos()).hasSize(events);
+        assertThat(r.tokens().outputTokens()).isEqualTo(out);
+        assertThat(r.tokens().promptTokens()).isEqualTo(prompt);
+        assertThat(r.tokens().reasoningTokens()).isEqualTo(reasoning);
+        assertThat(r.response().finishReason()).isEqualTo(finish);
+        assertThat(r.tokens().tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
         if (timing != null) {
-            assertThat(r.serverTimings().get(timing)).isCloseTo(timingValue, within(1e-9));
+            assertThat(r.response().serverTimings().get(timing)).isCloseTo(timingValue, within(1e-9));
         }
-        assertThat(r.dispatchNanos()).isLessThanOrEqualTo(r.firstByteNanos());
-        assertThat(r.firstByteNanos()).isLessThanOrEqualTo(r.firstTokenNanos());
-        assertThat(r.firstTokenNanos()).isEqualTo(r.chunkNanos()[0]);
-        assertThat(r.lastTokenNanos()).isLessThanOrEqualTo(r.endNanos());
+        assertThat(r.timing().dispatchNanos()).isLessThanOrEqualTo(r.timing().firstByteNanos());
+        assertThat(r.timing().firstByteNanos()).isLessThanOrEqualTo(r.timing().firstTokenNanos());
+        assertThat(r.timing().firstTokenNanos()).isEqualTo(r.timing().chunkNanos()[0]);
+        assertThat(r.timing().lastTokenNanos()).isLessThanOrEqualTo(r.timing().endNanos());
         for (int i = 1; i < events; i++) {
-            assertThat(r.chunkNanos()[i]).isGreaterThanOrEqualTo(r.chunkNanos()[i - 1]);
+            assertThat(r.timing().chunkNanos()[i]).isGreaterThanOrEqualTo(r.timing().chunkNanos()[i - 1]);
         }
         // vllm/chat-reasoning opens with a role-only chunk: its first token is the second event, written after the pause
         if (!fixture.startsWith("vllm/chat-reasoning")) {
-            assertThat(ms(r.lastTokenNanos() - r.dispatchNanos())).isGreaterThanOrEqualTo(95.0);
+            assertThat(ms(r.timing().lastTokenNanos() - r.timing().dispatchNanos())).isGreaterThanOrEqualTo(95.0);
         } else {
             assertThat(ms(r.ttftNanos())).isGreaterThanOrEqualTo(95.0);
         }
@@ -116,8 +116,8 @@ class AdapterClientTest extends ClientFixture {
             assertThat(r.outcome().detail()).contains(detail);
         }
         // what arrived before the failure is kept
-        assertThat(r.chunkNanos()).isNotEmpty();
-        assertThat(r.firstTokenNanos()).isGreaterThan(r.dispatchNanos());
+        assertThat(r.timing().chunkNanos()).isNotEmpty();
+        assertThat(r.timing().firstTokenNanos()).isGreaterThan(r.timing().dispatchNanos());
     }
 
     @Test
@@ -155,12 +155,13 @@ class AdapterClientTest extends ClientFixture {
                 .body(new String(body, StandardCharsets.UTF_8)).build());
         RequestRecord r = send(target(b -> b.api(kind).stream(false)));
         assertThat(r.outcome()).isEqualTo(Outcome.OK);
-        assertThat(r.streamed()).isFalse();
-        assertThat(r.outputTokens()).isEqualTo(expected.get("eval_count").asInt());
-        assertThat(r.promptTokens()).isEqualTo(expected.get("prompt_eval_count").asInt());
-        assertThat(r.finishReason()).isEqualTo(expected.get("done_reason").asText());
-        assertThat(r.serverTimings().get("eval_ms")).isCloseTo(expected.get("eval_duration").asLong() / 1e6, within(1e-9));
-        assertThat(r.serverTimings().get("prompt_eval_ms"))
+        assertThat(r.response().streamed()).isFalse();
+        assertThat(r.tokens().outputTokens()).isEqualTo(expected.get("eval_count").asInt());
+        assertThat(r.tokens().promptTokens()).isEqualTo(expected.get("prompt_eval_count").asInt());
+        assertThat(r.response().finishReason()).isEqualTo(expected.get("done_reason").asText());
+        assertThat(r.response().serverTimings().get("eval_ms"))
+                .isCloseTo(expected.get("eval_duration").asLong() / 1e6, within(1e-9));
+        assertThat(r.response().serverTimings().get("prompt_eval_ms"))
                 .isCloseTo(expected.get("prompt_eval_duration").asLong() / 1e6, within(1e-9));
         JsonNode sent = OpenAiChunkDecoder.MAPPER.readTree(server.takeRequest(5, TimeUnit.SECONDS).getBody().utf8());
         assertThat(sent.get("stream").asBoolean(true)).isFalse();
@@ -175,9 +176,9 @@ class AdapterClientTest extends ClientFixture {
                         + "\"eval_count\":6,\"eval_duration\":4709213000}").build());
         RequestRecord r = send(target(b -> b.api(ApiKind.OLLAMA_GENERATE).stream(false)));
         assertThat(r.outcome()).isEqualTo(Outcome.OK);
-        assertThat(r.streamed()).isFalse();
-        assertThat(r.outputTokens()).isEqualTo(6);
-        assertThat(r.promptTokens()).isEqualTo(26);
-        assertThat(r.serverTimings().get("eval_ms")).isCloseTo(4709.213, within(1e-9));
+        assertThat(r.response().streamed()).isFalse();
+        assertThat(r.tokens().outputTokens()).isEqualTo(6);
+        assertThat(r.tokens().promptTokens()).isEqualTo(26);
+        assertThat(r.response().serverTimings().get("eval_ms")).isCloseTo(4709.213, within(1e-9));
     }
 }

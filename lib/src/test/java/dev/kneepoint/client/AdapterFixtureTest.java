@@ -120,37 +120,39 @@ class AdapterFixtureTest {
         }
         RequestRecord bytewise = Fixtures.replay(e.kind(), bytes, Fixtures.everyByte(bytes.length));
         assertThat(summary(bytewise)).as("one-byte reads").isEqualTo(summary(whole));
-        long[] t = bytewise.chunkNanos();
+        long[] t = bytewise.timing().chunkNanos();
         for (int i = 1; i < t.length; i++) {
             assertThat(t[i]).as("chunk %d after chunk %d", i, i - 1).isGreaterThan(t[i - 1]);
         }
         if (t.length > 0) {
-            assertThat(bytewise.firstTokenNanos()).isEqualTo(t[0]);
-            assertThat(bytewise.endNanos()).isGreaterThanOrEqualTo(t[t.length - 1]).isLessThanOrEqualTo(bytes.length);
+            assertThat(bytewise.timing().firstTokenNanos()).isEqualTo(t[0]);
+            assertThat(bytewise.timing().endNanos()).isGreaterThanOrEqualTo(t[t.length - 1])
+                    .isLessThanOrEqualTo(bytes.length);
         }
     }
 
     private static void check(Expect e, RequestRecord r) {
         assertThat(r.outcome().label()).isEqualTo(e.outcome());
         assertThat(r.outcome().detail()).contains(e.detail());
-        assertThat(r.chunkNanos()).hasSize(e.events());
-        assertThat(r.outputTokens()).isEqualTo(e.out());
-        assertThat(r.promptTokens()).isEqualTo(e.prompt());
-        assertThat(r.reasoningTokens()).isEqualTo(e.reasoning());
-        assertThat(r.finishReason()).isEqualTo(e.finish());
-        assertThat(r.tokenSource()).isEqualTo(e.source());
+        assertThat(r.timing().chunkNanos()).hasSize(e.events());
+        assertThat(r.tokens().outputTokens()).isEqualTo(e.out());
+        assertThat(r.tokens().promptTokens()).isEqualTo(e.prompt());
+        assertThat(r.tokens().reasoningTokens()).isEqualTo(e.reasoning());
+        assertThat(r.response().finishReason()).isEqualTo(e.finish());
+        assertThat(r.tokens().tokenSource()).isEqualTo(e.source());
         if (e.chunkTokens() != null) {
-            assertThat(r.chunkTokens()).containsExactly(e.chunkTokens());
+            assertThat(r.timing().chunkTokens()).containsExactly(e.chunkTokens());
         }
-        e.timings().forEach((k, v) -> assertThat(r.serverTimings()).as(k).containsKey(k)
+        e.timings().forEach((k, v) -> assertThat(r.response().serverTimings()).as(k).containsKey(k)
                 .extractingByKey(k).satisfies(x -> assertThat(x).isCloseTo(v, within(1e-9))));
     }
 
     /** Everything but timestamps. */
     private static String summary(RequestRecord r) {
-        return r.outcome().label() + "|" + r.outcome().detail() + "|" + r.chunkNanos().length + "|"
-                + Arrays.toString(r.chunkTokens()) + "|" + r.outputTokens() + "|" + r.promptTokens() + "|"
-                + r.reasoningTokens() + "|" + r.finishReason() + "|" + r.tokenSource() + "|" + r.serverTimings();
+        return r.outcome().label() + "|" + r.outcome().detail() + "|" + r.timing().chunkNanos().length + "|"
+                + Arrays.toString(r.timing().chunkTokens()) + "|" + r.tokens().outputTokens() + "|"
+                + r.tokens().promptTokens() + "|" + r.tokens().reasoningTokens() + "|" + r.response().finishReason()
+                + "|" + r.tokens().tokenSource() + "|" + r.response().serverTimings();
     }
 
     @Test
@@ -158,16 +160,17 @@ class AdapterFixtureTest {
         // role and first token share the first chunk: TTFT is the end of the first event
         byte[] vllm = Fixtures.bytes("vllm/chat-continuous.sse");
         RequestRecord r = Fixtures.replay(ApiKind.CHAT, vllm, Fixtures.everyByte(vllm.length));
-        assertThat(r.firstTokenNanos()).isEqualTo(indexOf(vllm, "\n\n", 0) + 2);
+        assertThat(r.timing().firstTokenNanos()).isEqualTo(indexOf(vllm, "\n\n", 0) + 2);
         // a role-only chunk is not a token; the first reasoning delta is
         byte[] reasoning = Fixtures.bytes("vllm/chat-reasoning.sse");
         RequestRecord q = Fixtures.replay(ApiKind.CHAT, reasoning, Fixtures.everyByte(reasoning.length));
-        assertThat(q.firstTokenNanos()).isEqualTo(indexOf(reasoning, "\n\n", indexOf(reasoning, "\n\n", 0) + 2) + 2);
+        assertThat(q.timing().firstTokenNanos())
+                .isEqualTo(indexOf(reasoning, "\n\n", indexOf(reasoning, "\n\n", 0) + 2) + 2);
         // TGI: the ':' keep-alive and special EOS never count; NDJSON: a line ends at its newline
         byte[] ollama = Fixtures.bytes("ollama/generate.ndjson");
         RequestRecord o = Fixtures.replay(ApiKind.OLLAMA_GENERATE, ollama, Fixtures.everyByte(ollama.length));
-        assertThat(o.firstTokenNanos()).isEqualTo(indexOf(ollama, "\n", 0) + 1);
-        assertThat(o.endNanos()).isEqualTo(ollama.length);
+        assertThat(o.timing().firstTokenNanos()).isEqualTo(indexOf(ollama, "\n", 0) + 1);
+        assertThat(o.timing().endNanos()).isEqualTo(ollama.length);
     }
 
     @Test
@@ -179,9 +182,9 @@ class AdapterFixtureTest {
                 .getBytes(StandardCharsets.UTF_8);
         RequestRecord r = Fixtures.replay(ApiKind.COMPLETIONS, cut);
         assertThat(r.outcome().label()).isEqualTo("OK");
-        assertThat(r.finishReason()).isEqualTo("length");
-        assertThat(r.tokenSource()).isEqualTo(TokenSource.EVENTS);
-        assertThat(r.outputTokens()).isEqualTo(8);
+        assertThat(r.response().finishReason()).isEqualTo("length");
+        assertThat(r.tokens().tokenSource()).isEqualTo(TokenSource.EVENTS);
+        assertThat(r.tokens().outputTokens()).isEqualTo(8);
     }
 
     @Test
@@ -208,7 +211,7 @@ class AdapterFixtureTest {
         RequestRecord r = Fixtures.replay(ApiKind.OLLAMA_GENERATE, bad);
         assertThat(r.outcome().label()).isEqualTo("STREAM_ERROR");
         assertThat(r.outcome().detail()).contains("NDJSON").contains("invalid UTF-8");
-        assertThat(r.chunkNanos()).hasSize(1);
+        assertThat(r.timing().chunkNanos()).hasSize(1);
 
         StreamState s = new StreamState(ApiKind.OLLAMA_GENERATE);
         NdjsonParser p = new NdjsonParser(s, 40);
@@ -226,7 +229,7 @@ class AdapterFixtureTest {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         RequestRecord r = Fixtures.replay(ApiKind.OLLAMA_GENERATE, bytes, Fixtures.everyByte(bytes.length));
         assertThat(r.outcome().label()).isEqualTo("OK");
-        assertThat(r.outputTokens()).isEqualTo(2);
+        assertThat(r.tokens().outputTokens()).isEqualTo(2);
         // a last line cut mid-object is a truncation, not a malformed stream
         byte[] cut = "{\"response\":\"a\",\"done\":false}\n{\"response\":\"b\",\"do".getBytes(StandardCharsets.UTF_8);
         assertThat(Fixtures.replay(ApiKind.OLLAMA_GENERATE, cut).outcome().label()).isEqualTo("TRUNCATED");
@@ -243,8 +246,8 @@ class AdapterFixtureTest {
         assertThat(line).contains("\"reasoning_tokens\":2").contains("\"eval_ms\":2000")
                 .contains("\"prompt_eval_ms\":50").contains("\"total_ms\":2500").contains("\"finish_reason\":\"length\"");
         RequestRecord back = dev.kneepoint.io.RequestJson.read(OpenAiChunkDecoder.MAPPER.readTree(line));
-        assertThat(back.serverTimings()).isEqualTo(r.serverTimings());
-        assertThat(back.reasoningTokens()).isEqualTo(2);
+        assertThat(back.response().serverTimings()).isEqualTo(r.response().serverTimings());
+        assertThat(back.tokens().reasoningTokens()).isEqualTo(2);
     }
 
     @Test

@@ -163,14 +163,15 @@ class FaultMatrixTest {
             send(out, SSE_HEAD + event(role()) + event(content("a")) + event(content("b")));
             srv.pause(200); // let the client read both tokens: a reset discards unread data
             reset(s);
-        })).detail("lost mid-stream after 2 token events").then((r, env) -> assertThat(r.chunkNanos()).hasSize(2)));
+        })).detail("lost mid-stream after 2 token events")
+                .then((r, env) -> assertThat(r.timing().chunkNanos()).hasSize(2)));
         f.add(Fault.of("reset after the last token (finish reason) before [DONE]", "CONNECTION_ERROR",
                 env -> env.raw((srv, s, out) -> {
                     send(out, SSE_HEAD + event(content("a")) + event(finish("b")));
                     srv.pause(200);
                     reset(s);
                 })).detail("after finish reason 'stop', before [DONE]")
-                .then((r, env) -> assertThat(r.chunkNanos()).hasSize(2)));
+                .then((r, env) -> assertThat(r.timing().chunkNanos()).hasSize(2)));
         f.add(Fault.of("reset after [DONE]", "OK", env -> env.raw((srv, s, out) -> {
             send(out, SSE_HEAD + event(content("a")) + event(finish("b")) + DONE);
             srv.pause(200);
@@ -180,7 +181,7 @@ class FaultMatrixTest {
                 env -> env.raw((srv, s, out) -> send(out, SSE_HEAD + event(content("a")) + event(finish("b"))))));
         f.add(Fault.of("stream ends without finish reason nor [DONE]", "TRUNCATED",
                 env -> env.raw((srv, s, out) -> send(out, SSE_HEAD + event(role()) + event(content("a")))))
-                .then((r, env) -> assertThat(r.outputTokens()).isEqualTo(1)));
+                .then((r, env) -> assertThat(r.tokens().outputTokens()).isEqualTo(1)));
         f.add(Fault.of("stream with zero tokens", "EMPTY",
                 env -> env.raw((srv, s, out) -> send(out, SSE_HEAD + event(role()) + event(finish("")) + DONE))));
 
@@ -190,15 +191,16 @@ class FaultMatrixTest {
             send(out, event(finish("b")) + DONE);
         }).idleTimeout(Duration.ofMillis(300)).firstTokenTimeout(Duration.ofSeconds(4)))
                 .within(300, 300 + SLACK_MS).then((r, env) -> {
-                    assertThat(r.chunkNanos()).hasSize(1);
-                    assertThat(r.endNanos() - r.firstTokenNanos()).isGreaterThanOrEqualTo(ms(300) - ms(5));
+                    assertThat(r.timing().chunkNanos()).hasSize(1);
+                    assertThat(r.timing().endNanos() - r.timing().firstTokenNanos())
+                            .isGreaterThanOrEqualTo(ms(300) - ms(5));
                 }));
         f.add(Fault.of("slow response headers", "TIMEOUT(first_token)", env -> env.raw((srv, s, out) -> {
             srv.pause(5000);
             send(out, SSE_HEAD + event(finish("b")) + DONE);
         }).firstTokenTimeout(Duration.ofMillis(300)))
                 .within(300, 300 + SLACK_MS)
-                .then((r, env) -> assertThat(r.firstByteNanos()).isEqualTo(RequestRecord.ABSENT)));
+                .then((r, env) -> assertThat(r.timing().firstByteNanos()).isEqualTo(RequestRecord.ABSENT)));
         f.add(Fault.of("headers, then no token", "TIMEOUT(first_token)", env -> env.raw((srv, s, out) -> {
             send(out, SSE_HEAD + event(role()));
             srv.pause(5000);
@@ -212,12 +214,12 @@ class FaultMatrixTest {
         }).totalTimeout(Duration.ofMillis(600)).idleTimeout(Duration.ofMillis(300)))
                 .within(600, 600 + SLACK_MS)
                 // one token per 20 ms for 600 ms: ~30; at least a few must have arrived before the deadline
-                .then((r, env) -> assertThat(r.chunkNanos().length).isGreaterThanOrEqualTo(3)));
+                .then((r, env) -> assertThat(r.timing().chunkNanos().length).isGreaterThanOrEqualTo(3)));
 
         f.add(Fault.of("malformed SSE lines (no colon, unknown field, comment, retry, CRLF) are ignored", "OK",
                 env -> env.raw((srv, s, out) -> send(out, SSE_HEAD + "garbage without a colon\n: keep-alive\n"
                         + "retry: 10\nfoo: bar\r\ndata: " + content("a") + "\r\n\r\n" + event(finish("b")) + DONE)))
-                .then((r, env) -> assertThat(r.chunkNanos()).hasSize(2)));
+                .then((r, env) -> assertThat(r.timing().chunkNanos()).hasSize(2)));
         f.add(Fault.of("invalid JSON in an event", "STREAM_ERROR", env -> env.raw((srv, s, out) ->
                 send(out, SSE_HEAD + event(content("a")) + event("{\"choices\":[{\"delta\":") + DONE)))
                 .detail("malformed stream event"));
@@ -228,7 +230,7 @@ class FaultMatrixTest {
             send(out, Arrays.copyOfRange(bytes, 0, cut));
             srv.pause(100);
             send(out, Arrays.copyOfRange(bytes, cut, bytes.length));
-        })).within(100, QUICK_MS).then((r, env) -> assertThat(r.chunkNanos()).hasSize(2)));
+        })).within(100, QUICK_MS).then((r, env) -> assertThat(r.timing().chunkNanos()).hasSize(2)));
         f.add(Fault.of("invalid UTF-8", "STREAM_ERROR", env -> env.raw((srv, s, out) -> {
             send(out, SSE_HEAD + event(content("a")));
             send(out, new byte[] {'d', 'a', 't', 'a', ':', ' ', (byte) 0xC3, (byte) 0x28, '\n', '\n'});
@@ -243,7 +245,7 @@ class FaultMatrixTest {
         String big = event(content("x".repeat(10 << 20))) + event(finish("b")) + DONE;
         f.add(Fault.of("a 10 MB event under the default maximum (64 MiB)", "OK",
                 env -> at(env.mock(sse(big)).url("/").toString()))
-                .then((r, env) -> assertThat(r.chunkNanos()).hasSize(2)));
+                .then((r, env) -> assertThat(r.timing().chunkNanos()).hasSize(2)));
         f.add(Fault.of("a 10 MB event over a configured 1 MiB maximum", "STREAM_ERROR",
                 env -> at(env.mock(sse(big)).url("/").toString()).maxEventBytes(1 << 20))
                 .detail("oversize"));

@@ -44,7 +44,7 @@ class InFlightProgressTest {
             long deadline = System.nanoTime() + 10_000_000_000L;
             while (System.nanoTime() < deadline) { // a state (three tokens read), not a time
                 progress = cancellation.progress();
-                if (progress != null && progress.chunkNanos().length == 3) {
+                if (progress != null && progress.timing().chunkNanos().length == 3) {
                     break;
                 }
                 Thread.sleep(2);
@@ -54,22 +54,22 @@ class InFlightProgressTest {
             assertThat(progress.step()).isEqualTo("s");
             assertThat(progress.outcome()).isEqualTo(Outcome.CANCELLED);
             assertThat(progress.dispatched()).isTrue();
-            assertThat(progress.firstByteNanos()).isGreaterThanOrEqualTo(progress.dispatchNanos());
-            assertThat(progress.chunkNanos()).hasSize(3);
-            assertThat(progress.outputTokens()).isEqualTo(3);
-            assertThat(progress.firstTokenNanos()).isEqualTo(progress.chunkNanos()[0]);
-            assertThat(progress.lastTokenNanos()).isEqualTo(progress.chunkNanos()[2]);
-            assertThat(progress.firstTokenNanos()).isGreaterThanOrEqualTo(progress.firstByteNanos());
+            assertThat(progress.timing().firstByteNanos()).isGreaterThanOrEqualTo(progress.timing().dispatchNanos());
+            assertThat(progress.timing().chunkNanos()).hasSize(3);
+            assertThat(progress.tokens().outputTokens()).isEqualTo(3);
+            assertThat(progress.timing().firstTokenNanos()).isEqualTo(progress.timing().chunkNanos()[0]);
+            assertThat(progress.timing().lastTokenNanos()).isEqualTo(progress.timing().chunkNanos()[2]);
+            assertThat(progress.timing().firstTokenNanos()).isGreaterThanOrEqualTo(progress.timing().firstByteNanos());
 
             cancellation.cancel();
             request.join(10_000);
             RequestRecord end = finalRecord.get();
             assertThat(end.outcome()).isEqualTo(Outcome.CANCELLED);
             // The same events at the same instants, the same dispatch and first byte as the record it ended with.
-            assertThat(progress.chunkNanos()).isEqualTo(end.chunkNanos());
-            assertThat(progress.chunkTokens()).isEqualTo(end.chunkTokens());
-            assertThat(progress.dispatchNanos()).isEqualTo(end.dispatchNanos());
-            assertThat(progress.firstByteNanos()).isEqualTo(end.firstByteNanos());
+            assertThat(progress.timing().chunkNanos()).isEqualTo(end.timing().chunkNanos());
+            assertThat(progress.timing().chunkTokens()).isEqualTo(end.timing().chunkTokens());
+            assertThat(progress.timing().dispatchNanos()).isEqualTo(end.timing().dispatchNanos());
+            assertThat(progress.timing().firstByteNanos()).isEqualTo(end.timing().firstByteNanos());
         }
     }
 }

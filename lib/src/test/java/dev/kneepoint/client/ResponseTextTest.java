@@ -23,12 +23,12 @@ class ResponseTextTest extends ClientFixture {
                 .event(finish("ld")).event(usage(3, 4)).write("data: [DONE]\n\n"));
         RequestRecord kept = send(target(b -> b), RequestSpec.of("hi", 16).withKeepResponseText(true), new Cancellation());
         assertThat(kept.isOk()).isTrue();
-        assertThat(kept.responseText()).isEqualTo("Hello, world");
+        assertThat(kept.response().responseText()).isEqualTo("Hello, world");
 
         enqueueSse(body().event(content("Hello")).event(finish("!")).write("data: [DONE]\n\n"));
         RequestRecord plain = send(target(b -> b), RequestSpec.of("hi", 16), new Cancellation());
         assertThat(plain.isOk()).isTrue();
-        assertThat(plain.responseText()).isNull();
+        assertThat(plain.response().responseText()).isNull();
     }
 
     @Test
@@ -39,6 +39,6 @@ class ResponseTextTest extends ClientFixture {
         RequestRecord r = send(target(b -> b.stream(false)), RequestSpec.of("hi", 16).withKeepResponseText(true),
                 new Cancellation());
         assertThat(r.isOk()).isTrue();
-        assertThat(r.responseText()).isEqualTo("whole answer");
+        assertThat(r.response().responseText()).isEqualTo("whole answer");
     }
 }

@@ -52,11 +52,11 @@ class StaleConnectionTest {
     }
 
     private static List<String> outcomes(List<RequestRecord> rs) {
-        return rs.stream().map(r -> r.outcome().label() + (r.retried() ? "+retried" : "")).toList();
+        return rs.stream().map(r -> r.outcome().label() + (r.response().retried() ? "+retried" : "")).toList();
     }
 
     private static long retried(List<RequestRecord> rs) {
-        return rs.stream().filter(RequestRecord::retried).count();
+        return rs.stream().filter(r -> r.response().retried()).count();
     }
 
     @Test
@@ -126,7 +126,8 @@ class StaleConnectionTest {
             assertThat(s.connections.get()).as("connections").isEqualTo(4);
             assertThat(s.requests.get()).as("requests read: 4 answered, 1 dropped").isEqualTo(5);
             RequestRecord r = rs.get(1);
-            assertThat(r.firstTokenNanos()).as("TTFT counts from the first attempt").isGreaterThan(r.dispatchNanos());
+            assertThat(r.timing().firstTokenNanos()).as("TTFT counts from the first attempt")
+                    .isGreaterThan(r.timing().dispatchNanos());
         }
     }
 
@@ -156,7 +157,7 @@ class StaleConnectionTest {
         })) {
             List<RequestRecord> rs = sequence(s, 4);
             assertThat(outcomes(rs)).containsOnly("OK");
-            assertThat(rs).allMatch(r -> r.outputTokens() == 2);
+            assertThat(rs).allMatch(r -> r.tokens().outputTokens() == 2);
             assertThat(s.connections.get()).as("connections").isEqualTo(4);
         }
     }

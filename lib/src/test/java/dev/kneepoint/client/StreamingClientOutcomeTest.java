@@ -42,8 +42,8 @@ class StreamingClientOutcomeTest extends ClientFixture {
         RequestRecord r = send(target(b -> b), RequestSpec.of("hi", 8), c);
         canceller.join();
         assertThat(r.outcome()).isEqualTo(Outcome.CANCELLED);
-        assertThat(r.chunkNanos()).hasSize(1); // what was measured is kept
-        assertThat(ms(r.endNanos() - r.dispatchNanos())).isBetween(200.0, 200.0 + 400);
+        assertThat(r.timing().chunkNanos()).hasSize(1); // what was measured is kept
+        assertThat(ms(r.timing().endNanos() - r.timing().dispatchNanos())).isBetween(200.0, 200.0 + 400);
     }
 
     @Test

@@ -40,32 +40,33 @@ class StreamingClientTimingTest extends ClientFixture {
         // (not against ttft, which a late read of the role chunk would bring close to it): a first-byte stamp
         // taken at the first token would be >= 195 ms (hard), so < 195 ms catches it while leaving ~195 ms
         // for a late read of the role chunk on a loaded machine.
-        assertThat(ms(r.firstByteNanos() - r.dispatchNanos())).isLessThan(195.0);
-        assertThat(r.firstByteNanos()).isLessThanOrEqualTo(r.firstTokenNanos());
-        assertThat(r.chunkNanos()).hasSize(3);
+        assertThat(ms(r.timing().firstByteNanos() - r.timing().dispatchNanos())).isLessThan(195.0);
+        assertThat(r.timing().firstByteNanos()).isLessThanOrEqualTo(r.timing().firstTokenNanos());
+        assertThat(r.timing().chunkNanos()).hasSize(3);
         // Each content event is scripted 200, 300, 400 ms after the request. Measured from dispatch these are
         // hard lower bounds (the server cannot send early); a gap between two events is not, because a late
         // first event shortens the next gap (87 ms was seen for a 100 ms pause on a loaded machine).
         for (int i = 0; i < 3; i++) {
-            double at = ms(r.chunkNanos()[i] - r.dispatchNanos());
+            double at = ms(r.timing().chunkNanos()[i] - r.timing().dispatchNanos());
             assertThat(at).as("event %d after dispatch", i).isBetween(195.0 + 100 * i, 200.0 + 100 * i + 300);
         }
         for (int i = 1; i < 3; i++) {
-            assertThat(ms(r.chunkNanos()[i] - r.chunkNanos()[i - 1])).as("gap %d", i).isLessThan(100.0 + 250);
+            assertThat(ms(r.timing().chunkNanos()[i] - r.timing().chunkNanos()[i - 1])).as("gap %d", i)
+                    .isLessThan(100.0 + 250);
         }
         assertThat(ms(r.e2eNanos())).isBetween(395.0, 400.0 + 300);
-        assertThat(r.endNanos()).isGreaterThanOrEqualTo(r.lastTokenNanos());
+        assertThat(r.timing().endNanos()).isGreaterThanOrEqualTo(r.timing().lastTokenNanos());
         // usage chunk: 6 tokens over 3 events -> 2 each, server source
-        assertThat(r.tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
-        assertThat(r.chunkTokens()).containsExactly(2, 2, 2);
-        assertThat(r.outputTokens()).isEqualTo(6);
-        assertThat(r.clientCountedTokens()).isEqualTo(3);
-        assertThat(r.promptTokens()).isEqualTo(11);
-        assertThat(r.finishReason()).isEqualTo("stop");
-        assertThat(r.streamed()).isTrue();
+        assertThat(r.tokens().tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
+        assertThat(r.timing().chunkTokens()).containsExactly(2, 2, 2);
+        assertThat(r.tokens().outputTokens()).isEqualTo(6);
+        assertThat(r.tokens().clientCountedTokens()).isEqualTo(3);
+        assertThat(r.tokens().promptTokens()).isEqualTo(11);
+        assertThat(r.response().finishReason()).isEqualTo("stop");
+        assertThat(r.response().streamed()).isTrue();
         assertThat(r.id()).isEqualTo(7);
         assertThat(r.step()).isEqualTo("step-1");
-        assertThat(r.requestedOutputTokens()).isEqualTo(16);
+        assertThat(r.tokens().requestedOutputTokens()).isEqualTo(16);
     }
 
     @Test
@@ -75,9 +76,9 @@ class StreamingClientTimingTest extends ClientFixture {
                 .body("data: " + finish("x") + "\n\ndata: [DONE]\n\n").build());
         RequestRecord r = send(target(b -> b));
         assertThat(r.outcome()).isEqualTo(Outcome.OK);
-        assertThat(ms(r.firstByteNanos() - r.dispatchNanos())).isBetween(195.0, 200.0 + 300);
+        assertThat(ms(r.timing().firstByteNanos() - r.timing().dispatchNanos())).isBetween(195.0, 200.0 + 300);
         assertThat(ms(r.ttftNanos())).isBetween(195.0, 200.0 + 300);
-        assertThat(r.tokenSource()).isEqualTo(TokenSource.EVENTS);
+        assertThat(r.tokens().tokenSource()).isEqualTo(TokenSource.EVENTS);
     }
 
     @Test
@@ -85,13 +86,14 @@ class StreamingClientTimingTest extends ClientFixture {
         enqueueSse(body().write("data: " + content("a") + "\n\ndata: " + content("b") + "\n\ndata: "
                 + finish("c") + "\n\n").pause(100).write("data: [DONE]\n\n"));
         RequestRecord r = send(target(b -> b));
-        assertThat(r.chunkNanos()).hasSize(3);
-        assertThat(r.chunkNanos()[0]).isEqualTo(r.chunkNanos()[1]).isEqualTo(r.chunkNanos()[2]);
+        assertThat(r.timing().chunkNanos()).hasSize(3);
+        assertThat(r.timing().chunkNanos()[0]).isEqualTo(r.timing().chunkNanos()[1])
+                .isEqualTo(r.timing().chunkNanos()[2]);
         // t_end is the [DONE] read, scripted 100 ms after the events: a hard lower bound from dispatch (a late
         // read of the events could shorten the gap between the two reads, so that gap is bounded above only).
-        assertThat(ms(r.endNanos() - r.dispatchNanos())).isBetween(95.0, 100.0 + 300);
-        assertThat(r.endNanos()).isGreaterThan(r.lastTokenNanos());
-        assertThat(ms(r.endNanos() - r.lastTokenNanos())).isLessThan(100.0 + 250);
+        assertThat(ms(r.timing().endNanos() - r.timing().dispatchNanos())).isBetween(95.0, 100.0 + 300);
+        assertThat(r.timing().endNanos()).isGreaterThan(r.timing().lastTokenNanos());
+        assertThat(ms(r.timing().endNanos() - r.timing().lastTokenNanos())).isLessThan(100.0 + 250);
     }
 
     @Test
@@ -101,9 +103,9 @@ class StreamingClientTimingTest extends ClientFixture {
                 + "\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":4}}";
         enqueueSse(body().event(c1).event(c2).write("data: [DONE]\n\n"));
         RequestRecord r = send(target(b -> b.continuousUsageStats(true)));
-        assertThat(r.chunkTokens()).containsExactly(1, 3);
-        assertThat(r.outputTokens()).isEqualTo(4);
-        assertThat(r.tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
+        assertThat(r.timing().chunkTokens()).containsExactly(1, 3);
+        assertThat(r.tokens().outputTokens()).isEqualTo(4);
+        assertThat(r.tokens().tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
     }
 
     @Test
@@ -121,7 +123,7 @@ class StreamingClientTimingTest extends ClientFixture {
         }
         assertThat(r.outcome()).isEqualTo(Outcome.OK);
         assertThat(r.tag()).isEqualTo("fg");
-        assertThat(r.promptTokens()).isEqualTo(5);
+        assertThat(r.tokens().promptTokens()).isEqualTo(5);
         RecordedRequest req = server.takeRequest(1, TimeUnit.SECONDS);
         assertThat(req.getUrl().encodedPath()).isEqualTo("/v1/chat/completions");
         assertThat(req.getHeaders().get("Authorization")).isEqualTo("Bearer " + secret);
@@ -163,13 +165,13 @@ class StreamingClientTimingTest extends ClientFixture {
                         + "\"completion_tokens\":5},\"timings\":{\"predicted_ms\":12.5}}").build());
         RequestRecord r = send(target(b -> b.stream(false)));
         assertThat(r.outcome()).isEqualTo(Outcome.OK);
-        assertThat(r.streamed()).isFalse();
+        assertThat(r.response().streamed()).isFalse();
         assertThat(r.ttftNanos()).isEqualTo(r.e2eNanos());
         assertThat(ms(r.ttftNanos())).isBetween(145.0, 150.0 + 300);
-        assertThat(r.chunkTokens()).containsExactly(5);
-        assertThat(r.tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
-        assertThat(r.finishReason()).isEqualTo("length");
-        assertThat(r.serverTimings()).containsEntry("predicted_ms", 12.5);
+        assertThat(r.timing().chunkTokens()).containsExactly(5);
+        assertThat(r.tokens().tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
+        assertThat(r.response().finishReason()).isEqualTo("length");
+        assertThat(r.response().serverTimings()).containsEntry("predicted_ms", 12.5);
         JsonNode body = OpenAiChunkDecoder.MAPPER.readTree(server.takeRequest(1, TimeUnit.SECONDS).getBody().utf8());
         assertThat(body.get("stream").asBoolean()).isFalse();
         assertThat(body.has("stream_options")).isFalse();

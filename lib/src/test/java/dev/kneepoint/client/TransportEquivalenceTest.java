@@ -39,20 +39,20 @@ class TransportEquivalenceTest extends ClientFixture {
         // ports differ between two servers of one scenario, ids and creation seconds between two responses
         m.put("detail", r.outcome().detail().replaceAll(":\\d{2,5}\\b", ":PORT")
                 .replaceAll("chatcmpl-[0-9a-f]+", "chatcmpl-ID").replaceAll("\"created\":\\d+", "\"created\":T"));
-        m.put("output", r.outputTokens());
-        m.put("prompt", r.promptTokens());
-        m.put("reasoning", r.reasoningTokens());
-        m.put("client_counted", r.clientCountedTokens());
-        m.put("token_source", r.tokenSource());
-        m.put("chunks", r.chunkNanos().length);
-        m.put("chunk_tokens", Arrays.toString(r.chunkTokens()));
-        m.put("finish", r.finishReason());
-        m.put("streamed", r.streamed());
-        m.put("retried", r.retried());
-        m.put("timings", r.serverTimings());
+        m.put("output", r.tokens().outputTokens());
+        m.put("prompt", r.tokens().promptTokens());
+        m.put("reasoning", r.tokens().reasoningTokens());
+        m.put("client_counted", r.tokens().clientCountedTokens());
+        m.put("token_source", r.tokens().tokenSource());
+        m.put("chunks", r.timing().chunkNanos().length);
+        m.put("chunk_tokens", Arrays.toString(r.timing().chunkTokens()));
+        m.put("finish", r.response().finishReason());
+        m.put("streamed", r.response().streamed());
+        m.put("retried", r.response().retried());
+        m.put("timings", r.response().serverTimings());
         m.put("dispatched", r.dispatched());
-        m.put("first_byte", r.firstByteNanos() != RequestRecord.ABSENT);
-        m.put("first_token", r.firstTokenNanos() != RequestRecord.ABSENT);
+        m.put("first_byte", r.timing().firstByteNanos() != RequestRecord.ABSENT);
+        m.put("first_token", r.timing().firstTokenNanos() != RequestRecord.ABSENT);
         return m;
     }
 

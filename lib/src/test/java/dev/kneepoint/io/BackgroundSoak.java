@@ -54,13 +54,13 @@ final class BackgroundSoak {
                 signals.add(new long[] {plannedEnd + 1_500 * MS, 2, k});
                 t = plannedEnd + 2_000 * MS;
             }
-            PriorityQueue<RequestRecord> inFlight = new PriorityQueue<>((a, b) -> Long.compare(a.endNanos(),
-                    b.endNanos()));
+            PriorityQueue<RequestRecord> inFlight = new PriorityQueue<>((a, b) -> Long.compare(a.timing().endNanos(),
+                    b.timing().endNanos()));
             int next = 0;
             int issued = 0;
             while (next < signals.size() || issued < records || !inFlight.isEmpty()) {
                 long arrival = issued < records ? issued * gap : Long.MAX_VALUE;
-                long end = inFlight.isEmpty() ? Long.MAX_VALUE : inFlight.peek().endNanos();
+                long end = inFlight.isEmpty() ? Long.MAX_VALUE : inFlight.peek().timing().endNanos();
                 long signal = next < signals.size() ? signals.get(next)[0] : Long.MAX_VALUE;
                 if (arrival <= end && arrival <= signal) {
                     inFlight.add(record(rnd, issued++, "bg", "bg", arrival, 16, 40 * MS));

@@ -128,9 +128,9 @@ class FastParsingTest {
         // the rare retried line leaves the fast path to Jackson, which reads the flag
         assertThat(canonical.parse(retriedLine, 0, retriedLine.length)).isNull();
         assertThat(parser.parse(retriedLine, 0, retriedLine.length)).isEqualTo(retried);
-        assertThat(parser.parse(retriedLine, 0, retriedLine.length).retried()).isTrue();
-        assertThat(RequestJson.read(Json.MAPPER.readTree(retriedLine)).retried()).isTrue();
-        assertThat(RequestJson.read(Json.MAPPER.readTree(plainLine)).retried()).isFalse();
+        assertThat(parser.parse(retriedLine, 0, retriedLine.length).response().retried()).isTrue();
+        assertThat(RequestJson.read(Json.MAPPER.readTree(retriedLine)).response().retried()).isTrue();
+        assertThat(RequestJson.read(Json.MAPPER.readTree(plainLine)).response().retried()).isFalse();
     }
 
     private static byte[] line(RequestRecord r) throws Exception {

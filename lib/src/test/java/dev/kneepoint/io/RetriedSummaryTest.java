@@ -34,13 +34,13 @@ class RetriedSummaryTest {
             run.stepFinished(info, TestRecords.window(1000, 2000));
             live = run.aggregator().results().get(0);
         }
-        assertThat(live.retried()).isEqualTo(4); // RetriedCountTest.scripted: 2 OK + 2 failed resent
+        assertThat(live.counts().retried()).isEqualTo(4); // RetriedCountTest.scripted: 2 OK + 2 failed resent
         LoadedRun loaded = RunLoader.load(dir);
         JsonNode step = loaded.summary().orElseThrow().path("steps").get(0);
         assertThat(step.get("retried").asLong()).isEqualTo(4);
         assertThat(SummaryJson.retried(step)).isEqualTo(4);
         // re-aggregated from requests.jsonl, where only the resent records carry "retried": true
-        assertThat(loaded.result().step("c=2").retried()).isEqualTo(4);
+        assertThat(loaded.result().step("c=2").counts().retried()).isEqualTo(4);
         assertThat(Files.readAllLines(dir.resolve("requests.jsonl")))
                 .filteredOn(l -> l.contains("\"retried\":true")).hasSize(6); // 4 counted + warm-up + cancelled
     }

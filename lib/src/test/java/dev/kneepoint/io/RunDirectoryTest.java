@@ -90,11 +90,11 @@ class RunDirectoryTest {
         StepResult again = loaded.result().step("c=4");
         assertThat(again.info()).isEqualTo(info);
         assertThat(again.slo()).isEqualTo(live.slo());
-        assertThat(again.requestsOk()).isEqualTo(live.requestsOk()).isEqualTo(1);
-        assertThat(again.failuresByClass()).isEqualTo(live.failuresByClass()).hasSize(4);
-        assertThat(again.outputTokensPerS()).isEqualTo(live.outputTokensPerS());
-        assertThat(again.goodputRps()).isEqualTo(live.goodputRps());
-        assertThat(again.itl().histogram()).isEqualTo(live.itl().histogram());
+        assertThat(again.counts().requestsOk()).isEqualTo(live.counts().requestsOk()).isEqualTo(1);
+        assertThat(again.counts().failuresByClass()).isEqualTo(live.counts().failuresByClass()).hasSize(4);
+        assertThat(again.rates().outputTokensPerS()).isEqualTo(live.rates().outputTokensPerS());
+        assertThat(again.rates().goodputRps()).isEqualTo(live.rates().goodputRps());
+        assertThat(again.latency().itl().histogram()).isEqualTo(live.latency().itl().histogram());
         // Summary written at close agrees with the live result: 7 tokens in the 0.1 s window.
         JsonNode step = loaded.summary().orElseThrow().path("steps").get(0);
         assertThat(step.path("output_tokens_per_s").asDouble()).isCloseTo(70.0, within(1e-6));
@@ -157,10 +157,11 @@ class RunDirectoryTest {
             live = run.aggregator().results().get(0);
         }
         StepResult again = RunLoader.load(dir).result().step("c=4");
-        assertThat(again.outputTokensPerS()).isEqualTo(live.outputTokensPerS()).isCloseTo(70.0, within(1e-6));
-        assertThat(again.requestsPerS()).isEqualTo(live.requestsPerS());
-        assertThat(again.concurrencyMean()).isEqualTo(live.concurrencyMean());
-        assertThat(again.goodputRps()).isEqualTo(live.goodputRps());
+        assertThat(again.rates().outputTokensPerS()).isEqualTo(live.rates().outputTokensPerS())
+                .isCloseTo(70.0, within(1e-6));
+        assertThat(again.rates().requestsPerS()).isEqualTo(live.rates().requestsPerS());
+        assertThat(again.rates().concurrencyMean()).isEqualTo(live.rates().concurrencyMean());
+        assertThat(again.rates().goodputRps()).isEqualTo(live.rates().goodputRps());
         // The plan reached the aggregator (it was counted live): a window the plan did not allow is refused.
         try (RunDirectory run = RunDirectory.builder(tmp).slug("refused").clock(FIXED).targetUrl("http://x/v1").open()) {
             run.stepStarted(info, 0, WindowPlan.startingAt(TestRecords.nanos(50)));

@@ -50,9 +50,9 @@ class RunLoaderAheadTest {
         assertThat(complete.run().complete()).isTrue();
         assertThat(complete.records()).hasSize(20_000 + 400); // 400 background requests
         assertThat(complete.run().result().steps()).allSatisfy(s -> {
-            assertThat(s.requestsFailed()).isPositive();
-            assertThat(s.cancelled()).isPositive();
-            assertThat(s.warmupRequests()).isPositive();
+            assertThat(s.counts().requestsFailed()).isPositive();
+            assertThat(s.counts().cancelled()).isPositive();
+            assertThat(s.counts().warmupRequests()).isPositive();
         });
     }
 

@@ -42,7 +42,8 @@ class RunLoaderBackgroundTest {
             assertThat(background).hasSize(80); // one every 50th foreground request
             assertThat(loaded).as(dir.getFileName().toString()).isEqualTo(expected); // every double bit for bit
             assertThat(loaded.steps()).hasSize(4);
-            assertThat(loaded.step("c=8").requestsOk() + loaded.step("c=8").requestsFailed()).isPositive();
+            assertThat(loaded.step("c=8").counts().requestsOk() + loaded.step("c=8").counts().requestsFailed())
+                    .isPositive();
         }
     }
 
@@ -71,7 +72,7 @@ class RunLoaderBackgroundTest {
                 Slo.builder().ttftMs(200).e2eMs(1500).build(), background, result.steps(),
                 result.steps().getFirst().window().stepStartNanos(), run.complete());
         assertThat(result.background().orElseThrow()).isEqualTo(expected); // every double bit for bit
-        assertThat(result.background().orElseThrow().step("rate=50").requestsOk()).isPositive();
+        assertThat(result.background().orElseThrow().step("rate=50").counts().requestsOk()).isPositive();
         long size = java.nio.file.Files.size(dir.resolve("requests.jsonl"));
         assertThat(passes).hasSize(2);
         assertThat(passes.getFirst()).isZero();
@@ -107,10 +108,10 @@ class RunLoaderBackgroundTest {
                 return;
             }
             seen[0]++;
-            seen[1] = r.endNanos();
+            seen[1] = r.timing().endNanos();
             if (seen[0] % 100 == 0) {
                 watched.add(new WeakReference<>(r));
-                watchedAt.add(r.endNanos());
+                watchedAt.add(r.timing().endNanos());
             }
             if (seen[0] % 20_000 == 10_000 && seen[0] > 20_000) {
                 try {

@@ -70,11 +70,11 @@ class RunLoaderStreamTest {
         assertThat(streamedRecords.get(6).outcome()).isEqualTo(new Outcome.HttpError(503, "busy \"quoted\""));
         for (StepResult s : loaded.result().steps()) {
             StepResult t = streamed.result().step(s.info().label());
-            assertThat(t.requestsOk()).isEqualTo(s.requestsOk());
-            assertThat(t.requestsFailed()).isEqualTo(s.requestsFailed());
-            assertThat(t.ttft().p99()).isEqualTo(s.ttft().p99());
-            assertThat(t.itl().p50()).isEqualTo(s.itl().p50());
-            assertThat(t.outputTokensPerS()).isEqualTo(s.outputTokensPerS());
+            assertThat(t.counts().requestsOk()).isEqualTo(s.counts().requestsOk());
+            assertThat(t.counts().requestsFailed()).isEqualTo(s.counts().requestsFailed());
+            assertThat(t.latency().ttft().p99()).isEqualTo(s.latency().ttft().p99());
+            assertThat(t.latency().itl().p50()).isEqualTo(s.latency().itl().p50());
+            assertThat(t.rates().outputTokensPerS()).isEqualTo(s.rates().outputTokensPerS());
         }
     }
 
@@ -95,7 +95,7 @@ class RunLoaderStreamTest {
             RequestRecord general = parser.parseGeneral(line, 0, line.length);
             assertThat(general).isEqualTo(r);
             assertThat(parser.parse(line, 0, line.length)).isEqualTo(r);
-            if (r.serverTimings().isEmpty()) {
+            if (r.response().serverTimings().isEmpty()) {
                 assertThat(fast).isEqualTo(r); // canonical form: taken by the fast path
             } else {
                 assertThat(fast).isNull();     // non-empty server timings: left to Jackson

@@ -54,7 +54,7 @@ class RunLoaderTest {
         StepResult s = loaded.result().step("c=1");
         assertThat(s.window().completed()).isFalse();
         assertThat(s.window().endNanos()).isEqualTo(TestRecords.nanos(501));
-        assertThat(s.requestsOk()).isEqualTo(1);
+        assertThat(s.counts().requestsOk()).isEqualTo(1);
         run.close();
         assertThat(RunLoader.load(run.path()).complete()).isTrue();
     }

@@ -45,23 +45,25 @@ class BackgroundStreamTest {
         // constant arrivals, so the intended times are exactly the plan's points first + k x 20 ms, each once,
         // none skipped, from the first step (the stream starts with the run) to the end of the last one.
         long lastStepEnd = listener.windows.get(listener.windows.size() - 1).endNanos();
-        long first = background.stream().mapToLong(RequestRecord::intendedNanos).min().orElseThrow();
-        assertThat(background).allMatch(r -> (r.intendedNanos() - first) % ms(20) == 0);
-        assertThat(background.stream().map(r -> (r.intendedNanos() - first) / ms(20)).sorted().toList())
+        long first = background.stream().mapToLong(r -> r.timing().intendedNanos()).min().orElseThrow();
+        assertThat(background).allMatch(r -> (r.timing().intendedNanos() - first) % ms(20) == 0);
+        assertThat(background.stream().map(r -> (r.timing().intendedNanos() - first) / ms(20)).sorted().toList())
                 .as("plan points fired, in order").isEqualTo(java.util.stream.LongStream.range(0, background.size())
                         .boxed().toList());
         assertThat(first).as("first arrival within the first step").isLessThan(listener.windows.get(0).endNanos());
-        long last = background.stream().mapToLong(RequestRecord::intendedNanos).max().orElseThrow();
+        long last = background.stream().mapToLong(r -> r.timing().intendedNanos()).max().orElseThrow();
         assertThat(last).as("arrivals go on to the last step's end").isGreaterThan(lastStepEnd - ms(20));
         // Hence at least 30: the pause and the second step alone last >= 600 ms (sleeps and step durations never
         // end early). ~55 on a quiet machine.
         assertThat(background.size()).isGreaterThanOrEqualTo(30);
         // The stream stops issuing when the last step ended (its scheduler may fire at most one more arrival).
-        assertThat(background.stream().filter(r -> r.intendedNanos() > lastStepEnd).count()).isLessThanOrEqualTo(1);
+        assertThat(background.stream().filter(r -> r.timing().intendedNanos() > lastStepEnd).count())
+                .isLessThanOrEqualTo(1);
         // It started before the first step: requests are intended during the first step and the pause.
         long pauseStart = listener.windows.get(0).endNanos();
         long secondStart = listener.stepStarts.get(1);
-        assertThat(background).anyMatch(r -> r.intendedNanos() > pauseStart && r.intendedNanos() < secondStart);
+        assertThat(background).anyMatch(r -> r.timing().intendedNanos() > pauseStart
+                && r.timing().intendedNanos() < secondStart);
     }
 
     @Test

@@ -138,23 +138,23 @@ class CancelStragglersTest {
         // own dispatch reading), no tokens.
         for (RequestRecord r : records.values()) {
             if (r.id() % 4 == 0) {
-                assertThat(r.dispatchNanos()).isEqualTo(sender.dispatchById.get(r.id()));
-                assertThat(r.chunkNanos()).containsExactly(r.dispatchNanos());
-                assertThat(r.outputTokens()).isEqualTo(1);
-                assertThat(r.firstAnswerNanos()).as("first answer kept").isEqualTo(r.dispatchNanos());
-                assertThat(r.retried()).as("the resend kept").isTrue();
+                assertThat(r.timing().dispatchNanos()).isEqualTo(sender.dispatchById.get(r.id()));
+                assertThat(r.timing().chunkNanos()).containsExactly(r.timing().dispatchNanos());
+                assertThat(r.tokens().outputTokens()).isEqualTo(1);
+                assertThat(r.timing().firstAnswerNanos()).as("first answer kept").isEqualTo(r.timing().dispatchNanos());
+                assertThat(r.response().retried()).as("the resend kept").isTrue();
             } else if (r.id() % 2 == 0) {
-                assertThat(r.firstByteNanos()).isEqualTo(RequestRecord.ABSENT);
-                assertThat(r.chunkNanos()).isEmpty();
-                assertThat(r.dispatchNanos()).isLessThanOrEqualTo(sender.dispatchById.get(r.id()));
+                assertThat(r.timing().firstByteNanos()).isEqualTo(RequestRecord.ABSENT);
+                assertThat(r.timing().chunkNanos()).isEmpty();
+                assertThat(r.timing().dispatchNanos()).isLessThanOrEqualTo(sender.dispatchById.get(r.id()));
             }
-            assertThat(r.endNanos()).isGreaterThanOrEqualTo(r.dispatchNanos());
+            assertThat(r.timing().endNanos()).isGreaterThanOrEqualTo(r.timing().dispatchNanos());
         }
         StepResult result = dir.aggregator().results().get(0);
         // Cancelled requests are reported apart: not failures of the server.
-        assertThat(result.cancelled()).isEqualTo(users);
-        assertThat(result.requestsFailed()).isZero();
-        assertThat(result.requestsOk()).isZero();
+        assertThat(result.counts().cancelled()).isEqualTo(users);
+        assertThat(result.counts().requestsFailed()).isZero();
+        assertThat(result.counts().requestsOk()).isZero();
         Map<Long, String> lines = jsonl(dir);
         assertThat(lines.keySet()).isEqualTo(records.keySet());
         assertThat(lines.values()).allMatch("CANCELLED"::equals);
@@ -197,7 +197,7 @@ class CancelStragglersTest {
         assertThat(records).hasSize(users);
         // The stop's records carry the turn's spec (tag, requested lengths) like the workers' own.
         assertThat(records.values()).allMatch(r -> r.outcome().equals(Outcome.CANCELLED) && r.tag().equals("chat")
-                && r.requestedOutputTokens() == 4 && r.responseText() == null);
+                && r.tokens().requestedOutputTokens() == 4 && r.response().responseText() == null);
         assertThat(tee.violation).isNull();
         releaseAndCheckNothingLate(sender, tee, users, users);
     }
@@ -227,8 +227,8 @@ class CancelStragglersTest {
         assertThat(records.values().stream().filter(RequestRecord::dispatched).map(RequestRecord::id).toList())
                 .containsExactlyInAnyOrderElementsOf(sender.dispatchById.keySet()).hasSize(cap);
         StepResult step0 = dir.aggregator().results().get(0);
-        assertThat(step0.cancelled()).isEqualTo(planned);
-        assertThat(step0.requestsFailed()).isZero();
+        assertThat(step0.counts().cancelled()).isEqualTo(planned);
+        assertThat(step0.counts().requestsFailed()).isZero();
         assertThat(jsonl(dir).keySet()).isEqualTo(records.keySet());
 
         releaseAndCheckNothingLate(sender, tee, planned, planned);
@@ -265,8 +265,8 @@ class CancelStragglersTest {
         // The background result counts each of them once, cancelled apart from failures.
         dev.kneepoint.metrics.BackgroundResult bgResult = dir.result(true).background().orElseThrow();
         assertThat(bgResult.requests()).isEqualTo(background.size());
-        assertThat(bgResult.total().cancelled()).isEqualTo(background.size());
-        assertThat(bgResult.total().requestsFailed()).isZero();
+        assertThat(bgResult.total().counts().cancelled()).isEqualTo(background.size());
+        assertThat(bgResult.total().counts().requestsFailed()).isZero();
 
         releaseAndCheckNothingLate(bgSender, tee, all.size(), all.size());
     }

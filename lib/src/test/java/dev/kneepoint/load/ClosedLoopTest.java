@@ -92,21 +92,21 @@ class ClosedLoopTest {
                 .collect(Collectors.groupingBy(r -> sender.threadNameById.get(r.id())));
         assertThat(byUser).hasSize(2);
         for (List<RequestRecord> user : byUser.values()) {
-            List<RequestRecord> rs = user.stream().sorted(Comparator.comparingLong(RequestRecord::intendedNanos))
+            List<RequestRecord> rs = user.stream().sorted(Comparator.comparingLong(r -> r.timing().intendedNanos()))
                     .toList();
             // 400 ms of 20 ms requests + 30 ms think: at most 8 per user (at 0, 50, ..., 350 ms: each cycle lasts
             // >= 50 ms, hard). Below, only what the gap checks need: 2. (It was 4, "even with 50 ms of overhead per
             // request"; one run at load 6 here fell below it: a stall of a few hundred ms in a 400 ms step does it.
             // That users keep sending through the step is fourUsersAtFiftyMilliseconds...'s concern.)
             assertThat(rs.size()).isBetween(2, 8);
-            assertThat(rs.get(0).intendedNanos()).isEqualTo(stepStart);
+            assertThat(rs.get(0).timing().intendedNanos()).isEqualTo(stepStart);
             List<Long> gaps = new java.util.ArrayList<>();
             for (int k = 1; k < rs.size(); k++) {
-                long slotFree = rs.get(k - 1).endNanos();
-                long intended = rs.get(k).intendedNanos();
+                long slotFree = rs.get(k - 1).timing().endNanos();
+                long intended = rs.get(k).timing().intendedNanos();
                 // The runner reads the clock right after the sender returns, so intended - end >= 30 ms is hard.
                 assertThat(intended - slotFree).isGreaterThanOrEqualTo(ms(30));
-                assertThat(rs.get(k).dispatchNanos()).isGreaterThanOrEqualTo(intended);
+                assertThat(rs.get(k).timing().dispatchNanos()).isGreaterThanOrEqualTo(intended);
                 gaps.add(intended - slotFree);
             }
             // Above 30 ms is only the time between the fake's last clock read and the runner's: microseconds, unless
@@ -143,8 +143,8 @@ class ClosedLoopTest {
         // normally a few µs after the decision, but a preempted carrier thread can delay it by whole time
         // slices: 50 ms (5 request latencies) still fails a flag decided requests earlier.
         assertThat(records).allMatch(r -> r.warmup()
-                ? r.intendedNanos() < warmupEnd && r.dispatchNanos() < warmupEnd + ms(50)
-                : r.dispatchNanos() >= warmupEnd);
+                ? r.timing().intendedNanos() < warmupEnd && r.timing().dispatchNanos() < warmupEnd + ms(50)
+                : r.timing().dispatchNanos() >= warmupEnd);
         assertThat(listener.windows.get(0).startNanos()).isEqualTo(warmupEnd);
     }
 

@@ -75,9 +75,12 @@ class CoordinatedOmissionTest {
         // threshold cannot separate them robustly (the shortest stalled wait is ~95 ms, and a healthy request
         // crossed 90 ms under load), so the healthy ones get 500 ms: a healthy request needs 490 ms of
         // scheduling noise to cross it, a stalled view of them would be ~1 s.
-        assertThat(o).filteredOn(r -> r.intendedNanos() >= STALL_START && r.intendedNanos() < STALL_END).hasSize(10)
-                .allMatch(r -> r.ttftSchedNanos() >= STALL_END - r.intendedNanos());
-        assertThat(o).filteredOn(r -> r.dispatchNanos() < STALL_START || r.dispatchNanos() >= STALL_END)
+        assertThat(o)
+                .filteredOn(r -> r.timing().intendedNanos() >= STALL_START && r.timing().intendedNanos() < STALL_END)
+                .hasSize(10)
+                .allMatch(r -> r.ttftSchedNanos() >= STALL_END - r.timing().intendedNanos());
+        assertThat(o)
+                .filteredOn(r -> r.timing().dispatchNanos() < STALL_START || r.timing().dispatchNanos() >= STALL_END)
                 .hasSizeBetween(19, 21).allMatch(r -> r.ttftSchedNanos() < ms(500));
         assertThat(p(o, true, 99)).isBetween(ms(900), ms(1300));
         // TTFT from dispatch: the slowest (p99 of 30 is the maximum) is the first request dispatched in the stall,
@@ -112,7 +115,7 @@ class CoordinatedOmissionTest {
 
     /** The dispatch time of the first request dispatched inside the stall window. */
     private static long firstDispatchInStall(List<RequestRecord> rs) {
-        return rs.stream().mapToLong(RequestRecord::dispatchNanos).filter(d -> d >= STALL_START && d < STALL_END)
+        return rs.stream().mapToLong(r -> r.timing().dispatchNanos()).filter(d -> d >= STALL_START && d < STALL_END)
                 .min().orElseThrow();
     }
 
@@ -133,10 +136,12 @@ class CoordinatedOmissionTest {
         // intended (95 .. 995 ms) is a hard bound. (A count over one threshold is not: request 20, planned just
         // after the stall, waits ~95 ms behind the draining queue, and noise accumulating over the drain moves
         // it.) Those planned from 2.1 s on find the queue drained (it empties by ~2.1 s): healthy, < 500 ms.
-        assertThat(q).filteredOn(r -> r.intendedNanos() >= STALL_START && r.intendedNanos() < STALL_END).hasSize(10)
-                .allMatch(r -> r.ttftSchedNanos() >= STALL_END - r.intendedNanos());
+        assertThat(q)
+                .filteredOn(r -> r.timing().intendedNanos() >= STALL_START && r.timing().intendedNanos() < STALL_END)
+                .hasSize(10)
+                .allMatch(r -> r.ttftSchedNanos() >= STALL_END - r.timing().intendedNanos());
         // (9 of them when the plan starts ~5 ms after the run clock's zero, 10 if setup delayed it by > 100 ms)
-        assertThat(q).filteredOn(r -> r.intendedNanos() >= STALL_END + ms(100)).hasSizeBetween(9, 10)
+        assertThat(q).filteredOn(r -> r.timing().intendedNanos() >= STALL_END + ms(100)).hasSizeBetween(9, 10)
                 .allMatch(r -> r.ttftSchedNanos() < ms(500));
         assertThat(p(q, true, 90)).isBetween(ms(600), ms(1000));
     }

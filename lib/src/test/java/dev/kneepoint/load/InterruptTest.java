@@ -126,7 +126,7 @@ class InterruptTest {
                 (int) due(stepStart, 50, listener.windows.get(0).endNanos()));
         assertThat(rs.size()).isGreaterThanOrEqualTo(11);
         for (int i = 0; i < rs.size(); i++) {
-            assertThat(rs.get(i).intendedNanos()).isEqualTo(stepStart + i * ms(50));
+            assertThat(rs.get(i).timing().intendedNanos()).isEqualTo(stepStart + i * ms(50));
         }
         assertThat(rs).allMatch(r -> r.outcome().equals(Outcome.CANCELLED));
         // Requests due but not yet fired when the stop came are recorded CANCELLED without a dispatch: they
@@ -238,9 +238,9 @@ class InterruptTest {
         assertThat(unfired).allMatch(r -> r.outcome().equals(Outcome.CANCELLED) && !r.dispatched());
         // Exactly the plan's prefix, each planned request once, none planned after the stop.
         for (int i = 0; i < rs.size(); i++) {
-            assertThat(rs.get(i).intendedNanos()).isEqualTo(stepStart + i * ms(10));
+            assertThat(rs.get(i).timing().intendedNanos()).isEqualTo(stepStart + i * ms(10));
         }
-        assertThat(rs.get(rs.size() - 1).intendedNanos()).isLessThanOrEqualTo(window.endNanos());
+        assertThat(rs.get(rs.size() - 1).timing().intendedNanos()).isLessThanOrEqualTo(window.endNanos());
         assertStoppedStep(listener, "rate=100");
         assertNoKneepointThreads();
     }

@@ -101,8 +101,8 @@ class LiveAggregationRunTest {
         assertThat(tee.plans.get("count").endCapNanos()).isEqualTo(Long.MAX_VALUE);
         for (StepResult r : live) {
             // 40 ms answers: there was a drain, and tokens came in the window
-            assertThat(r.outputTokensPerS()).as(r.info().label()).isPositive();
-            assertThat(r.concurrencyMean()).as(r.info().label()).isPositive();
+            assertThat(r.rates().outputTokensPerS()).as(r.info().label()).isPositive();
+            assertThat(r.rates().concurrencyMean()).as(r.info().label()).isPositive();
         }
     }
 

@@ -61,7 +61,7 @@ class OpenLoopTest {
         // 200 rps for 1 s: offsets 0, 5, ..., 995 ms, every one dispatched and answered.
         assertThat(rs).hasSize(200).allMatch(RequestRecord::isOk);
         for (int i = 0; i < rs.size(); i++) {
-            assertThat(rs.get(i).intendedNanos()).isEqualTo(stepStart + i * ms(5));
+            assertThat(rs.get(i).timing().intendedNanos()).isEqualTo(stepStart + i * ms(5));
         }
         assertThat(rs).allMatch(r -> r.scheduleLagNanos() >= 0);
         long p50 = RecordingListener.percentile(rs, RequestRecord::scheduleLagNanos, 50);
@@ -116,7 +116,7 @@ class OpenLoopTest {
         // Two slots of 100 ms serve 20 rps against 50 rps arriving: request k (0-based) cannot start
         // before floor(k/2) × 100 ms, its plan says k × 20 ms. For k = 19: lag >= 900 − 380 = 520 ms.
         RequestRecord last = rs.get(19);
-        assertThat(last.intendedNanos() - listener.stepStarts.get(0)).isEqualTo(ms(380));
+        assertThat(last.timing().intendedNanos() - listener.stepStarts.get(0)).isEqualTo(ms(380));
         assertThat(last.scheduleLagNanos()).isGreaterThanOrEqualTo(ms(520));
         assertThat(last.ttftSchedNanos() - last.ttftNanos()).isEqualTo(last.scheduleLagNanos());
         // First come, first served: dispatch order follows the plan. The order is decided where each request's
@@ -124,7 +124,7 @@ class OpenLoopTest {
         // a thread preempted in between is overtaken: by one place when a slot's thread stalls briefly, by many
         // when a loaded machine starves one virtual thread (request 1 was once dispatched 10th). So at most two
         // requests may move more than two places; a LIFO or barging queue moves most of the ~8 waiting ones.
-        List<Long> dispatchOrder = rs.stream().sorted(Comparator.comparingLong(RequestRecord::dispatchNanos))
+        List<Long> dispatchOrder = rs.stream().sorted(Comparator.comparingLong(r -> r.timing().dispatchNanos()))
                 .map(RequestRecord::id).toList();
         long movedFar = 0;
         for (int k = 0; k < rs.size(); k++) {
@@ -153,8 +153,8 @@ class OpenLoopTest {
         // Arrivals span 0..380 ms; a slot serves one request per 100 ms, so at most 4 per slot start:
         // at most 8 sent. The first two always go.
         assertThat(ok.size()).isBetween(2, 8);
-        assertThat(dropped).allMatch(r -> r.dispatchNanos() == -1 && r.scheduleLagNanos() == -1
-                && r.endNanos() >= r.intendedNanos());
+        assertThat(dropped).allMatch(r -> r.timing().dispatchNanos() == -1 && r.scheduleLagNanos() == -1
+                && r.timing().endNanos() >= r.timing().intendedNanos());
         assertThat(sender.maxInFlight.get()).isLessThanOrEqualTo(2);
     }
 

@@ -129,12 +129,15 @@ class SessionRunTest {
         assertThat(sent).extracting(Sent::turn).containsExactly(0, 1, 2, 0);
         for (int i = 1; i < 3; i++) {
             // Within a session: intended and dispatched at least the think time after the previous answer.
-            assertThat(sent.get(i).record().intendedNanos() - sent.get(i - 1).record().endNanos()).isGreaterThanOrEqualTo(think);
-            assertThat(sent.get(i).record().dispatchNanos() - sent.get(i - 1).record().endNanos()).isGreaterThanOrEqualTo(think);
+            assertThat(sent.get(i).record().timing().intendedNanos() - sent.get(i - 1).record().timing().endNanos())
+                    .isGreaterThanOrEqualTo(think);
+            assertThat(sent.get(i).record().timing().dispatchNanos() - sent.get(i - 1).record().timing().endNanos())
+                    .isGreaterThanOrEqualTo(think);
         }
         // A new session starts without the session's think time (the step's is zero): 150 ms of slack for a loaded
         // machine still tells "no wait" from the 200 ms think time.
-        assertThat(sent.get(3).record().dispatchNanos() - sent.get(2).record().endNanos()).isLessThan(FakeSender.ms(150));
+        assertThat(sent.get(3).record().timing().dispatchNanos() - sent.get(2).record().timing().endNanos())
+                .isLessThan(FakeSender.ms(150));
     }
 
     @Test
@@ -150,8 +153,8 @@ class SessionRunTest {
             turns.sort(Comparator.comparingInt(Sent::turn));
             for (int k = 1; k < turns.size(); k++) {
                 followUps++;
-                assertThat(turns.get(k).record().intendedNanos() - turns.get(k - 1).record().endNanos())
-                        .isGreaterThanOrEqualTo(think);
+                assertThat(turns.get(k).record().timing().intendedNanos()
+                        - turns.get(k - 1).record().timing().endNanos()).isGreaterThanOrEqualTo(think);
             }
         }
         // 60 planned arrivals 10 ms apart, sessions ready every ~35-45 ms: most sessions go on (about 2/3 of the
@@ -176,9 +179,10 @@ class SessionRunTest {
         // The answer is kept only for turns that have a successor, and never reaches the listener.
         assertThat(sent).extracting(s -> s.spec().keepResponseText())
                 .containsExactly(true, true, false, true, true, false, true);
-        assertThat(listener.records).allSatisfy(r -> assertThat(r.responseText()).isNull());
+        assertThat(listener.records).allSatisfy(r -> assertThat(r.response().responseText()).isNull());
         for (int i = 1; i < sent.size(); i++) {
-            assertThat(sent.get(i).record().dispatchNanos()).isGreaterThanOrEqualTo(sent.get(i - 1).record().endNanos());
+            assertThat(sent.get(i).record().timing().dispatchNanos())
+                    .isGreaterThanOrEqualTo(sent.get(i - 1).record().timing().endNanos());
         }
     }
 
@@ -207,7 +211,7 @@ class SessionRunTest {
         // The plan's count exactly: a constant 100 req/s over 1 s (offsets 0, 10, ... 990 ms).
         assertThat(sent).hasSize(100);
         // Intended times are the planned ones, 10 ms apart: the sessions did not shift the schedule.
-        List<Long> intended = sent.stream().map(s -> s.record().intendedNanos()).sorted().toList();
+        List<Long> intended = sent.stream().map(s -> s.record().timing().intendedNanos()).sorted().toList();
         for (int i = 1; i < intended.size(); i++) {
             assertThat(intended.get(i) - intended.get(i - 1)).isEqualTo(FakeSender.ms(10));
         }
@@ -223,8 +227,8 @@ class SessionRunTest {
                     RequestRecord prev = turns.get(k - 1).record();
                     RequestRecord cur = turns.get(k).record();
                     // Turn k was planned at or after turn k-1 ended, and carries its real answer.
-                    assertThat(cur.intendedNanos()).isGreaterThanOrEqualTo(prev.endNanos());
-                    assertThat(cur.dispatchNanos()).isGreaterThanOrEqualTo(prev.endNanos());
+                    assertThat(cur.timing().intendedNanos()).isGreaterThanOrEqualTo(prev.timing().endNanos());
+                    assertThat(cur.timing().dispatchNanos()).isGreaterThanOrEqualTo(prev.timing().endNanos());
                     assertThat(turns.get(k).spec().chatMessages().get(2 * k - 1).content())
                             .isEqualTo("answer-" + turns.get(k - 1).id());
                 }
@@ -233,6 +237,6 @@ class SessionRunTest {
         // Sessions do go on: with 35 ms answers and 10 ms spacing nearly every session completes its 3 turns
         // (about 2/3 of the requests are follow-ups); at least half is a loose floor for a loaded machine.
         assertThat(followUps).isGreaterThanOrEqualTo(50);
-        assertThat(listener.records).allSatisfy(r -> assertThat(r.responseText()).isNull());
+        assertThat(listener.records).allSatisfy(r -> assertThat(r.response().responseText()).isNull());
     }
 }

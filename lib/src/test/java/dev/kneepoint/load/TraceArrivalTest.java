@@ -100,8 +100,8 @@ class TraceArrivalTest {
         long start = listener.stepStarts.get(1);
         long[] expected = {0, ms(25), ms(25), 62_500_000, ms(250)};
         for (int i = 0; i < 5; i++) {
-            assertThat(rs.get(i).intendedNanos() - start).isEqualTo(expected[i]);
-            assertThat(rs.get(i).requestedOutputTokens()).as("record of plan position " + i).isEqualTo(10 + i);
+            assertThat(rs.get(i).timing().intendedNanos() - start).isEqualTo(expected[i]);
+            assertThat(rs.get(i).tokens().requestedOutputTokens()).as("record of plan position " + i).isEqualTo(10 + i);
         }
     }
 }

@@ -38,15 +38,15 @@ class BackgroundEdgesTest {
 
         BackgroundResult r = agg.result("r", true, Instant.EPOCH, "t").background().orElseThrow();
         StepResult s0 = r.step("s0");
-        assertThat(s0.requestsOk()).as("intended at 200, 500, 990").isEqualTo(3);
-        assertThat(s0.warmupRequests()).as("intended at 1,000 and 1,390").isEqualTo(2);
-        assertThat(s0.outputTokensPerS()).as("tokens at 300, 995, 900 in [100, 1000)").isEqualTo(4 / 900e-9);
+        assertThat(s0.counts().requestsOk()).as("intended at 200, 500, 990").isEqualTo(3);
+        assertThat(s0.counts().warmupRequests()).as("intended at 1,000 and 1,390").isEqualTo(2);
+        assertThat(s0.rates().outputTokensPerS()).as("tokens at 300, 995, 900 in [100, 1000)").isEqualTo(4 / 900e-9);
         StepResult s1 = r.step("s1");
-        assertThat(s1.requestsOk()).isZero();
-        assertThat(s1.warmupRequests()).isEqualTo(5);
-        assertThat(s1.outputTokensPerS()).as("the 2 tokens at 1,400 in [1400, 2000)").isEqualTo(2 / 600e-9);
+        assertThat(s1.counts().requestsOk()).isZero();
+        assertThat(s1.counts().warmupRequests()).isEqualTo(5);
+        assertThat(s1.rates().outputTokensPerS()).as("the 2 tokens at 1,400 in [1400, 2000)").isEqualTo(2 / 600e-9);
         assertThat(r.total().window()).isEqualTo(new StepWindow(0, 0, 2_000, true));
-        assertThat(r.total().outputTokensPerS()).isEqualTo(14 / 2_000e-9);
+        assertThat(r.total().rates().outputTokensPerS()).isEqualTo(14 / 2_000e-9);
         assertThat(r).isEqualTo(BackgroundResult.measure("bg", 5, "poisson", Slo.none(), handed,
                 agg.results(), 0, true));
         assertThat(BackgroundStreamingTest.background(agg).heldRecords())

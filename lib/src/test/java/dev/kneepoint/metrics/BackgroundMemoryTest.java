@@ -45,7 +45,7 @@ class BackgroundMemoryTest {
         RunAggregator agg = new RunAggregator(Slo.none()).trackBackground("bg", 900, "poisson");
         BackgroundAggregator bg = BackgroundStreamingTest.background(agg);
         PriorityQueue<RequestRecord> inFlight = new PriorityQueue<>(
-                (a, b) -> Long.compare(a.endNanos(), b.endNanos()));
+                (a, b) -> Long.compare(a.timing().endNanos(), b.timing().endNanos()));
         List<WeakReference<RequestRecord>> watched = new ArrayList<>();
         SplittableRandom rnd = new SplittableRandom(7);
         int next = 0;
@@ -57,7 +57,7 @@ class BackgroundMemoryTest {
         int handed = 0;
         while (next < signals.size() || handed < RECORDS) {
             long arrival = handed + inFlight.size() < RECORDS ? (long) (handed + inFlight.size()) * GAP : Long.MAX_VALUE;
-            long end = inFlight.isEmpty() ? Long.MAX_VALUE : inFlight.peek().endNanos();
+            long end = inFlight.isEmpty() ? Long.MAX_VALUE : inFlight.peek().timing().endNanos();
             long signal = next < signals.size() ? signals.get(next).at : Long.MAX_VALUE;
             if (arrival <= end && arrival <= signal) {
                 RequestRecord r = record(rnd, handed + inFlight.size(), arrival);
@@ -89,7 +89,7 @@ class BackgroundMemoryTest {
         assertThat(result.requests()).isEqualTo(RECORDS);
         assertThat(result.steps()).hasSize(STEPS);
         // each step's window (8 s of 11.5 s between starts) holds ~7,270 of the records intended in it
-        assertThat(result.steps().get(5).requestsOk()).isBetween(7_200L, 7_300L);
+        assertThat(result.steps().get(5).counts().requestsOk()).isBetween(7_200L, 7_300L);
 
         // While a step issues load: the record at the frontier (records end in order of their end), no other.
         assertThat(maxHeldLoading).isLessThanOrEqualTo(2);

@@ -66,7 +66,7 @@ class BackgroundStreamingTest {
                 events.add(new Event(at, rnd.nextLong(), null, -1, r));
                 for (Step s : steps) {
                     StepWindow w = s.window;
-                    late += w.contains(r.intendedNanos()) && at > s.finishAt ? 1 : 0;
+                    late += w.contains(r.timing().intendedNanos()) && at > s.finishAt ? 1 : 0;
                     straddling += touchesBothSides(r, w.startNanos()) || touchesBothSides(r, w.endNanos()) ? 1 : 0;
                 }
             }
@@ -192,7 +192,7 @@ class BackgroundStreamingTest {
     private static boolean touchesBothSides(RequestRecord r, long edge) {
         boolean before = false;
         boolean after = false;
-        for (long t : r.chunkNanos()) {
+        for (long t : r.timing().chunkNanos()) {
             before |= t < edge;
             after |= t >= edge;
         }

@@ -181,7 +181,7 @@ class LiveWindowEquivalenceTest {
         StepResult r = live.finish(w);
         assertThat(r).isEqualTo(kept.finish(w));
         // tokens at 300, 900, 999 (1 each) in [100, 1000): 3 tokens / 900 ns
-        assertThat(r.outputTokensPerS()).isEqualTo(3 / 900e-9);
+        assertThat(r.rates().outputTokensPerS()).isEqualTo(3 / 900e-9);
     }
 
     @Test
@@ -196,8 +196,8 @@ class LiveWindowEquivalenceTest {
         assertThat(live.queuedFacts()[0]).as("the first is below the latest time seen, 2,000").isEqualTo(1);
         live.loadStopping();
         StepResult r = live.finish(new StepWindow(0, 0, 2_000, true));
-        assertThat(r.outputTokensPerS()).isEqualTo(2 / 2_000e-9);
-        assertThat(r.requestsPerS()).isEqualTo(1 / 2_000e-9); // the second ends at the end: outside
+        assertThat(r.rates().outputTokensPerS()).isEqualTo(2 / 2_000e-9);
+        assertThat(r.rates().requestsPerS()).isEqualTo(1 / 2_000e-9); // the second ends at the end: outside
     }
 
     @Test
@@ -244,8 +244,8 @@ class LiveWindowEquivalenceTest {
         assertThatThrownBy(() -> live.finish(new StepWindow(0, 100, 400, true)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ending after 400");
         // an empty window (the step ended in its warm-up) reads as NaN, like the window itself
-        assertThat(live.finish(new StepWindow(0, 80, 80, false)).outputTokensPerS()).isNaN();
-        assertThat(live.finish(new StepWindow(0, 100, 401, true)).outputTokensPerS()).isEqualTo(1 / 301e-9);
+        assertThat(live.finish(new StepWindow(0, 80, 80, false)).rates().outputTokensPerS()).isNaN();
+        assertThat(live.finish(new StepWindow(0, 100, 401, true)).rates().outputTokensPerS()).isEqualTo(1 / 301e-9);
         assertThatThrownBy(() -> new WindowPlan(10, 9)).hasMessageContaining("Long.MAX_VALUE for no cap");
     }
 
@@ -266,7 +266,7 @@ class LiveWindowEquivalenceTest {
         live.stepFinished(info, w);
         kept.stepFinished(info, w);
         assertThat(live.results()).hasSize(1).isEqualTo(kept.results());
-        assertThat(live.results().get(0).outputTokensPerS()).isEqualTo(190 / 950e-9); // 2 tokens x 95 requests
+        assertThat(live.results().get(0).rates().outputTokensPerS()).isEqualTo(190 / 950e-9); // 2 tokens x 95 requests
     }
 
     /** An OK record dispatched at {@code dispatch} with one token at each of {@code t}, ending at {@code end}. */

@@ -36,8 +36,8 @@ final class OldWindowFacts {
     }
 
     void add(RequestRecord r, boolean good) {
-        long[] t = r.chunkNanos();
-        int[] k = r.chunkTokens();
+        long[] t = r.timing().chunkNanos();
+        int[] k = r.timing().chunkTokens();
         if (known != null) {
             for (int i = 0; i < t.length; i++) {
                 if (k[i] > 0 && t[i] >= 0 && known.contains(t[i])) {
@@ -57,10 +57,11 @@ final class OldWindowFacts {
             spans = Arrays.copyOf(spans, spans.length * 2);
         }
         int flags = (r.isOk() ? OK : 0) | (good ? GOOD : 0) | (r.outcome() instanceof Outcome.Cancelled ? CANCELLED : 0);
-        long end = r.endNanos() >= 0 ? r.endNanos() : Math.max(r.lastTokenNanos(), r.dispatchNanos());
-        spans[3 * spanCount] = r.dispatchNanos();
+        long end = r.timing().endNanos() >= 0 ? r.timing().endNanos()
+                : Math.max(r.timing().lastTokenNanos(), r.timing().dispatchNanos());
+        spans[3 * spanCount] = r.timing().dispatchNanos();
         spans[3 * spanCount + 1] = end;
-        spans[3 * spanCount + 2] = (long) Math.max(0, r.promptTokens()) << 8 | flags;
+        spans[3 * spanCount + 2] = (long) Math.max(0, r.tokens().promptTokens()) << 8 | flags;
         spanCount++;
     }
 

@@ -50,8 +50,8 @@ final class RandomRecords {
 
     /** The latest clock reading a record carries (when it can be handed over at the earliest). */
     static long latest(RequestRecord r) {
-        long l = Math.max(Math.max(r.dispatchNanos(), r.endNanos()), r.lastTokenNanos());
-        for (long t : r.chunkNanos()) {
+        long l = Math.max(Math.max(r.timing().dispatchNanos(), r.timing().endNanos()), r.timing().lastTokenNanos());
+        for (long t : r.timing().chunkNanos()) {
             l = Math.max(l, t);
         }
         return l;

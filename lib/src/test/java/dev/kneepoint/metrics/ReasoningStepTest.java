@@ -24,10 +24,10 @@ class ReasoningStepTest {
         a.accept(r2.build());
         a.accept(failed(3, "c=1", 0, 50, Outcome.TRUNCATED));
         StepResult s = a.finish(new StepWindow(0, 0, TestRecords.nanos(100), true));
-        assertThat(s.reasoningTokens()).isEqualTo(3);
+        assertThat(s.tokens().reasoningTokens()).isEqualTo(3);
         // 3 reasoning tokens over 2 OK requests; the failed one is not in the mean
-        assertThat(s.meanReasoningTokens()).isEqualTo(1.5);
-        assertThat(s.meanOutputTokens()).isEqualTo(2.5);
+        assertThat(s.tokens().meanReasoningTokens()).isEqualTo(1.5);
+        assertThat(s.tokens().meanOutputTokens()).isEqualTo(2.5);
         String json = SummaryJson.toJson(new RunResult("r", List.of(s), true, Instant.EPOCH, "t"));
         assertThat(json).contains("\"reasoning_tokens\" : 3,").contains("\"mean_reasoning_tokens\" : 1.5,");
     }

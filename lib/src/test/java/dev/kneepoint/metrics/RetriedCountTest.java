@@ -6,8 +6,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link StepResult#retried()}: the step aggregator counts exactly the resent requests among the OK and failed ones
- * (the population of {@code requestsOk + requestsFailed}); warm-up and cancelled requests are left out
+ * {@link StepResult.Counts#retried()}: the step aggregator counts exactly the resent requests among the OK and failed
+ * ones (the population of {@code requestsOk + requestsFailed}); warm-up and cancelled requests are left out
  * ({@link RetriedRecords#scripted}).
  */
 class RetriedCountTest {
@@ -23,11 +23,11 @@ class RetriedCountTest {
             known.accept(r);
         }
         for (StepResult s : List.of(unknown.finish(w), known.finish(w))) {
-            assertThat(s.requestsOk()).isEqualTo(3);
-            assertThat(s.requestsFailed()).isEqualTo(4);
-            assertThat(s.cancelled()).isEqualTo(1);
-            assertThat(s.warmupRequests()).isEqualTo(1);
-            assertThat(s.retried()).isEqualTo(4);
+            assertThat(s.counts().requestsOk()).isEqualTo(3);
+            assertThat(s.counts().requestsFailed()).isEqualTo(4);
+            assertThat(s.counts().cancelled()).isEqualTo(1);
+            assertThat(s.counts().warmupRequests()).isEqualTo(1);
+            assertThat(s.counts().retried()).isEqualTo(4);
         }
     }
 
@@ -37,6 +37,6 @@ class RetriedCountTest {
         StepAggregator a = StepAggregator.forUnknownWindow(info, Slo.none(), ClientThresholds.defaults());
         a.accept(RetriedRecords.okRecord(1, "c=1", 1000, false, false));
         a.accept(RetriedRecords.failed(2, "c=1", 1000, 1100, new Outcome.HttpError(500, "x"), false));
-        assertThat(a.finish(TestRecords.window(1000, 2000)).retried()).isZero();
+        assertThat(a.finish(TestRecords.window(1000, 2000)).counts().retried()).isZero();
     }
 }

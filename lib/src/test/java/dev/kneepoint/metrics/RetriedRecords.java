@@ -5,7 +5,7 @@ import static dev.kneepoint.metrics.TestRecords.ok;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Records resent on a fresh connection ({@link RequestRecord#retried()}) and not, for tests; times in ms. */
+/** Records resent on a fresh connection ({@link RequestRecord.Response#retried()}) and not, for tests; times in ms. */
 public final class RetriedRecords {
     private RetriedRecords() {}
 

@@ -28,7 +28,7 @@ class RunAggregatorTest {
         run.stepFinished(b, new StepWindow(TestRecords.nanos(100), TestRecords.nanos(100), TestRecords.nanos(200), true));
         RunResult r = run.result("id", true, Instant.EPOCH, "t");
         assertThat(r.steps()).extracting(s -> s.info().label()).containsExactly("c=1", "c=2");
-        assertThat(r.step("c=2").requestsOk()).isEqualTo(2);
+        assertThat(r.step("c=2").counts().requestsOk()).isEqualTo(2);
         assertThat(run.unassignedRecords()).isEqualTo(1);
         assertThatThrownBy(() -> r.step("c=3")).hasMessageContaining("[c=1, c=2]");
         assertThat(r.step("c=1").toString()).contains("c=1").doesNotContain("Histogram");

@@ -24,15 +24,15 @@ class StepAggregatorTest {
         a.accept(ok(1, S, 0, 0, new double[] {100, 130}, new int[] {1, 3}).build());
         StepResult r = a.finish(window(0, 1000));
         // Three samples of 10 ms: not one 30 ms sample, not 30 ms + two zeros. 0.1% = HdrHistogram precision.
-        assertThat(r.itl().count()).isEqualTo(3);
-        assertThat(r.itl().min()).isCloseTo(10, withinPercentage(0.1));
-        assertThat(r.itl().max()).isCloseTo(10, withinPercentage(0.1));
-        assertThat(r.chunkGap().count()).isEqualTo(1);
-        assertThat(r.chunkGap().max()).isCloseTo(30, withinPercentage(0.1));
+        assertThat(r.latency().itl().count()).isEqualTo(3);
+        assertThat(r.latency().itl().min()).isCloseTo(10, withinPercentage(0.1));
+        assertThat(r.latency().itl().max()).isCloseTo(10, withinPercentage(0.1));
+        assertThat(r.latency().chunkGap().count()).isEqualTo(1);
+        assertThat(r.latency().chunkGap().max()).isCloseTo(30, withinPercentage(0.1));
         // tpot = (130 - 100) / (4 - 1) = 10 ms; ttft = 100 ms; e2e = 130 ms.
-        assertThat(r.tpot().p50()).isCloseTo(10, withinPercentage(0.1));
-        assertThat(r.ttft().p50()).isCloseTo(100, withinPercentage(0.1));
-        assertThat(r.e2e().p50()).isCloseTo(130, withinPercentage(0.1));
+        assertThat(r.latency().tpot().p50()).isCloseTo(10, withinPercentage(0.1));
+        assertThat(r.latency().ttft().p50()).isCloseTo(100, withinPercentage(0.1));
+        assertThat(r.latency().e2e().p50()).isCloseTo(130, withinPercentage(0.1));
     }
 
     @Test
@@ -46,11 +46,11 @@ class StepAggregatorTest {
         a.accept(ok(3, S, 1800, 1800, new double[] {2000}, new int[] {10}).build());
         StepResult r = a.finish(window(1000, 3000));
         // (7 + 4 + 10) tokens / 2 s; exact arithmetic, tolerance only for floating point.
-        assertThat(r.outputTokensPerS()).isCloseTo(10.5, within(1e-9));
+        assertThat(r.rates().outputTokensPerS()).isCloseTo(10.5, within(1e-9));
         // Prompt tokens of B and C (dispatched in window), 100 each, / 2 s.
-        assertThat(r.inputTokensPerS()).isCloseTo(100.0, within(1e-9));
+        assertThat(r.rates().inputTokensPerS()).isCloseTo(100.0, within(1e-9));
         // A ends at 1501 and C at 2001: 2 OK completions in window / 2 s. B ends at 3501.
-        assertThat(r.requestsPerS()).isCloseTo(1.0, within(1e-9));
+        assertThat(r.rates().requestsPerS()).isCloseTo(1.0, within(1e-9));
         assertThat(r.windowS()).isCloseTo(2.0, within(1e-12));
     }
 
@@ -66,7 +66,7 @@ class StepAggregatorTest {
         a.accept(failed(7, S, 0, 0, Outcome.DROPPED));                       // never dispatched: 0 s
         StepResult r = a.finish(window(1000, 3000));
         // (0.5 + 1.0 + 0.5 + 2.0) s / 2 s = 2.0 exactly.
-        assertThat(r.concurrencyMean()).isCloseTo(2.0, within(1e-9));
+        assertThat(r.rates().concurrencyMean()).isCloseTo(2.0, within(1e-9));
     }
 
     @Test
@@ -84,9 +84,9 @@ class StepAggregatorTest {
             }
             StepResult r = a.finish(window(0, 2000));
             long good = open ? 1 : 2; // open loop: only 'fast'; closed loop: 'lateSched' too
-            assertThat(r.goodputRps()).as("open=%s", open).isCloseTo(good / 2.0, within(1e-9));
-            assertThat(r.goodFraction()).as("open=%s", open).isCloseTo(good / 4.0, within(1e-9));
-            assertThat(r.requestsPerS()).isCloseTo(3 / 2.0, within(1e-9));
+            assertThat(r.rates().goodputRps()).as("open=%s", open).isCloseTo(good / 2.0, within(1e-9));
+            assertThat(r.rates().goodFraction()).as("open=%s", open).isCloseTo(good / 4.0, within(1e-9));
+            assertThat(r.rates().requestsPerS()).isCloseTo(3 / 2.0, within(1e-9));
         }
     }
 
@@ -102,16 +102,16 @@ class StepAggregatorTest {
         a.accept(failed(7, S, 0, 5, Outcome.CANCELLED));
         StepResult r = a.finish(window(0, 1000));
         // Sorted by label, cancelled not among them.
-        assertThat(r.failuresByClass()).containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of(
+        assertThat(r.counts().failuresByClass()).containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of(
                 "DROPPED", 1L, "HTTP_ERROR(429)", 2L, "HTTP_ERROR(503)", 1L, "TIMEOUT(idle)", 1L)));
-        assertThat(r.requestsOk()).isEqualTo(1);
-        assertThat(r.requestsFailed()).isEqualTo(5);
-        assertThat(r.cancelled()).isEqualTo(1);
-        assertThat(r.dropped()).isEqualTo(1);
+        assertThat(r.counts().requestsOk()).isEqualTo(1);
+        assertThat(r.counts().requestsFailed()).isEqualTo(5);
+        assertThat(r.counts().cancelled()).isEqualTo(1);
+        assertThat(r.counts().dropped()).isEqualTo(1);
         // 5 failed / 6 non-cancelled outcomes.
-        assertThat(r.failureRate()).isCloseTo(5 / 6.0, within(1e-12));
+        assertThat(r.rates().failureRate()).isCloseTo(5 / 6.0, within(1e-12));
         // Failures do not enter latency distributions.
-        assertThat(r.ttft().count()).isEqualTo(1);
+        assertThat(r.latency().ttft().count()).isEqualTo(1);
     }
 
     @Test
@@ -122,13 +122,13 @@ class StepAggregatorTest {
         a.accept(w.build());
         a.accept(ok(2, S, 1000, 1000, new double[] {1050}, new int[] {2}).build());
         StepResult r = a.finish(window(1000, 2000));
-        assertThat(r.warmupRequests()).isEqualTo(1);
-        assertThat(r.requestsOk()).isEqualTo(1);
-        assertThat(r.ttft().count()).isEqualTo(1);
-        assertThat(r.ttft().max()).isCloseTo(50, withinPercentage(0.1)); // the warm-up's 900 ms is absent
-        assertThat(r.itl().count()).isZero();
+        assertThat(r.counts().warmupRequests()).isEqualTo(1);
+        assertThat(r.counts().requestsOk()).isEqualTo(1);
+        assertThat(r.latency().ttft().count()).isEqualTo(1);
+        assertThat(r.latency().ttft().max()).isCloseTo(50, withinPercentage(0.1)); // the warm-up's 900 ms is absent
+        assertThat(r.latency().itl().count()).isZero();
         // 5 warm-up tokens + 2 tokens arrive in the 1 s window.
-        assertThat(r.outputTokensPerS()).isCloseTo(7.0, within(1e-9));
+        assertThat(r.rates().outputTokensPerS()).isCloseTo(7.0, within(1e-9));
     }
 
     @Test
@@ -142,9 +142,9 @@ class StepAggregatorTest {
         e.tokenSource = TokenSource.EVENTS;
         a.accept(e.build());
         StepResult r = a.finish(window(0, 100));
-        assertThat(r.outputLenMismatch()).isEqualTo(1);
-        assertThat(r.countDiscrepancy()).isEqualTo(1);
-        assertThat(r.tokenSources()).containsEntry("events", 1L).containsEntry("server_usage", 1L);
+        assertThat(r.counts().outputLenMismatch()).isEqualTo(1);
+        assertThat(r.counts().countDiscrepancy()).isEqualTo(1);
+        assertThat(r.counts().tokenSources()).containsEntry("events", 1L).containsEntry("server_usage", 1L);
     }
 
     @Test
@@ -153,9 +153,9 @@ class StepAggregatorTest {
         IntStream.range(0, 8_000).parallel().forEach(i ->
                 a.accept(ok(i, S, 0, 0, new double[] {10, 20, 30}, new int[] {1, 2, 3}).build()));
         StepResult r = a.finish(window(0, 1000));
-        assertThat(r.requestsOk()).isEqualTo(8_000);
-        assertThat(r.itl().count()).isEqualTo(8_000 * 5);
-        assertThat(r.outputTokensPerS()).isCloseTo(8_000 * 6, within(1e-6));
+        assertThat(r.counts().requestsOk()).isEqualTo(8_000);
+        assertThat(r.latency().itl().count()).isEqualTo(8_000 * 5);
+        assertThat(r.rates().outputTokensPerS()).isCloseTo(8_000 * 6, within(1e-6));
     }
 
     @Test
@@ -177,9 +177,9 @@ class StepAggregatorTest {
     void zeroLengthWindowGivesNaNRates() {
         StepAggregator a = StepAggregator.forUnknownWindow(closedStep(S, 1), Slo.none(), ClientThresholds.defaults());
         StepResult r = a.finish(window(5, 5));
-        assertThat(r.outputTokensPerS()).isNaN();
-        assertThat(r.failureRate()).isNaN();
-        assertThat(r.ttft().count()).isZero();
+        assertThat(r.rates().outputTokensPerS()).isNaN();
+        assertThat(r.rates().failureRate()).isNaN();
+        assertThat(r.latency().ttft().count()).isZero();
     }
 
     @Test
@@ -204,7 +204,7 @@ class StepAggregatorTest {
         }
         StepResult a = kept.finish(w);
         StepResult b = counted.finish(w);
-        assertThat(a.outputTokensPerS()).isPositive();
+        assertThat(a.rates().outputTokensPerS()).isPositive();
         assertThat(b).isEqualTo(a); // every field, doubles bit for bit
         assertThat(kept.progress(TestRecords.nanos(900)).outputTokensPerS()).isPositive();
         assertThat(counted.progress(TestRecords.nanos(900)).outputTokensPerS()).isNaN(); // not a live step

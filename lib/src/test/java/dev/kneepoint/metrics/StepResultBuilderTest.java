@@ -59,12 +59,20 @@ class StepResultBuilderTest {
         ClientCheck check = ClientCheck.evaluate(INFO, 2.0, 3, e, ClientHealth.NOT_MEASURED, ClientThresholds.defaults());
         String builderMessage = messageOf(() -> StepResult.builder().ttft(null).windowS(-1).requestsOk(2)
                 .requestsFailed(1).cancelled(-2).warmupRequests(-3).dropped(5).retried(9).build());
-        String canonicalMessage = messageOf(() -> new StepResult(null, null, -1, 2, 1, -2, 5, -3, Map.of(), null, e, e,
-                e, e, e, e, e, 1, 1, 1, 1, 1, 0.3, 1, 0, 0, Map.of(), 1, 1, Slo.none(), 0, 0, check, e, 9));
+        String canonicalMessage = messageOf(() -> new StepResult(null, null, -1,
+                new StepResult.Counts(2, 1, -2, 5, -3, 9, 0, 0, Map.of(), Map.of()),
+                new StepResult.Latency(null, e, e, e, e, e, e, e, e),
+                new StepResult.Rates(1, 1, 1, 1, 1, 0.3, 1),
+                new StepResult.Tokens(1, 1, 0, 0),
+                Slo.none(), check));
         assertThat(canonicalMessage).startsWith("Invalid StepResult (8 problems): ").isEqualTo(builderMessage);
         // the nulls only the canonical constructor can be given (the builder fills its defaults in) and the rest
-        assertThatThrownBy(() -> new StepResult(INFO, WINDOW, Double.NaN, 0, 0, 0, 0, 0, null, e, e, null, e, e, e, e,
-                null, 1, 1, 1, 1, 1, 0, 1, -1, -1, null, 1, 1, null, -1, 0, null, null, 0))
+        assertThatThrownBy(() -> new StepResult(INFO, WINDOW, Double.NaN,
+                new StepResult.Counts(0, 0, 0, 0, 0, 0, -1, -1, null, null),
+                new StepResult.Latency(e, e, null, e, e, e, e, null, null),
+                new StepResult.Rates(1, 1, 1, 1, 1, 0, 1),
+                new StepResult.Tokens(1, 1, -1, 0),
+                null, null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("Invalid StepResult (11 problems): ")
                 .hasMessageContaining("failuresByClass must not be null").hasMessageContaining("itl must not be null")
@@ -75,9 +83,12 @@ class StepResultBuilderTest {
                 .hasMessageContaining("countDiscrepancy must be >= 0, got -1")
                 .hasMessageContaining("reasoningTokens must be >= 0, got -1");
         StepResult viaBuilder = StepResult.builder().info(INFO).window(WINDOW).requestsOk(3).build();
-        assertThat(new StepResult(INFO, WINDOW, 2.0, 3, 0, 0, 0, 0, Map.of(), e, e, e, e, e, e, e, e, Double.NaN,
-                Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0.0, Double.NaN, 0, 0, Map.of(), Double.NaN,
-                Double.NaN, Slo.none(), 0, 0.0, check, e, 0)).isEqualTo(viaBuilder);
+        assertThat(new StepResult(INFO, WINDOW, 2.0,
+                new StepResult.Counts(3, 0, 0, 0, 0, 0, 0, 0, Map.of(), Map.of()),
+                new StepResult.Latency(e, e, e, e, e, e, e, e, e),
+                new StepResult.Rates(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0.0, Double.NaN),
+                new StepResult.Tokens(Double.NaN, Double.NaN, 0, 0.0),
+                Slo.none(), check)).isEqualTo(viaBuilder);
     }
 
     private static String messageOf(Runnable build) {
@@ -93,15 +104,17 @@ class StepResultBuilderTest {
     void defaultsOfAnAlmostEmptyBuilder() {
         StepResult r = StepResult.builder().info(INFO).window(WINDOW).build();
         assertThat(r.windowS()).isEqualTo(2.0); // the window's length: (3e9 - 1e9) ns, exact in binary
-        assertThat(r.requestsOk() + r.requestsFailed() + r.cancelled() + r.dropped() + r.warmupRequests()
-                + r.outputLenMismatch() + r.countDiscrepancy() + r.reasoningTokens() + r.retried()).isZero();
-        assertThat(r.failuresByClass()).isEmpty();
-        assertThat(r.tokenSources()).isEmpty();
+        assertThat(r.counts().requestsOk() + r.counts().requestsFailed() + r.counts().cancelled() + r.counts().dropped()
+                + r.counts().warmupRequests() + r.counts().outputLenMismatch() + r.counts().countDiscrepancy()
+                + r.tokens().reasoningTokens() + r.counts().retried()).isZero();
+        assertThat(r.counts().failuresByClass()).isEmpty();
+        assertThat(r.counts().tokenSources()).isEmpty();
         assertThat(r.distributions().values()).allSatisfy(d -> assertThat(d.count()).isZero());
-        assertThat(r.ttfat()).isEqualTo(Distribution.empty());
-        assertThat(new double[] {r.outputTokensPerS(), r.inputTokensPerS(), r.requestsPerS(), r.goodputRps(),
-                r.goodFraction(), r.failureRate(), r.concurrencyMean(), r.meanPromptTokens(), r.meanOutputTokens(),
-                r.meanReasoningTokens()}).containsOnly(Double.NaN);
+        assertThat(r.latency().ttfat()).isEqualTo(Distribution.empty());
+        assertThat(new double[] {r.rates().outputTokensPerS(), r.rates().inputTokensPerS(), r.rates().requestsPerS(),
+                r.rates().goodputRps(), r.rates().goodFraction(), r.rates().failureRate(), r.rates().concurrencyMean(),
+                r.tokens().meanPromptTokens(), r.tokens().meanOutputTokens(), r.tokens().meanReasoningTokens()})
+                .containsOnly(Double.NaN);
         assertThat(r.slo()).isEqualTo(Slo.none());
         assertThat(r.clientBound()).isFalse();
         assertThat(r.clientCheck().health()).isEqualTo(ClientHealth.NOT_MEASURED);
@@ -125,16 +138,18 @@ class StepResultBuilderTest {
                 .requestsPerS(1.5).goodputRps(1).goodFraction(0.5).failureRate(0.25).concurrencyMean(1.8)
                 .outputLenMismatch(1).tokenSources(sources).meanPromptTokens(100).meanOutputTokens(33).slo(slo)
                 .build();
-        StepResult old = new StepResult(INFO, WINDOW, 2.0, 3, 1, 1, 0, 2, failures, d, d, d, d, d, d, d, lag, 50, 150,
-                1.5, 1, 0.5, 0.25, 1.8, 1, 0, sources, 100, 33, slo, 0, 0.0,
-                ClientCheck.evaluate(INFO, 2.0, 5, lag, ClientHealth.NOT_MEASURED, ClientThresholds.defaults()),
-                Distribution.empty(), 0);
+        StepResult old = new StepResult(INFO, WINDOW, 2.0,
+                new StepResult.Counts(3, 1, 1, 0, 2, 0, 1, 0, failures, sources),
+                new StepResult.Latency(d, d, d, d, d, d, d, lag, Distribution.empty()),
+                new StepResult.Rates(50, 150, 1.5, 1, 0.5, 0.25, 1.8),
+                new StepResult.Tokens(100, 33, 0, 0.0),
+                slo, ClientCheck.evaluate(INFO, 2.0, 5, lag, ClientHealth.NOT_MEASURED, ClientThresholds.defaults()));
         assertThat(built).isEqualTo(old);
         assertThat(built.clientBound()).as("the derived check judged the lag: 40 ms > 20 ms").isTrue();
         // Without OK requests the old overloads gave NaN mean reasoning tokens, and so does the builder.
         StepResult none = StepResult.builder().info(INFO).window(WINDOW).requestsFailed(2).build();
-        assertThat(none.meanReasoningTokens()).isNaN();
-        assertThat(none.failureRate()).isEqualTo(1.0); // derived: 2 failed / 2 outcomes
+        assertThat(none.tokens().meanReasoningTokens()).isNaN();
+        assertThat(none.rates().failureRate()).isEqualTo(1.0); // derived: 2 failed / 2 outcomes
     }
 
     @Test
@@ -144,12 +159,12 @@ class StepResultBuilderTest {
         StepResult r = StepResult.builder().info(INFO).window(WINDOW).windowS(1.5).requestsOk(4).reasoningTokens(10)
                 .meanReasoningTokens(7).failureRate(0.5).clientCheck(check).retried(3).build();
         assertThat(r.windowS()).isEqualTo(1.5);
-        assertThat(r.meanReasoningTokens()).isEqualTo(7.0);
-        assertThat(r.failureRate()).isEqualTo(0.5);
+        assertThat(r.tokens().meanReasoningTokens()).isEqualTo(7.0);
+        assertThat(r.rates().failureRate()).isEqualTo(0.5);
         assertThat(r.clientCheck()).isSameAs(check);
-        assertThat(r.retried()).isEqualTo(3);
+        assertThat(r.counts().retried()).isEqualTo(3);
         // derived when not given: 10 reasoning tokens / 4 OK requests
         assertThat(StepResult.builder().info(INFO).window(WINDOW).requestsOk(4).reasoningTokens(10).build()
-                .meanReasoningTokens()).isEqualTo(2.5);
+                .tokens().meanReasoningTokens()).isEqualTo(2.5);
     }
 }

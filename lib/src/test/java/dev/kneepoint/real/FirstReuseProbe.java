@@ -66,7 +66,7 @@ public final class FirstReuseProbe {
                 }
                 for (RequestRecord r : records) {
                     outcomes.merge(r.outcome().label(), 1L, Long::sum);
-                    retried += r.retried() ? 1 : 0;
+                    retried += r.response().retried() ? 1 : 0;
                     if (!r.isOk()) {
                         System.out.println("  " + t + " not OK: " + r.outcome().label() + " " + r.outcome().detail());
                     }

@@ -53,9 +53,9 @@ public final class LadderSoak {
                 long failed = 0;
                 Map<String, Long> classes = new TreeMap<>();
                 for (StepResult s : run.steps()) {
-                    ok += s.requestsOk();
-                    failed += s.requestsFailed();
-                    s.failuresByClass().forEach((k, v) -> classes.merge(k, v, Long::sum));
+                    ok += s.counts().requestsOk();
+                    failed += s.counts().requestsFailed();
+                    s.counts().failuresByClass().forEach((k, v) -> classes.merge(k, v, Long::sum));
                 }
                 long[] lines = scan(dir);
                 long[] tot = totals.computeIfAbsent(t, k -> new long[4]);

@@ -21,20 +21,20 @@ final class LlamaRecords {
             assertFallbackStreamedOk(r, maxTokens);
             return;
         }
-        assertThat(r.tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
+        assertThat(r.tokens().tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
         // ignore_eos + max_tokens: the server must stop at exactly the budget, by length.
-        assertThat(r.outputTokens()).isEqualTo(maxTokens);
-        assertThat(r.finishReason()).isEqualTo("length");
-        assertThat(r.promptTokens()).isPositive();
-        assertThat(r.chunkNanos().length).as("one SSE event per token on llama.cpp").isEqualTo(maxTokens);
+        assertThat(r.tokens().outputTokens()).isEqualTo(maxTokens);
+        assertThat(r.response().finishReason()).isEqualTo("length");
+        assertThat(r.tokens().promptTokens()).isPositive();
+        assertThat(r.timing().chunkNanos().length).as("one SSE event per token on llama.cpp").isEqualTo(maxTokens);
         assertThat(r.ttftNanos()).isPositive();
         assertThat(r.tpotNanos()).isPositive();
         // llama.cpp's own counts, sent in the final chunk's timings, agree with its usage block.
-        assertThat(r.serverTimings()).containsKeys("prompt_n", "prompt_ms", "predicted_n", "predicted_ms",
+        assertThat(r.response().serverTimings()).containsKeys("prompt_n", "prompt_ms", "predicted_n", "predicted_ms",
                 "predicted_per_token_ms");
-        assertThat(r.serverTimings().get("predicted_n")).isEqualTo((double) maxTokens);
+        assertThat(r.response().serverTimings().get("predicted_n")).isEqualTo((double) maxTokens);
         // --no-cache-prompt: the whole prompt is prefilled for every request (honest TTFT).
-        assertThat(r.serverTimings().get("prompt_n")).isEqualTo((double) r.promptTokens());
+        assertThat(r.response().serverTimings().get("prompt_n")).isEqualTo((double) r.tokens().promptTokens());
     }
 
     /**
@@ -44,11 +44,11 @@ final class LlamaRecords {
      * the start of a stop string or an incomplete UTF-8 sequence, which these English outputs do not produce).
      */
     private static void assertFallbackStreamedOk(RequestRecord r, int maxTokens) {
-        assertThat(r.tokenSource()).as("no usage in llama_cpp.server streams").isEqualTo(TokenSource.EVENTS);
-        assertThat(r.serverTimings()).as("no llama.cpp timings in llama_cpp.server streams").isNullOrEmpty();
-        assertThat(r.outputTokens()).isEqualTo(maxTokens);
-        assertThat(r.chunkNanos().length).as("one SSE event per token").isEqualTo(maxTokens);
-        assertThat(r.finishReason()).isEqualTo("length");
+        assertThat(r.tokens().tokenSource()).as("no usage in llama_cpp.server streams").isEqualTo(TokenSource.EVENTS);
+        assertThat(r.response().serverTimings()).as("no llama.cpp timings in llama_cpp.server streams").isNullOrEmpty();
+        assertThat(r.tokens().outputTokens()).isEqualTo(maxTokens);
+        assertThat(r.timing().chunkNanos().length).as("one SSE event per token").isEqualTo(maxTokens);
+        assertThat(r.response().finishReason()).isEqualTo("length");
         assertThat(r.ttftNanos()).isPositive();
         assertThat(r.tpotNanos()).isPositive();
     }

@@ -63,7 +63,7 @@ class LlamaServerSweepTest {
 
     private static List<Integer> promptTokens(RunResult r) {
         return RunLoader.load(r.directory().orElseThrow()).records().stream()
-                .sorted(Comparator.comparingLong(RequestRecord::id)).map(RequestRecord::promptTokens).toList();
+                .sorted(Comparator.comparingLong(RequestRecord::id)).map(rec -> rec.tokens().promptTokens()).toList();
     }
 
     @Test

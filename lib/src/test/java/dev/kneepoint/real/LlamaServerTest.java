@@ -129,7 +129,7 @@ class LlamaServerTest {
         for (int i = 1; i <= 5; i++) {
             RequestRecord r = send(ApiKind.COMPLETIONS, prompts.prompt(i, 200), out);
             LlamaRecords.assertStreamedOk(r, out, fallback());
-            Map<String, Double> t = r.serverTimings();
+            Map<String, Double> t = r.response().serverTimings();
             double ttftMs = r.ttftNanos() / 1e6;
             double promptMs = t.get("prompt_ms");
             // llama.cpp counts predicted_ms from the end of prefill (the first token is sampled from the
@@ -191,11 +191,11 @@ class LlamaServerTest {
                 .toList();
         SESSION.report("ladder:\n" + table);
         for (StepResult s : run.steps()) {
-            assertThat(s.requestsFailed()).as("failures in %s%n%s", s.info().label(), table).isZero();
-            assertThat(s.requestsOk()).as("requests in %s%n%s", s.info().label(), table).isPositive();
+            assertThat(s.counts().requestsFailed()).as("failures in %s%n%s", s.info().label(), table).isZero();
+            assertThat(s.counts().requestsOk()).as("requests in %s%n%s", s.info().label(), table).isPositive();
         }
         // Closed loop with 4 users keeps ~4 requests in flight (Little's law; the client is not the limit).
-        assertThat(c4.concurrencyMean()).as("in flight at c=4%n%s", table).isBetween(3.0, 4.05);
+        assertThat(c4.rates().concurrencyMean()).as("in flight at c=4%n%s", table).isBetween(3.0, 4.05);
         // Batching, seen by the server: one request alone gets one token per decode call (its prefill call
         // yields the first token, each later call one more); four users share calls. 2.5 leaves room for
         // ramp-up/drain at the step edges and for prefill calls that join a running batch.
@@ -205,14 +205,14 @@ class LlamaServerTest {
         assertThat(d4[0] / d4[1]).as("tokens per decode call at c=4%n%s", table).isGreaterThan(2.5);
         // Each user's own decode rate falls, because every decode call now computes 4 rows (1000 / TPOT p50).
         // The margin (x0.8) keeps it from passing on noise alone.
-        double perUser1 = 1000.0 / c1.tpot().p50();
-        double perUser4 = 1000.0 / c4.tpot().p50();
+        double perUser1 = 1000.0 / c1.latency().tpot().p50();
+        double perUser4 = 1000.0 / c4.latency().tpot().p50();
         assertThat(perUser4).as("per-user tokens/s c4 vs c1%n%s", table).isLessThan(0.8 * perUser1);
         // Aggregate throughput must not collapse under batching. It does NOT rise on this machine (1.0-1.1x):
         // one request already keeps the VM near a core's compute and its memory bandwidth, so a 4-row decode
         // step costs ~4x a 1-row one (measured and explained in docs/REAL-SERVER.md). 0.6 allows for noise.
-        assertThat(c4.outputTokensPerS()).as("aggregate tokens/s c4 vs c1%n%s", table)
-                .isGreaterThan(0.6 * c1.outputTokensPerS());
+        assertThat(c4.rates().outputTokensPerS()).as("aggregate tokens/s c4 vs c1%n%s", table)
+                .isGreaterThan(0.6 * c1.rates().outputTokensPerS());
     }
 
     private static double[] decodeCounters() {
@@ -243,7 +243,7 @@ class LlamaServerTest {
         int specials = server.tokenize(prompt, true).size() - n; // BOS etc. the server adds on /v1/completions
         RequestRecord r = send(ApiKind.COMPLETIONS, prompt, 4);
         assertThat(r.outcome()).isEqualTo(Outcome.OK);
-        assertThat(r.promptTokens()).as("usage.prompt_tokens for a calibrated %d-token prompt", n)
+        assertThat(r.tokens().promptTokens()).as("usage.prompt_tokens for a calibrated %d-token prompt", n)
                 .isEqualTo(n + specials);
     }
 
@@ -290,8 +290,8 @@ class LlamaServerTest {
         double prompt1 = PromText.value(after, "llamacpp:prompt_tokens_total").orElseThrow();
         double predicted1 = PromText.value(after, "llamacpp:tokens_predicted_total").orElseThrow();
         // Tests in this class run one at a time, so the counters moved by exactly this request.
-        assertThat(predicted1 - predicted0).isEqualTo(r.outputTokens());
-        assertThat(prompt1 - prompt0).isEqualTo(r.promptTokens());
+        assertThat(predicted1 - predicted0).isEqualTo(r.tokens().outputTokens());
+        assertThat(prompt1 - prompt0).isEqualTo(r.tokens().promptTokens());
     }
 
     @Test
@@ -320,7 +320,7 @@ class LlamaServerTest {
             int before = log == null ? 0 : log.entries().size();
             RequestRecord r = send(ApiKind.COMPLETIONS, prompts.prompt(i, 200), out);
             LlamaRecords.assertStreamedOk(r, out, fallback());
-            long[] t = r.chunkNanos();
+            long[] t = r.timing().chunkNanos();
             List<Double> itlMs = new ArrayList<>();
             for (int k = 1; k < t.length; k++) {
                 itlMs.add((t[k] - t[k - 1]) / 1e6);
@@ -380,20 +380,20 @@ class LlamaServerTest {
         String table = Kneepoint.table(run);
         SESSION.report("fallback ladder:\n" + table);
         for (StepResult s : run.steps()) {
-            assertThat(s.requestsFailed()).as("failures in %s%n%s", s.info().label(), table).isZero();
-            assertThat(s.requestsOk()).as("requests in %s%n%s", s.info().label(), table).isPositive();
+            assertThat(s.counts().requestsFailed()).as("failures in %s%n%s", s.info().label(), table).isZero();
+            assertThat(s.counts().requestsOk()).as("requests in %s%n%s", s.info().label(), table).isPositive();
         }
         // The client still keeps ~4 requests in flight (3 of them waiting in the server's lock).
-        assertThat(c4.concurrencyMean()).as("in flight at c=4%n%s", table).isBetween(3.0, 4.05);
+        assertThat(c4.rates().concurrencyMean()).as("in flight at c=4%n%s", table).isBetween(3.0, 4.05);
         // One request at a time: a request that runs decodes alone, so TPOT does not grow like llama-server's
         // (x4 there); [0.5, 2] allows for the machine's noise. The wait shows in TTFT instead: at c=4 each
         // request queues behind ~3 whole requests (each ~TTFT + 31 TPOT), far above 2x an unqueued TTFT.
-        assertThat(c4.tpot().p50()).as("TPOT p50 c4 vs c1%n%s", table)
-                .isBetween(0.5 * c1.tpot().p50(), 2.0 * c1.tpot().p50());
-        assertThat(c4.ttft().p50()).as("TTFT p50 c4 vs c1 (queueing)%n%s", table)
-                .isGreaterThan(2.0 * c1.ttft().p50());
+        assertThat(c4.latency().tpot().p50()).as("TPOT p50 c4 vs c1%n%s", table)
+                .isBetween(0.5 * c1.latency().tpot().p50(), 2.0 * c1.latency().tpot().p50());
+        assertThat(c4.latency().ttft().p50()).as("TTFT p50 c4 vs c1 (queueing)%n%s", table)
+                .isGreaterThan(2.0 * c1.latency().ttft().p50());
         // Served one by one, aggregate throughput stays that of one user (0.6-1.6x for noise).
-        assertThat(c4.outputTokensPerS()).as("aggregate tokens/s c4 vs c1%n%s", table)
-                .isBetween(0.6 * c1.outputTokensPerS(), 1.6 * c1.outputTokensPerS());
+        assertThat(c4.rates().outputTokensPerS()).as("aggregate tokens/s c4 vs c1%n%s", table)
+                .isBetween(0.6 * c1.rates().outputTokensPerS(), 1.6 * c1.rates().outputTokensPerS());
     }
 }

@@ -85,18 +85,20 @@ class OllamaServerTest {
     /** What every streamed native Ollama request must satisfy: Kneepoint's counts are the server's. */
     private static void assertNativeOk(RequestRecord r, int maxTokens) {
         assertThat(r.outcome()).as("outcome of %s", r).isEqualTo(Outcome.OK);
-        Map<String, Double> t = r.serverTimings();
+        Map<String, Double> t = r.response().serverTimings();
         assertThat(t).containsKeys("total_ms", "load_ms", "prompt_eval_ms", "eval_ms", "prompt_eval_count", "eval_count");
-        assertThat(r.tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
-        assertThat((double) r.outputTokens()).as("output tokens = eval_count").isEqualTo(t.get("eval_count"));
-        assertThat((double) r.promptTokens()).as("prompt tokens = prompt_eval_count").isEqualTo(t.get("prompt_eval_count"));
-        assertThat(r.outputTokens()).isBetween(1, maxTokens);
+        assertThat(r.tokens().tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
+        assertThat((double) r.tokens().outputTokens()).as("output tokens = eval_count").isEqualTo(t.get("eval_count"));
+        assertThat((double) r.tokens().promptTokens()).as("prompt tokens = prompt_eval_count")
+                .isEqualTo(t.get("prompt_eval_count"));
+        assertThat(r.tokens().outputTokens()).isBetween(1, maxTokens);
         // At most one NDJSON line per generated token, and the done line carries no text: a line carries several
         // tokens when Ollama held back an incomplete UTF-8 character, and eval_count also counts the end-of-sequence
         // token, which gets no line (both in the recorded fixtures).
-        boolean length = r.outputTokens() == maxTokens;
-        assertThat(r.finishReason()).isEqualTo(length ? "length" : "stop");
-        assertThat(r.chunkNanos().length).as("lines with text").isBetween(1, length ? r.outputTokens() : r.outputTokens() - 1);
+        boolean length = r.tokens().outputTokens() == maxTokens;
+        assertThat(r.response().finishReason()).isEqualTo(length ? "length" : "stop");
+        assertThat(r.timing().chunkNanos().length).as("lines with text")
+                .isBetween(1, length ? r.tokens().outputTokens() : r.tokens().outputTokens() - 1);
         assertThat(r.ttftNanos()).isPositive();
         // The model is loaded by `kneepoint-ollama start` and kept (OLLAMA_KEEP_ALIVE=-1). load_duration is then the
         // scheduler's hand-over of the loaded runner: 25-75 ms measured here. A reload would start a runner process
@@ -108,14 +110,14 @@ class OllamaServerTest {
     void streamingGenerateCountsAndTimingsAreOllamas() {
         RequestRecord r = send(ApiKind.OLLAMA_GENERATE, LONG_ANSWER, 32);
         assertNativeOk(r, 32);
-        assertThat(r.finishReason()).as("a long answer hits num_predict").isEqualTo("length");
+        assertThat(r.response().finishReason()).as("a long answer hits num_predict").isEqualTo("length");
     }
 
     @Test
     void streamingChatCountsAndTimingsAreOllamas() {
         RequestRecord r = send(ApiKind.OLLAMA_CHAT, LONG_ANSWER, 32);
         assertNativeOk(r, 32);
-        assertThat(r.finishReason()).isEqualTo("length");
+        assertThat(r.response().finishReason()).isEqualTo("length");
     }
 
     @Test
@@ -123,7 +125,7 @@ class OllamaServerTest {
         // greedy (send's default): with Ollama's default sampling this small model sometimes rambled to the cap in CI
         RequestRecord r = send(ApiKind.OLLAMA_CHAT, "Reply with the single word: yes", 200);
         assertNativeOk(r, 200);
-        assertThat(r.finishReason()).isEqualTo("stop");
+        assertThat(r.response().finishReason()).isEqualTo("stop");
     }
 
     @Test
@@ -135,12 +137,14 @@ class OllamaServerTest {
         RequestRecord r = send(ApiKind.OLLAMA_GENERATE, prompt, 60,
                 Map.of("logprobs", true, "options", Map.of("num_predict", 60, "temperature", 0)));
         assertThat(r.outcome()).as("outcome of %s", r).isEqualTo(Outcome.OK);
-        assertThat(r.tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
-        assertThat((double) r.outputTokens()).isEqualTo(r.serverTimings().get("eval_count"));
-        int eos = "stop".equals(r.finishReason()) ? 1 : 0;
-        assertThat(r.clientCountedTokens()).as("sum of the logprobs arrays").isEqualTo(r.outputTokens() - eos);
-        assertThat(r.chunkTokens()).as("per-line counts %s", java.util.Arrays.toString(r.chunkTokens()))
-                .contains(2).hasSizeLessThan(r.outputTokens());
+        assertThat(r.tokens().tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
+        assertThat((double) r.tokens().outputTokens()).isEqualTo(r.response().serverTimings().get("eval_count"));
+        int eos = "stop".equals(r.response().finishReason()) ? 1 : 0;
+        assertThat(r.tokens().clientCountedTokens()).as("sum of the logprobs arrays")
+                .isEqualTo(r.tokens().outputTokens() - eos);
+        assertThat(r.timing().chunkTokens())
+                .as("per-line counts %s", java.util.Arrays.toString(r.timing().chunkTokens()))
+                .contains(2).hasSizeLessThan(r.tokens().outputTokens());
     }
 
     @Test
@@ -150,15 +154,15 @@ class OllamaServerTest {
         // for there: sampled, the model sometimes ends the essay after a dozen tokens with "stop".
         RequestRecord r = send(ApiKind.CHAT, LONG_ANSWER, 32, Map.of("temperature", 0, "seed", 42));
         assertThat(r.outcome()).as("outcome of %s", r).isEqualTo(Outcome.OK);
-        assertThat(r.tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
-        assertThat(r.outputTokens()).isEqualTo(32);
+        assertThat(r.tokens().tokenSource()).isEqualTo(TokenSource.SERVER_USAGE);
+        assertThat(r.tokens().outputTokens()).isEqualTo(32);
         // /v1 has no per-chunk counts: a chunk can carry several tokens (held-back UTF-8), never fewer than one
-        assertThat(r.chunkNanos().length).as("chunks with text").isBetween(16, 32);
-        assertThat(r.finishReason()).isEqualTo("length");
-        assertThat(r.promptTokens()).isPositive();
+        assertThat(r.timing().chunkNanos().length).as("chunks with text").isBetween(16, 32);
+        assertThat(r.response().finishReason()).isEqualTo("length");
+        assertThat(r.tokens().promptTokens()).isPositive();
         // The same messages through /api/chat: the same template, so the same prompt count.
         RequestRecord n = send(ApiKind.OLLAMA_CHAT, LONG_ANSWER, 1);
-        assertThat(r.promptTokens()).isEqualTo(n.promptTokens());
+        assertThat(r.tokens().promptTokens()).isEqualTo(n.tokens().promptTokens());
     }
 
     @Test
@@ -186,8 +190,8 @@ class OllamaServerTest {
             // an instruction that keeps the model talking.
             RequestRecord r = send(ApiKind.OLLAMA_GENERATE, prompts.prompt(i, 200) + "\n\n" + LONG_ANSWER, cap);
             assertNativeOk(r, cap);
-            Map<String, Double> t = r.serverTimings();
-            int n = r.outputTokens();
+            Map<String, Double> t = r.response().serverTimings();
+            int n = r.tokens().outputTokens();
             assertThat(n).as("tokens for a TPOT").isGreaterThanOrEqualTo(16);
             double ttftMs = r.ttftNanos() / 1e6;
             // load_duration (the scheduler's hand-over of the runner, 25-75 ms even with the model resident) comes
@@ -199,7 +203,8 @@ class OllamaServerTest {
             double serverDecodeMs = t.get("eval_ms") / (t.get("eval_count") - 1);
             double tpotMs = r.tpotNanos() / 1e6;
             rows.add(String.format(Locale.ROOT, "ttft=%.1f load+prompt_eval=%.1f (load %.1f) tpot=%.2f server=%.2f n=%d"
-                    + " prompt=%d", ttftMs, promptMs, t.get("load_ms"), tpotMs, serverDecodeMs, n, r.promptTokens()));
+                    + " prompt=%d", ttftMs, promptMs, t.get("load_ms"), tpotMs, serverDecodeMs, n,
+                    r.tokens().promptTokens()));
             // Causality: the request reaches the server before prefill starts, the first token leaves after it ends.
             assertThat(ttftMs).as("TTFT >= load_ms + prompt_eval_ms; %s", rows).isGreaterThanOrEqualTo(promptMs - 0.5);
             overheadMs.add(ttftMs - promptMs);
@@ -229,21 +234,21 @@ class OllamaServerTest {
         String table = Kneepoint.table(run);
         SESSION.report("ladder:\n" + table);
         for (StepResult s : run.steps()) {
-            assertThat(s.requestsFailed()).as("failures in %s%n%s", s.info().label(), table).isZero();
-            assertThat(s.requestsOk()).as("requests in %s%n%s", s.info().label(), table).isPositive();
+            assertThat(s.counts().requestsFailed()).as("failures in %s%n%s", s.info().label(), table).isZero();
+            assertThat(s.counts().requestsOk()).as("requests in %s%n%s", s.info().label(), table).isPositive();
         }
         // Closed loop with 4 users keeps ~4 requests in flight (Little's law; the client is not the limit).
-        assertThat(c4.concurrencyMean()).as("in flight at c=4%n%s", table).isBetween(3.0, 4.05);
+        assertThat(c4.rates().concurrencyMean()).as("in flight at c=4%n%s", table).isBetween(3.0, 4.05);
         // OLLAMA_NUM_PARALLEL=4: four sequences share each decode step, so each user's rate falls (a 4-row step
         // costs more than a 1-row one on CPU). Served one at a time instead, TPOT would stay and TTFT would
         // absorb the wait. x0.8 keeps it from passing on noise alone.
-        double perUser1 = 1000.0 / c1.tpot().p50();
-        double perUser4 = 1000.0 / c4.tpot().p50();
+        double perUser1 = 1000.0 / c1.latency().tpot().p50();
+        double perUser4 = 1000.0 / c4.latency().tpot().p50();
         assertThat(perUser4).as("per-user tokens/s c4 vs c1%n%s", table).isLessThan(0.8 * perUser1);
         // ... and aggregate throughput must not collapse (0.6 allows for noise; see LlamaServerTest on why it does
         // not rise much on this machine).
-        assertThat(c4.outputTokensPerS()).as("aggregate tokens/s c4 vs c1%n%s", table)
-                .isGreaterThan(0.6 * c1.outputTokensPerS());
+        assertThat(c4.rates().outputTokensPerS()).as("aggregate tokens/s c4 vs c1%n%s", table)
+                .isGreaterThan(0.6 * c1.rates().outputTokensPerS());
     }
 
     @Test
@@ -259,10 +264,11 @@ class OllamaServerTest {
             assertThat(text.tokens()).isEqualTo(n);
             RequestRecord g = send(ApiKind.OLLAMA_GENERATE, text.text(), 2);
             assertThat(g.outcome()).isEqualTo(Outcome.OK);
-            assertThat(g.promptTokens()).as("generate prompt of %d calibrated tokens", n).isEqualTo(n + c.promptOverhead());
+            assertThat(g.tokens().promptTokens()).as("generate prompt of %d calibrated tokens", n)
+                    .isEqualTo(n + c.promptOverhead());
             RequestRecord ch = send(ApiKind.OLLAMA_CHAT, text.text(), 2);
             assertThat(ch.outcome()).isEqualTo(Outcome.OK);
-            assertThat(ch.promptTokens()).as("chat prompt of %d calibrated tokens", n)
+            assertThat(ch.tokens().promptTokens()).as("chat prompt of %d calibrated tokens", n)
                     .isEqualTo(n + c.chatOverhead(List.of("user")));
         }
     }
@@ -276,6 +282,6 @@ class OllamaServerTest {
         PromptCalibrator.Text text = cal.calibrator().text(new SplittableRandom(5), 64);
         RequestRecord r = send(ApiKind.CHAT, text.text(), 2);
         assertThat(r.outcome()).isEqualTo(Outcome.OK);
-        assertThat(r.promptTokens()).isEqualTo(64 + cal.calibrator().chatOverhead(List.of("user")));
+        assertThat(r.tokens().promptTokens()).isEqualTo(64 + cal.calibrator().chatOverhead(List.of("user")));
     }
 }

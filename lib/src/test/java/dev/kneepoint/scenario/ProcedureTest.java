@@ -30,7 +30,7 @@ class ProcedureTest {
             assertThat(p.calibration().exact()).isTrue();
             // Stage 2: exactly the fixed set of small requests, kept apart.
             StepResult w = p.warmup().steps().get(0);
-            assertThat(w.requestsOk() + w.requestsFailed()).isEqualTo(8);
+            assertThat(w.counts().requestsOk() + w.counts().requestsFailed()).isEqualTo(8);
             assertThat(p.baseline().steps()).extracting(s -> s.info().label()).containsExactly("c=1");
             assertThat(p.ladder().steps()).hasSize(3);
             Table joint = p.joint();
@@ -41,14 +41,15 @@ class ProcedureTest {
             // Stage 6 quadruples the output (16 -> 64 tokens): each answer takes at least 48 more decode steps of
             // >= 2 ms in the fast simulator, so its median end-to-end latency at one user is well over twice the
             // ladder's (factor 2 leaves room for noise; the expected ratio is about 3.5).
-            double ladderE2e = p.ladder().step("c=1").e2e().p50();
-            double longE2e = p.longOutputs().step("c=1").e2e().p50();
+            double ladderE2e = p.ladder().step("c=1").latency().e2e().p50();
+            double longE2e = p.longOutputs().step("c=1").latency().e2e().p50();
             assertThat(longE2e).isGreaterThan(2 * ladderE2e);
             // Stage 5's prompts are 4x longer: the input-token rate per request served rises accordingly.
             StepResult lp = p.longPrompts().step("c=1");
             StepResult l = p.ladder().step("c=1");
-            assertThat(lp.inputTokensPerS() / lp.requestsPerS()).isCloseTo(4 * l.inputTokensPerS() / l.requestsPerS(),
-                    org.assertj.core.data.Percentage.withPercentage(25)); // window-edge effects on few requests
+            assertThat(lp.rates().inputTokensPerS() / lp.rates().requestsPerS())
+                    .isCloseTo(4 * l.rates().inputTokensPerS() / l.rates().requestsPerS(),
+                            org.assertj.core.data.Percentage.withPercentage(25)); // window-edge effects on few requests
             // Stage 7: the soak ran at the operating point and was analysed over its 3 s window (12 intervals,
             // fewer when the window does not start on an interval boundary).
             assertThat(p.soakUsers()).isIn(1, 2, 4);

@@ -69,19 +69,20 @@ class ScenarioMatrixTest {
             assertThat(a.doubleColumn("bg_output_tokens_per_s").countMissing()).isEqualTo(a.rowCount()); // NaN: no background
             for (ScenarioRun r : m.runs()) {
                 for (StepResult s : r.run().steps()) {
-                    assertThat(s.requestsOk()).isPositive();
-                    assertThat(s.requestsFailed()).isZero();
-                    assertThat(s.outputLenMismatch()).isZero(); // exact output lengths
+                    assertThat(s.counts().requestsOk()).isPositive();
+                    assertThat(s.counts().requestsFailed()).isZero();
+                    assertThat(s.counts().outputLenMismatch()).isZero(); // exact output lengths
                 }
                 assertThat(r.directory()).isPresent();
                 assertThat(r.directory().get().resolve("summary.json")).exists();
             }
             // Prompt lengths are exact: the server's usage confirms what each share asked for.
             List<RequestRecord> c = RunLoader.load(m.scenario("C").directory().orElseThrow()).records();
-            assertThat(c).isNotEmpty().allMatch(x -> x.promptTokens() == 256 && x.requestedPromptTokens() == 256);
+            assertThat(c).isNotEmpty().allMatch(x -> x.tokens().promptTokens() == 256
+                    && x.tokens().requestedPromptTokens() == 256);
             List<RequestRecord> e = RunLoader.load(m.scenario("E").directory().orElseThrow()).records();
             assertThat(e.stream().map(RequestRecord::tag).distinct()).contains("short", "long", "bg");
-            assertThat(e).allMatch(x -> x.promptTokens() == x.requestedPromptTokens());
+            assertThat(e).allMatch(x -> x.tokens().promptTokens() == x.tokens().requestedPromptTokens());
             assertThat(m.scenario("E").run().background().orElseThrow().requests()).isPositive();
             try (Stream<Path> dirs = Files.list(runs)) {
                 assertThat(dirs.count()).isEqualTo(5);

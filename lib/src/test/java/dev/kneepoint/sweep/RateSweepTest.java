@@ -59,8 +59,8 @@ class RateSweepTest {
         StepResult max = r.step("throughput");
         assertThat(sync.info().concurrency()).isEqualTo(1);
         assertThat(max.info().concurrency()).isEqualTo(32);
-        double rSync = sync.requestsPerS();
-        double rMax = max.requestsPerS();
+        double rSync = sync.rates().requestsPerS();
+        double rMax = max.rates().requestsPerS();
         assertThat(rMax).isGreaterThan(rSync * 1.05);
 
         JsonNode rs = manifest().at("/config/rate_sweep");
@@ -82,7 +82,7 @@ class RateSweepTest {
             // Each open step is planned at exactly the recorded rate, with the default Poisson arrivals.
             assertThat(open.info().rateRps()).isEqualTo(rate);
             assertThat(open.info().arrival()).startsWith("poisson");
-            assertThat(open.requestsOk()).isPositive();
+            assertThat(open.counts().requestsOk()).isPositive();
         }
         // The knee is computed over the open steps only: a concurrency of 1 or 32 is no point of the rate axis.
         KneeReport knee = Knee.analyze(r);
@@ -96,7 +96,7 @@ class RateSweepTest {
         RunResult r = shortSweep(Kneepoint.target("http://127.0.0.1:9", "m"), 4).maxRequestsPerStep(20)
                 .telemetry(dev.kneepoint.telemetry.Telemetry.off()).outputDir(runs).name("down").run();
         assertThat(r.steps()).extracting(s -> s.info().label()).containsExactly("synchronous");
-        assertThat(r.step("synchronous").requestsOk()).isZero();
+        assertThat(r.step("synchronous").counts().requestsOk()).isZero();
         JsonNode m = manifest();
         assertThat(m.get("ending").asText()).startsWith("gate_stopped: stopped after step 'synchronous':"
                 + " the rate sweep's synchronous step completed no request (");

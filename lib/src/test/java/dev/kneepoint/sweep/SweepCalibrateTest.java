@@ -50,10 +50,11 @@ class SweepCalibrateTest {
             RunResult exact = fourRequests(chat, runs, "exact").calibrate(true).run();
 
             // Without calibration the template comes on top: the test would fail if calibrate were ignored.
-            assertThat(records(plain)).hasSize(4).allSatisfy(r -> assertThat(r.promptTokens()).isEqualTo(100 + TEMPLATE));
+            assertThat(records(plain)).hasSize(4)
+                    .allSatisfy(r -> assertThat(r.tokens().promptTokens()).isEqualTo(100 + TEMPLATE));
             assertThat(records(exact)).hasSize(4).allSatisfy(r -> {
                 assertThat(r.isOk()).isTrue();
-                assertThat(r.promptTokens()).isEqualTo(100);
+                assertThat(r.tokens().promptTokens()).isEqualTo(100);
             });
             JsonNode config = RunLoader.load(exact.directory().orElseThrow()).manifest().get("config");
             assertThat(config.get("prompt_calibration").asText()).startsWith("exact: server:");
@@ -73,7 +74,7 @@ class SweepCalibrateTest {
                     .telemetry(Telemetry.off()).outputDir(dir.resolve("runs")).name("trace").run();
             List<RequestRecord> rs = records(r).stream()
                     .sorted(java.util.Comparator.comparingLong(RequestRecord::id)).toList();
-            assertThat(rs).extracting(RequestRecord::promptTokens).containsExactly(64, 80);
+            assertThat(rs).extracting(rec -> rec.tokens().promptTokens()).containsExactly(64, 80);
             assertThat(RunLoader.load(r.directory().orElseThrow()).manifest().get("config")
                     .get("prompt_calibration").asText()).startsWith("exact: server:");
         }

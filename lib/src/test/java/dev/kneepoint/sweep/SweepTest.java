@@ -50,19 +50,19 @@ class SweepTest {
         assertThat(r.complete()).isTrue();
         assertThat(r.steps()).extracting(s -> s.info().label()).containsExactly("c=1", "c=4");
         for (StepResult s : r.steps()) {
-            assertThat(s.requestsOk()).isPositive();
-            assertThat(s.requestsFailed()).isZero();
+            assertThat(s.counts().requestsOk()).isPositive();
+            assertThat(s.counts().requestsFailed()).isZero();
             // ignore_eos with max_tokens 64: the simulator returns exactly 64 tokens, counted from usage.
-            assertThat(s.outputLenMismatch()).isZero();
-            assertThat(s.tokenSources()).containsOnlyKeys("server_usage");
-            assertThat(s.ttft().count()).isEqualTo(s.requestsOk());
+            assertThat(s.counts().outputLenMismatch()).isZero();
+            assertThat(s.counts().tokenSources()).containsOnlyKeys("server_usage");
+            assertThat(s.latency().ttft().count()).isEqualTo(s.counts().requestsOk());
         }
         // Closed loop keeps N users busy: the time-average in flight is close to N (tolerance: the gap
         // between one answer and the next request, and the drain at the end of the window). Requests of 64
         // tokens (~130 ms on the fast preset, rather than ~35 ms for 16) keep the gap a loaded machine adds
         // between answer and next request (10-20 ms) well under a quarter of a user; a missing user gives < 3.
-        assertThat(r.step("c=4").concurrencyMean()).isBetween(3.0, 4.0);
-        assertThat(r.step("c=4").outputTokensPerS()).isGreaterThan(r.step("c=1").outputTokensPerS());
+        assertThat(r.step("c=4").rates().concurrencyMean()).isBetween(3.0, 4.0);
+        assertThat(r.step("c=4").rates().outputTokensPerS()).isGreaterThan(r.step("c=1").rates().outputTokensPerS());
 
         Path dir;
         try (Stream<Path> list = Files.list(runs)) {
@@ -74,8 +74,9 @@ class SweepTest {
         assertThat(manifest.at("/config/workload/input_tokens").asInt()).isEqualTo(64);
         LoadedRun loaded = RunLoader.load(dir);
         assertThat(loaded.problems()).isEmpty();
-        assertThat(loaded.result().step("c=4").requestsOk()).isEqualTo(r.step("c=4").requestsOk());
-        assertThat(loaded.result().step("c=4").outputTokensPerS()).isEqualTo(r.step("c=4").outputTokensPerS());
+        assertThat(loaded.result().step("c=4").counts().requestsOk()).isEqualTo(r.step("c=4").counts().requestsOk());
+        assertThat(loaded.result().step("c=4").rates().outputTokensPerS())
+                .isEqualTo(r.step("c=4").rates().outputTokensPerS());
     }
 
     @Test
@@ -84,10 +85,10 @@ class SweepTest {
                 .stepDuration(Duration.ofSeconds(1)).warmup(Duration.ZERO).outputDir(null).run();
         StepResult s = r.step("rate=40");
         // Constant 40 req/s over a 1 s window: 40 planned requests, all answered by the simulator.
-        assertThat(s.requestsOk() + s.requestsFailed()).isEqualTo(40);
-        assertThat(s.requestsFailed()).isZero();
+        assertThat(s.counts().requestsOk() + s.counts().requestsFailed()).isEqualTo(40);
+        assertThat(s.counts().requestsFailed()).isZero();
         // Dispatch accuracy: the open loop fires on schedule; 20 ms allows for a loaded 2-core machine.
-        assertThat(s.scheduleLag().p50()).isLessThan(20.0);
+        assertThat(s.latency().scheduleLag().p50()).isLessThan(20.0);
     }
 
     @Test
@@ -126,7 +127,7 @@ class SweepTest {
         assertThat(closeSeconds).isLessThan(3.0);
         assertThat(r.complete()).isFalse();
         // Requests of 2000 tokens take seconds on the fast preset: the in-flight ones were cancelled.
-        assertThat(r.step("c=2").cancelled()).isPositive();
+        assertThat(r.step("c=2").counts().cancelled()).isPositive();
         Path dir;
         try (Stream<Path> list = Files.list(runs)) {
             dir = list.findFirst().orElseThrow();
@@ -146,7 +147,7 @@ class SweepTest {
             RunResult second = Kneepoint.ladder(target, 1).inputTokens(8).outputTokens(4)
                     .stepDuration(Duration.ofMillis(300)).warmup(Duration.ZERO).outputDir(null)
                     .allowConcurrentRuns(true).run();
-            assertThat(second.step("c=1").requestsOk()).isPositive();
+            assertThat(second.step("c=1").counts().requestsOk()).isPositive();
         }
         // Once the first is closed, the target is free again.
         RunResult after = Kneepoint.ladder(target, 1).inputTokens(8).outputTokens(4)
@@ -164,7 +165,7 @@ class SweepTest {
             assertThat(keyed.toString()).doesNotContain(key);
             RunResult r = Kneepoint.ladder(keyed, 1).inputTokens(8).outputTokens(4)
                     .stepDuration(Duration.ofMillis(300)).warmup(Duration.ZERO).outputDir(runs).name("keyed").run();
-            assertThat(r.step("c=1").requestsOk()).isPositive();
+            assertThat(r.step("c=1").counts().requestsOk()).isPositive();
             Path dir;
             try (Stream<Path> list = Files.list(runs)) {
                 dir = list.findFirst().orElseThrow();

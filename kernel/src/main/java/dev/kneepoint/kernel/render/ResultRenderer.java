@@ -18,11 +18,14 @@ public final class ResultRenderer {
             "e2e p99 ms");
 
     static List<String> stepRow(StepResult s) {
+        StepResult.Rates rates = s.rates();
+        StepResult.Latency lat = s.latency();
         return List.of(s.info().label(), Html.num(s.info().load()), Html.num(s.windowS()),
-                Long.toString(s.requestsOk()), Long.toString(s.requestsFailed()), Html.num(s.outputTokensPerS()),
-                Html.num(s.requestsPerS()), Html.num(s.goodputRps()), Html.num(s.concurrencyMean()),
-                Html.num(s.ttft().p50()), Html.num(s.ttft().p99()), Html.num(s.ttftSched().p99()),
-                Html.num(s.itl().p50()), Html.num(s.itl().p99()), Html.num(s.e2e().p99()));
+                Long.toString(s.counts().requestsOk()), Long.toString(s.counts().requestsFailed()),
+                Html.num(rates.outputTokensPerS()), Html.num(rates.requestsPerS()), Html.num(rates.goodputRps()),
+                Html.num(rates.concurrencyMean()), Html.num(lat.ttft().p50()), Html.num(lat.ttft().p99()),
+                Html.num(lat.ttftSched().p99()), Html.num(lat.itl().p50()), Html.num(lat.itl().p99()),
+                Html.num(lat.e2e().p99()));
     }
 
     /** One row per step, with the run's identity above and flags (incomplete run, failures) below. */
@@ -57,7 +60,7 @@ public final class ResultRenderer {
     private static void failures(List<StepResult> steps, StringBuilder b) {
         List<String> parts = new ArrayList<>();
         for (StepResult s : steps) {
-            for (Map.Entry<String, Long> e : s.failuresByClass().entrySet()) {
+            for (Map.Entry<String, Long> e : s.counts().failuresByClass().entrySet()) {
                 parts.add(s.info().label() + ": " + e.getKey() + " × " + e.getValue());
             }
         }
@@ -66,8 +69,8 @@ public final class ResultRenderer {
         }
         List<String> resent = new ArrayList<>();
         for (StepResult s : steps) {
-            if (s.retried() > 0) {
-                resent.add(s.info().label() + ": " + s.retried());
+            if (s.counts().retried() > 0) {
+                resent.add(s.info().label() + ": " + s.counts().retried());
             }
         }
         if (!resent.isEmpty()) {
