@@ -11,8 +11,8 @@ import java.util.Locale;
 import java.util.function.Function;
 
 /**
- * What reading back a crashed run's background costs ({@code docs/PERFORMANCE.md}, "Reading back a crashed run's
- * background"): writes the {@link BackgroundSoak} run and its crashed copy, then loads each in turn, alternating,
+ * What reading back a crashed run's background costs ({@code bench/reference/performance-history.md},
+ * "Reading back a crashed run's background: the second pass"): writes the {@link BackgroundSoak} run and its crashed copy, then loads each in turn, alternating,
  * and prints the median CPU time of the loading thread ({@link ThreadMXBean}) on one thread
  * ({@code RunLoader.streamOnOneThread}) and the median process CPU time with the default reader
  * ({@code RunLoader.stream}, parsing on a second thread). Run from the repository root after
