@@ -27,7 +27,7 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--compare-out", description = "Where to write the comparison table and plot (default: the first run directory)")
     Path compareOut;
 
-    @Option(names = "--min-effect", paramLabel = "PCT", description = "Smallest difference, in % of the baseline, "
+    @Option(names = "--min-effect", paramLabel = "PCT", description = "Smallest difference, in %% of the baseline, "
             + "that a comparison calls better or worse; smaller significant ones are 'same (within PCT%%)' (default: 2)")
     double minEffectPct = 100 * CompareOptions.DEFAULT_MIN_RELATIVE_EFFECT;
 
