@@ -5,14 +5,24 @@ usage: kneepoint_report.py [--reports DIR] [--timeout S] NOTEBOOK.ipynb [-p KEY 
 import argparse
 import json
 import pathlib
+import re
 import sys
 
 import nbformat
 import papermill
 from nbconvert import HTMLExporter
+from papermill.models import Parameter
 from papermill.translators import Translator, papermill_translators
 
 KERNEL = "kneepoint"
+
+# One declaration per line in the parameters cell: `Type name = value;   // help`.
+DECLARATION = re.compile(r"^\s*(?:final\s+)?(?P<type>[A-Za-z_][\w.<>\[\], ]*?)\s+(?P<name>[A-Za-z_]\w*)\s*=\s*"
+                         r"(?P<default>.*?);\s*(?://\s*(?P<help>.*))?$")
+
+
+class ParameterError(ValueError):
+    """A -p parameter the notebook's parameters cell does not declare, or a value its type cannot take."""
 
 
 class JavaTranslator(Translator):
@@ -55,6 +65,57 @@ class JavaTranslator(Translator):
     def assign(cls, name, str_val):
         return f"Object {name} = null;" if str_val == "null" else f"var {name} = {str_val};"
 
+    @classmethod
+    def inspect(cls, parameters_cell):
+        """The declarations of a parameters cell (papermill asks, to tell known parameters from unknown)."""
+        found = []
+        for line in parameters_cell.source.splitlines():
+            m = DECLARATION.match(line)
+            if m:
+                found.append(Parameter(name=m["name"], inferred_type_name=m["type"], default=m["default"],
+                                       help=(m["help"] or "").strip()))
+        return found
+
+
+def declared_parameters(nb):
+    """The parameters the notebook's cell tagged `parameters` declares, by name (empty when it has none)."""
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
+            return {p.name: p for p in JavaTranslator.inspect(cell)}
+    return {}
+
+
+def typed(name, value, java_type):
+    """The -p value as the declared Java type takes it (`-p step_seconds 3` stays a double, `-p model 7` a String)."""
+    kind = java_type.split(".")[-1]
+    if kind == "String":
+        return value if value is None or isinstance(value, str) else json.dumps(value)
+    if kind in ("double", "Double", "float", "Float") and isinstance(value, (int, float)) \
+            and not isinstance(value, bool):
+        return float(value)
+    if kind in ("int", "Integer", "long", "Long") and (not isinstance(value, int) or isinstance(value, bool)):
+        raise ParameterError(f"parameter '{name}' is declared {java_type} but got {value!r}; pass a whole number")
+    if kind in ("boolean", "Boolean") and not isinstance(value, bool):
+        raise ParameterError(f"parameter '{name}' is declared {java_type} but got {value!r}; pass true or false")
+    return value
+
+
+def checked_parameters(nb, parameters, notebook_name):
+    """`parameters` checked against the parameters cell and converted to its declared types."""
+    if not parameters:
+        return {}
+    declared = declared_parameters(nb)
+    if not declared:
+        raise ParameterError(f"{notebook_name} has no code cell tagged 'parameters', so -p "
+                             f"{', '.join(sorted(parameters))} would change nothing; tag its parameters cell "
+                             "or drop the -p options")
+    unknown = sorted(set(parameters) - set(declared))
+    if unknown:
+        known = ", ".join(f"{p.name} ({p.inferred_type_name}, default {p.default})" for p in declared.values())
+        raise ParameterError(f"{notebook_name} declares no parameter {', '.join(unknown)}; "
+                             f"its parameters are: {known}")
+    return {k: typed(k, v, declared[k].inferred_type_name) for k, v in parameters.items()}
+
 
 def register():
     papermill_translators.register(KERNEL, JavaTranslator)
@@ -78,6 +139,7 @@ def run(notebook, reports, parameters, timeout=None):
     reports = pathlib.Path(reports)
     reports.mkdir(parents=True, exist_ok=True)
     out_ipynb = reports / notebook.name
+    parameters = checked_parameters(nbformat.read(str(notebook), as_version=4), parameters, notebook.name)
     papermill.execute_notebook(str(notebook), str(out_ipynb), parameters=parameters, kernel_name=KERNEL,
                                language="java", cwd=str(notebook.parent), progress_bar=False,
                                execution_timeout=timeout)
@@ -96,7 +158,11 @@ def main(argv=None):
     ap.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"))
     args = ap.parse_args(argv)
     params = {k: parse_value(v) for k, v in args.parameter}
-    out_ipynb, out_html = run(args.notebook, args.reports, params, args.timeout)
+    try:
+        out_ipynb, out_html = run(args.notebook, args.reports, params, args.timeout)
+    except ParameterError as e:
+        print(f"kneepoint report: {e}", file=sys.stderr)
+        return 2
     print(f"report: {out_ipynb}\nreport: {out_html}")
 
 

@@ -46,3 +46,51 @@ def test_java_parameters_translate_to_jshell_declarations():
     assert t.assign("big", t.translate(2**40)) == "var big = 1099511627776L;"
     assert t.assign("x", t.translate(None)) == "Object x = null;"
     assert kneepoint_report.parse_value("8") == 8 and kneepoint_report.parse_value("true") is True
+
+
+def notebook_with_parameters(source):
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell(source, metadata={"tags": ["parameters"]}))
+    return nb
+
+
+PARAMETERS = 'String url = "";\nboolean fast = true;   // short steps\ndouble step_seconds = -1; // seconds\nint users = 4;\n'
+
+
+def test_report_parameters_are_checked_against_the_parameters_cell_and_take_its_types():
+    nb = notebook_with_parameters(PARAMETERS)
+    declared = kneepoint_report.declared_parameters(nb)
+    assert list(declared) == ["url", "fast", "step_seconds", "users"]
+    assert declared["fast"].inferred_type_name == "boolean" and declared["fast"].help == "short steps"
+    checked = kneepoint_report.checked_parameters(nb, {"fast": False, "step_seconds": 3, "url": 7}, "n.ipynb")
+    assert checked == {"fast": False, "step_seconds": 3.0, "url": "7"}
+    assert isinstance(checked["step_seconds"], float)  # injected as `var step_seconds = 3.0;`, a double
+    t = kneepoint_report.JavaTranslator
+    assert t.assign("step_seconds", t.translate(checked["step_seconds"])) == "var step_seconds = 3.0;"
+
+
+def test_a_misspelt_or_mistyped_report_parameter_is_a_clear_error_naming_the_known_ones():
+    nb = notebook_with_parameters(PARAMETERS)
+    try:
+        kneepoint_report.checked_parameters(nb, {"fsat": True}, "n.ipynb")
+        raise AssertionError("expected a ParameterError")
+    except kneepoint_report.ParameterError as e:
+        assert "declares no parameter fsat" in str(e) and "fast (boolean, default true)" in str(e)
+    for params, words in (({"users": 2.5}, "pass a whole number"), ({"fast": "yes"}, "pass true or false")):
+        try:
+            kneepoint_report.checked_parameters(nb, params, "n.ipynb")
+            raise AssertionError("expected a ParameterError for %r" % params)
+        except kneepoint_report.ParameterError as e:
+            assert words in str(e)
+    try:
+        kneepoint_report.checked_parameters(nbformat.v4.new_notebook(), {"fast": True}, "n.ipynb")
+        raise AssertionError("expected a ParameterError")
+    except kneepoint_report.ParameterError as e:
+        assert "no code cell tagged 'parameters'" in str(e)
+    assert kneepoint_report.checked_parameters(nbformat.v4.new_notebook(), {}, "n.ipynb") == {}
+
+
+def test_every_shipped_notebook_declares_fast_in_its_parameters_cell():
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        declared = kneepoint_report.declared_parameters(nbformat.read(str(path), as_version=4))
+        assert "fast" in declared and declared["fast"].inferred_type_name == "boolean", path.name
