@@ -24,10 +24,14 @@ import tech.tablesaw.api.Table;
  *       verdict; a ladder whose inelastic segments never persist has no knee in the tested range.</li>
  *   <li>A step meets the SLO set when the chosen percentile of each bounded latency is within bound
  *       (TTFT/E2E on the SLO's basis), the pooled ITL at the SLO's ITL percentile is within bound, it has
- *       OK requests and its failure rate is at most {@code maxFailureRate} (default 1%).</li>
+ *       OK requests and its failure rate (requests cut by the drain count as failed) is at most
+ *       {@code maxFailureRate} (default 1%); an open-loop step also needs OK completions of at least 95% of
+ *       its offered rate, less a Poisson allowance.</li>
  *   <li>The efficient zone is the set of steps at or below the knee (all steps when there is none) that
  *       meet the SLO set; its top is the recommended operating point. The max sustainable load is the
- *       highest step such that it and every lower step meet the SLO set, knee or not.</li>
+ *       highest step such that it and every lower step meet the SLO set, knee or not; an open-loop step must
+ *       also have kept up with its offered rate, and a closed-loop ladder without a latency SLO has none
+ *       (a closed loop throttles itself, so only an SLO can say which load is too much).</li>
  * </ol>
  */
 public final class Knee {
@@ -68,7 +72,7 @@ public final class Knee {
             }
         }
         int sustainable = -1;
-        for (int i = 0; i < n && violations.get(i).isEmpty(); i++) {
+        for (int i = 0; i < n && judgesSustainable(ladder, slo) && violations.get(i).isEmpty(); i++) {
             sustainable = i;
         }
         String latencyColumn = ladder.metric().percentileColumn(options.percentile());
@@ -81,6 +85,15 @@ public final class Knee {
                 top < 0 ? null : ladder.label(top), top < 0 ? Double.NaN : ladder.load(top),
                 sustainable < 0 ? null : ladder.label(sustainable),
                 sustainable < 0 ? Double.NaN : ladder.load(sustainable), method, readings);
+    }
+
+    /**
+     * Whether a max sustainable load can be named: always for an open loop (offered rate against achieved),
+     * for a closed loop only under a latency SLO, since a closed loop throttles itself and every step "sustains"
+     * its users.
+     */
+    static boolean judgesSustainable(LoadCurve ladder, Slo slo) {
+        return ladder.openLoop() || !slo.isEmpty();
     }
 
     /** First step k whose next {@code persistence} segments (or all remaining) are inelastic; -1 if none. */

@@ -58,10 +58,18 @@ final class KneeText {
         } else {
             sb.append("Recommended operating point: none: no step at or below the knee meets the SLO set.\n");
         }
+        if (!Knee.judgesSustainable(l, slo)) {
+            sb.append("Max sustainable load: not judged: no latency SLO given, and a closed loop throttles itself "
+                    + "(every step sustains its users, only slower); give one (e.g. --slo-ttft 500ms, "
+                    + "KneeOptions.slo) to find the highest load that meets it.");
+            return sb.toString();
+        }
+        String keptUp = l.openLoop() ? " and kept up with their offered rates" : "";
         sb.append("Max sustainable load under the SLO set: ")
-                .append(sustainable < 0 ? "none (the lowest step already misses it)"
+                .append(sustainable < 0 ? "none (the lowest step already misses it" + (l.openLoop()
+                                ? " or fell behind its offered rate)" : ")")
                         : l.label(sustainable) + " (load " + Format.num(l.load(sustainable))
-                        + "; it and every lower step meet the SLO set)").append(".");
+                        + "; it and every lower step meet the SLO set" + keptUp + ")").append(".");
         return sb.toString();
     }
 }

@@ -26,8 +26,10 @@ class KneeTest {
         assertThat(r.kneeLoad()).isEqualTo(16);
         assertThat(r.efficientZone()).containsExactly("c=1", "c=2", "c=4", "c=8", "c=16");
         assertThat(r.recommended()).contains("c=16");
-        // No SLO: every step meets it, so the max sustainable load is the top of the ladder.
-        assertThat(r.maxSustainableStep()).isEqualTo("c=64");
+        // No latency SLO: a closed loop throttles itself, so no step can be called sustainable.
+        assertThat(r.maxSustainableStep()).isNull();
+        assertThat(r.maxSustainableLoad()).isNaN();
+        assertThat(r.method()).contains("Max sustainable load: not judged: no latency SLO given");
         assertThat(r.latencyColumn()).isEqualTo("e2e_sched_p99_ms");
         // Segment c=16 -> c=32: T flat, L doubled: e = 0 / ln 2 = 0 exactly (HdrHistogram keeps 100 ms and 200 ms within 0.1%).
         assertThat(r.elasticity().doubleColumn("elasticity").get(4)).isCloseTo(0, within(1e-9));
@@ -98,7 +100,7 @@ class KneeTest {
     void stepsWithoutDataAreInelasticAndFlatOrFallingLatencyIsElastic() {
         RunResult run = run("gaps", s(1, 100, 100), s(2, 200, 80), s(4, 400, 80), s(8, 0, 100).ok(0),
                 s(16, 0, 100).ok(0));
-        KneeReport r = Knee.analyze(run);
+        KneeReport r = Knee.analyze(run, Slo.builder().e2eMs(1000).build(), LatencyMetric.E2E_SCHED);
         assertThat(r.elasticity().stringColumn("verdict").asList())
                 .containsExactly("latency flat or falling", "latency flat or falling", "no data", "no data");
         assertThat(r.knee()).contains("c=4");
@@ -125,10 +127,46 @@ class KneeTest {
     void failuresAboveTheLimitKeepAStepOutOfTheZone() {
         RunResult run = run("fail", s(1, 100, 100), s(2, 200, 100).failed(50, "TIMEOUT(idle)"), s(4, 400, 100),
                 s(8, 400, 300), s(16, 400, 900));
-        KneeReport r = Knee.analyze(run);
+        KneeReport r = Knee.analyze(run, Slo.builder().e2eMs(1000).build(), LatencyMetric.E2E_SCHED);
         assertThat(r.knee()).contains("c=4");
         assertThat(r.efficientZone()).containsExactly("c=1", "c=4");
         assertThat(r.maxSustainableStep()).isEqualTo("c=1");
+    }
+
+    @Test
+    void anOpenLoopStepThatFellBehindItsOfferedRateIsNotSustainable() {
+        // rate=100 offers 6,000 arrivals in the 60 s window; 4,440 completed (74 %): the queue grew all step long.
+        RunResult run = run("overload", s(25, 2500, 50).open().achieved(25), s(50, 5000, 60).open().achieved(50),
+                s(100, 7400, 80).open().achieved(74));
+        KneeReport r = Knee.analyze(run);
+        assertThat(r.maxSustainableStep()).isEqualTo("rate=50");
+        assertThat(r.steps().stringColumn("slo_violations").get(2))
+                .isEqualTo("achieved 74 req/s of the 100 req/s offered (74.0% < 95.0%): the server fell behind and "
+                        + "its queue grew through the step");
+        assertThat(r.method()).contains("Max sustainable load under the SLO set: rate=50 (load 50; it and every "
+                + "lower step meet the SLO set and kept up with their offered rates)");
+    }
+
+    @Test
+    void arrivalNoiseAloneDoesNotFailAnOpenLoopStep() {
+        // rate=2 offers 120 arrivals in 60 s: 0.95 x 120 - 2 x sqrt(120) = 92.1 are needed; 95 (79 %) pass, 90 fail.
+        RunResult ok = run("noise", s(2, 200, 50).open().achieved(95 / 60.0));
+        assertThat(Knee.analyze(ok).maxSustainableStep()).isEqualTo("rate=2");
+        RunResult behind = run("behind", s(2, 200, 50).open().achieved(90 / 60.0));
+        assertThat(Knee.analyze(behind).maxSustainableStep()).isNull();
+        assertThat(Knee.analyze(behind).method()).contains("none (the lowest step already misses it or fell behind "
+                + "its offered rate)");
+    }
+
+    @Test
+    void requestsCutByTheDrainCountAsFailedInTheSloCheck() {
+        // 1,000 OK and 20 cancelled at the drain: 2.0 % > 1 %, although no request failed outright.
+        Slo slo = Slo.builder().e2eMs(1000).build();
+        RunResult run = run("drain", s(1, 100, 100), s(2, 200, 100).cancelled(20), s(4, 400, 100));
+        KneeReport r = Knee.analyze(run, slo, LatencyMetric.E2E_SCHED);
+        assertThat(r.maxSustainableStep()).isEqualTo("c=1");
+        assertThat(r.steps().stringColumn("slo_violations").get(1))
+                .isEqualTo("failure rate 2.0% > 1.0% (20 request(s) cut by the drain counted as failed)");
     }
 
     @Test

@@ -39,6 +39,8 @@ public final class Ladders {
         double lagMs = 0.5;
         long ok = 1000;
         long failed;
+        long cancelled;
+        double achievedRps = Double.NaN; // OK req/s; NaN: ok / 60 s
         Map<String, Long> failures = Map.of();
         Slo slo = Slo.none();
         ClientHealth client = ClientHealth.NOT_MEASURED;
@@ -55,6 +57,8 @@ public final class Ladders {
         public Spec open() { open = true; return this; }
         public Spec failed(long n, String label) { failed = n; failures = Map.of(label, n); return this; }
         public Spec ok(long n) { ok = n; return this; }
+        public Spec cancelled(long n) { cancelled = n; return this; }
+        public Spec achieved(double rps) { achievedRps = rps; return this; }
         public Spec slo(Slo s) { slo = s; return this; }
         public Spec client(ClientHealth h) { client = h; return this; }
     }
@@ -69,11 +73,11 @@ public final class Ladders {
         Distribution lat = s.ok == 0 ? constant(Double.NaN) : constant(s.latencyMs);
         Distribution ttft = s.ok == 0 ? lat : constant(Double.isNaN(s.ttftMs) ? s.latencyMs : s.ttftMs);
         Distribution itl = s.ok == 0 ? lat : constant(Double.isNaN(s.itlMs) ? 20 : s.itlMs);
-        double rps = s.ok / 60.0;
+        double rps = Double.isNaN(s.achievedRps) ? s.ok / 60.0 : s.achievedRps;
         double fr = s.ok + s.failed == 0 ? Double.NaN : (double) s.failed / (s.ok + s.failed);
         Distribution lag = constant(s.lagMs);
         return StepResult.builder().info(info).window(w).windowS(60).requestsOk(s.ok).requestsFailed(s.failed)
-                .failuresByClass(s.failures).ttft(ttft).ttftSched(ttft).itl(itl).chunkGap(itl).tpot(itl).e2e(lat)
+                .cancelled(s.cancelled)                .failuresByClass(s.failures).ttft(ttft).ttftSched(ttft).itl(itl).chunkGap(itl).tpot(itl).e2e(lat)
                 .e2eSched(lat).scheduleLag(lag).outputTokensPerS(s.tokensPerS).inputTokensPerS(rps * 100)
                 .requestsPerS(rps).goodputRps(rps).goodFraction(1).failureRate(fr).concurrencyMean(s.load)
                 .tokenSources(Map.of("server_usage", s.ok)).meanPromptTokens(100)
