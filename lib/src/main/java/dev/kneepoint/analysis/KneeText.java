@@ -46,7 +46,7 @@ final class KneeText {
             sb.append(".\n");
         }
         sb.append(ClientReading.kneeWarning(l, knee, top));
-        sb.append("SLO set: ").append(slo).append(", judged per step at p").append(Format.percentile(o.percentile()))
+        sb.append("SLO set: ").append(slo.describe()).append(", judged per step at p").append(Format.percentile(o.percentile()))
                 .append(", failure rate <= ").append(Format.pct(o.maxFailureRate())).append(".\n");
         sb.append("Efficient zone (").append(knee < 0 ? "all steps" : "steps at or below the knee")
                 .append(" meeting the SLO set): ").append(zone.isEmpty() ? "empty" : String.join(", ", zone)).append(".\n");

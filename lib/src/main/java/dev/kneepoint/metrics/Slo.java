@@ -143,6 +143,27 @@ public record Slo(double ttftMs, double tpotMs, double itlMs, double itlPercenti
         return samples[n - 1][0];
     }
 
+    /**
+     * The bounds in words, for reports: {@code "TTFT <= 500 ms, TPOT <= 50 ms (p99 ITL <= 80 ms)"}, or
+     * {@code "no latency bound"}; {@link #toString()} keeps the compact form that manifests record.
+     */
+    public String describe() {
+        if (isEmpty()) {
+            return "no latency bound";
+        }
+        List<String> parts = new ArrayList<>();
+        String basisNote = basis == Basis.AUTO ? "" : " (" + basis.name().toLowerCase(Locale.ROOT) + " basis)";
+        if (!Double.isNaN(ttftMs)) parts.add("TTFT <= " + num(ttftMs) + " ms" + basisNote);
+        if (!Double.isNaN(tpotMs)) parts.add("TPOT <= " + num(tpotMs) + " ms");
+        if (!Double.isNaN(itlMs)) parts.add("ITL p" + num(itlPercentile) + " <= " + num(itlMs) + " ms");
+        if (!Double.isNaN(e2eMs)) parts.add("E2E <= " + num(e2eMs) + " ms" + basisNote);
+        return String.join(", ", parts);
+    }
+
+    private static String num(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
+    }
+
     @Override
     public String toString() {
         if (isEmpty()) {

@@ -9,6 +9,15 @@ import org.junit.jupiter.api.Test;
 class SloTest {
 
     @Test
+    void describesItsBoundsInWordsForReports() {
+        assertThat(Slo.none().describe()).isEqualTo("no latency bound");
+        assertThat(Slo.builder().ttftMs(500).tpotMs(50).build().describe()).isEqualTo("TTFT <= 500 ms, TPOT <= 50 ms");
+        assertThat(Slo.builder().itl(95, 80.5).e2eMs(2000).basis(Slo.Basis.SCHED).build().describe())
+                .isEqualTo("ITL p95 <= 80.5 ms, E2E <= 2000 ms (sched basis)");
+        assertThat(Slo.none()).hasToString("Slo[none]"); // manifests keep the compact form
+    }
+
+    @Test
     void builderReportsEveryProblemAtOnce() {
         assertThatThrownBy(() -> Slo.builder().ttftMs(-1).tpotMs(Double.POSITIVE_INFINITY).itl(150, 10).build())
                 .isInstanceOf(IllegalArgumentException.class)
