@@ -84,7 +84,8 @@ public final class Knee {
                 elasticity, knee < 0 ? null : ladder.label(knee), knee < 0 ? Double.NaN : ladder.load(knee), zone,
                 top < 0 ? null : ladder.label(top), top < 0 ? Double.NaN : ladder.load(top),
                 sustainable < 0 ? null : ladder.label(sustainable),
-                sustainable < 0 ? Double.NaN : ladder.load(sustainable), method, readings);
+                sustainable < 0 ? Double.NaN : ladder.load(sustainable), method, readings,
+                Answer.of(ladder, slo, top, knee, sustainable, readings));
     }
 
     /**

@@ -29,16 +29,19 @@ import tech.tablesaw.api.Table;
  * @param maxSustainableLoad its load, NaN when none
  * @param method             how the verdict was reached, with the numbers
  * @param readings           plain-language readings with their evidence
+ * @param answer             the plain answer and the adequacy caveats that open the report
  */
 public record KneeReport(String runId, String throughputColumn, String latencyColumn, Slo slo, Table steps,
                          Table elasticity, String kneeStep, double kneeLoad, List<String> efficientZone,
                          String recommendedStep, double recommendedLoad, String maxSustainableStep,
-                         double maxSustainableLoad, String method, List<Reading> readings) {
+                         double maxSustainableLoad, String method, List<Reading> readings,
+                         Answer answer) {
 
     public KneeReport {
         Objects.requireNonNull(runId, "runId");
         efficientZone = List.copyOf(efficientZone);
         readings = List.copyOf(readings);
+        Objects.requireNonNull(answer, "answer");
     }
 
     /** The knee step, if the ladder has one. */

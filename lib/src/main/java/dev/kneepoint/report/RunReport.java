@@ -29,8 +29,8 @@ import org.knowm.xchart.XYChart;
  * works on a run that was killed), then writes:
  *
  * <ul>
- *   <li>{@code report.txt}: the step summary table, then the knee analysis with its elasticity table,
- *       method and readings;</li>
+ *   <li>{@code report.txt}: the plain answer and its caveats ({@link dev.kneepoint.analysis.Answer}), the step
+ *       summary table, then the knee analysis with its method and readings;</li>
  *   <li>{@code steps.csv}: every step metric, one row per step;</li>
  *   <li>{@code knee.png}, {@code latency_vs_load.png}, {@code ttft_cdf.png}, {@code timeseries.png} (with the
  *       server's running and waiting requests on one more axis when the run has that telemetry);</li>
@@ -54,7 +54,7 @@ public final class RunReport {
         RunTables loaded = RunTables.load(runDirectory);
         RunResult run = loaded.run();
         KneeReport knee = Knee.analyze(run, KneeOptions.builder().requests(loaded.requests()).build());
-        StringBuilder text = new StringBuilder(SummaryText.format(run));
+        StringBuilder text = new StringBuilder(knee.answer().toString()).append('\n').append(SummaryText.format(run));
         if (!loaded.problems().isEmpty()) {
             text.append("requests.jsonl problems: ").append(loaded.problems().size()).append(" unreadable line(s), first: ")
                     .append(loaded.problems().get(0)).append('\n');

@@ -1,0 +1,62 @@
+package dev.kneepoint.analysis;
+
+import dev.kneepoint.metrics.StepResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/**
+ * Whether a step measured enough to trust its numbers (docs/ANALYSIS.md "Adequacy"): warnings, never verdicts.
+ *
+ * <ul>
+ *   <li>A percentile needs requests: a p99 over fewer than {@link #MIN_REQUESTS_FOR_P99} OK requests is one of
+ *       its few largest samples, and below 100 it is the maximum itself.</li>
+ *   <li>A window needs requests to begin and end in it: one shorter than {@link #MIN_WINDOW_E2E_P99S} times the
+ *       step's E2E p99 holds few whole slow requests, so the tail it reports is the tail of the quick ones.</li>
+ * </ul>
+ */
+final class Adequacy {
+    /** OK requests a p99 needs before it is more than the step's maximum. */
+    static final long MIN_REQUESTS_FOR_P99 = 100;
+    /** Window length in E2E p99s below which a step's tail is under-sampled. */
+    static final double MIN_WINDOW_E2E_P99S = 3;
+
+    private Adequacy() {}
+
+    /** The caveats of {@code steps}, one line per kind of problem naming every step that has it; empty when none. */
+    static List<String> caveats(List<StepResult> steps) {
+        List<String> out = new ArrayList<>();
+        List<StepResult> thin = matching(steps, s -> s.counts().requestsOk() > 0
+                && s.counts().requestsOk() < MIN_REQUESTS_FOR_P99);
+        if (!thin.isEmpty()) {
+            out.add("p99 rests on fewer than " + MIN_REQUESTS_FOR_P99 + " OK requests in " + list(thin,
+                    s -> s.counts().requestsOk() + " requests") + ": there it is about the step's maximum; "
+                    + "lengthen those steps (or read their p90).");
+        }
+        List<StepResult> shortWindow = matching(steps, Adequacy::windowTooShort);
+        if (!shortWindow.isEmpty()) {
+            double neededS = shortWindow.stream().mapToDouble(s -> MIN_WINDOW_E2E_P99S * s.latency().e2e().p99() / 1e3)
+                    .max().orElseThrow();
+            out.add("window shorter than " + Format.num(MIN_WINDOW_E2E_P99S) + " x E2E p99 in " + list(shortWindow,
+                    s -> Format.num(s.windowS()) + " s window, E2E p99 " + Format.num(s.latency().e2e().p99() / 1e3)
+                            + " s") + ": few slow requests both start and end in it, so its tail is under-sampled; "
+                    + "measure for at least " + Format.num(Math.ceil(neededS)) + " s per step.");
+        }
+        return out;
+    }
+
+    private static boolean windowTooShort(StepResult s) {
+        double p99S = s.latency().e2e().p99() / 1e3;
+        return s.counts().requestsOk() > 0 && s.windowS() > 0 && !Double.isNaN(p99S)
+                && s.windowS() < MIN_WINDOW_E2E_P99S * p99S;
+    }
+
+    private static List<StepResult> matching(List<StepResult> steps, Predicate<StepResult> p) {
+        return steps.stream().filter(p).toList();
+    }
+
+    private static String list(List<StepResult> steps, java.util.function.Function<StepResult, String> detail) {
+        return steps.stream().map(s -> s.info().label() + " (" + detail.apply(s) + ")").collect(Collectors.joining(", "));
+    }
+}

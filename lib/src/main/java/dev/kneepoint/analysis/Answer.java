@@ -1,0 +1,105 @@
+package dev.kneepoint.analysis;
+
+import dev.kneepoint.metrics.Slo;
+import dev.kneepoint.metrics.StepResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The plain answer that opens every report (docs/ANALYSIS.md "The answer"): peak throughput and where it is
+ * reached, the efficient range with its latency and per-user rate, the capacity under the SLO set (or why it is not
+ * judged), and what limits the service; then the caveats of steps too short or too thin to trust.
+ *
+ * @param sentences the answer, one sentence each
+ * @param caveats   adequacy warnings, empty when every step measured enough
+ */
+public record Answer(List<String> sentences, List<String> caveats) {
+
+    /** The order in which an applicable reading names the limit: the client first, since then nothing else holds. */
+    private static final List<Reading.Kind> LIMITS = List.of(Reading.Kind.CLIENT_BOUND,
+            Reading.Kind.PREFILL_OR_ADMISSION_BOUND, Reading.Kind.DECODE_BOUND, Reading.Kind.STABILITY,
+            Reading.Kind.PAST_USABLE_ZONE, Reading.Kind.CLIENT_OR_SCHEDULER_PATH);
+
+    public Answer {
+        sentences = List.copyOf(sentences);
+        caveats = List.copyOf(caveats);
+    }
+
+    static Answer of(LoadCurve l, Slo slo, int top, int knee, int sustainable, List<Reading> readings) {
+        List<String> s = new ArrayList<>();
+        int peak = peak(l);
+        if (peak < 0) {
+            return new Answer(List.of("No step completed a request: there is nothing to answer from."),
+                    Adequacy.caveats(l.steps()));
+        }
+        StepResult p = l.steps().get(peak);
+        s.add("Peak output throughput " + Format.num(p.rates().outputTokensPerS()) + " tok/s at " + l.label(peak)
+                + " (" + Format.num(p.rates().requestsPerS()) + " req/s).");
+        s.add(efficient(l, top, knee));
+        s.add(capacity(l, slo, sustainable));
+        s.add(limit(readings));
+        return new Answer(s, Adequacy.caveats(l.steps()));
+    }
+
+    private static int peak(LoadCurve l) {
+        int best = -1;
+        for (int i = 0; i < l.size(); i++) {
+            double t = l.steps().get(i).rates().outputTokensPerS();
+            if (l.steps().get(i).counts().requestsOk() > 0 && !Double.isNaN(t)
+                    && (best < 0 || t > l.steps().get(best).rates().outputTokensPerS())) {
+                best = i;
+            }
+        }
+        return best;
+    }
+
+    private static String efficient(LoadCurve l, int top, int knee) {
+        if (top < 0) {
+            return "No step at or below the knee meets the SLO set: there is no efficient range.";
+        }
+        StepResult r = l.steps().get(top);
+        double tpot = r.latency().tpot().p50();
+        String perUser = Double.isNaN(tpot) || tpot <= 0 ? ""
+                : ", about " + Format.num(1000 / tpot) + " tok/s per user (1000 / TPOT p50)";
+        String where = top == knee ? " (the knee)" : knee < 0 ? " (no knee in the tested range: the limit may lie higher)"
+                : "";
+        return "Efficient up to " + l.label(top) + where + ": " + Format.num(r.rates().outputTokensPerS()) + " tok/s, "
+                + l.metric().percentileColumn(l.percentile()).replace("_ms", "").replace('_', ' ') + " "
+                + Format.num(l.latency()[top]) + " ms" + perUser + ".";
+    }
+
+    private static String capacity(LoadCurve l, Slo slo, int sustainable) {
+        if (!Knee.judgesSustainable(l, slo)) {
+            return "Capacity under an SLO: not judged: no latency SLO given (a closed loop always sustains its users, "
+                    + "only slower); give one, e.g. --slo-ttft 500ms.";
+        }
+        String against = slo.isEmpty() ? "kept up with its offered rate (no latency SLO given)"
+                : "meets " + slo.describe() + (l.openLoop() ? " and kept up with its offered rate" : "");
+        return sustainable < 0 ? "No step " + against + "."
+                : "Highest load that " + against + ": " + l.label(sustainable) + ".";
+    }
+
+    private static String limit(List<Reading> readings) {
+        for (Reading.Kind k : LIMITS) {
+            for (Reading r : readings) {
+                if (r.kind() == k && r.status() == Reading.Status.APPLIES) {
+                    return "Limit: " + r.finding();
+                }
+            }
+        }
+        return "Limit: no reading applies (see the readings below).";
+    }
+
+    /** The answer as a block of text: "Answer:" and its sentences, then "Caveats:" when there are any. */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("Answer:");
+        sentences.forEach(x -> sb.append("\n  ").append(x));
+        if (!caveats.isEmpty()) {
+            sb.append("\nCaveats:");
+            caveats.forEach(x -> sb.append("\n- ").append(Objects.requireNonNull(x)));
+        }
+        return sb.append('\n').toString();
+    }
+}
