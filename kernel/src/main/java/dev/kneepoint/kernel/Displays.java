@@ -1,6 +1,8 @@
 package dev.kneepoint.kernel;
 
+import dev.kneepoint.analysis.KneeReport;
 import dev.kneepoint.kernel.render.ChartRenderer;
+import dev.kneepoint.kernel.render.KneeRenderer;
 import dev.kneepoint.kernel.render.ResultRenderer;
 import dev.kneepoint.kernel.render.SpectrumRenderer;
 import dev.kneepoint.kernel.render.TableRenderer;
@@ -46,6 +48,7 @@ public final class Displays {
             case RunResult r -> bundle(String.format(Locale.ROOT, "RunResult[%s, %d steps%s]", r.runId(),
                     r.steps().size(), r.complete() ? "" : ", incomplete"), ResultRenderer.html(r));
             case StepResult s -> bundle(s.toString(), ResultRenderer.html(s));
+            case KneeReport k -> bundle(KneeRenderer.text(k), KneeRenderer.html(k));
             case Distribution d -> bundle(d.toString(), ResultRenderer.html(d));
             case StepProgress p -> bundle(ResultRenderer.text(p), ResultRenderer.html(p));
             case SweepHandle h -> handle(h);

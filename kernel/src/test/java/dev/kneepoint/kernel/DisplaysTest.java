@@ -2,6 +2,9 @@ package dev.kneepoint.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kneepoint.analysis.Knee;
+import dev.kneepoint.analysis.KneeReport;
+import dev.kneepoint.kernel.render.Html;
 import dev.kneepoint.kernel.render.SpectrumRenderer;
 import dev.kneepoint.metrics.Distribution;
 import dev.kneepoint.metrics.RunResult;
@@ -98,6 +101,22 @@ class DisplaysTest {
         // Stops once fewer than one sample lies beyond the tick: 1000 / 2^k >= 1 → k <= 9.
         assertThat(p).hasSize(10 + 1);
         assertThat(html(displays.render(h))).contains("<th>percentile</th>");
+    }
+
+    @Test
+    void kneeReportsOpenWithTheirAnswerAndFoldTheMethod() {
+        Distribution d = distribution(10, 20, 30, 40, 1000);
+        RunResult run = new RunResult("run-k", List.of(step(0, "c=1", 1, d, Map.of()), step(1, "c=2", 2, d, Map.of()),
+                step(2, "c=4", 4, d, Map.of())), true, Instant.parse("2026-01-01T00:00:00Z"), "sim");
+        KneeReport k = Knee.analyze(run);
+        DisplayData shown = displays.render(k);
+        String h = html(shown);
+        assertThat(h).contains("<b>Knee analysis of run-k</b>")
+                .contains("<li>" + Html.escape(k.answer().sentences().get(0)) + "</li>")
+                .contains("<b>Caveats</b>").contains("fewer than 100 OK requests") // 5 requests a step
+                .contains("<th>role</th>").contains("<details><summary>Method and evidence</summary>");
+        assertThat(h.indexOf("Peak output throughput")).isLessThan(h.indexOf("<table"));
+        assertThat((String) shown.getData(MIMEType.TEXT_PLAIN)).startsWith("Answer:\n  Peak output throughput");
     }
 
     @Test
