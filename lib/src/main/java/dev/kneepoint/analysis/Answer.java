@@ -18,7 +18,8 @@ public record Answer(List<String> sentences, List<String> caveats) {
 
     /** The order in which an applicable reading names the limit: the client first, since then nothing else holds. */
     private static final List<Reading.Kind> LIMITS = List.of(Reading.Kind.CLIENT_BOUND,
-            Reading.Kind.PREFILL_OR_ADMISSION_BOUND, Reading.Kind.DECODE_BOUND, Reading.Kind.STABILITY,
+            Reading.Kind.PREFILL_OR_ADMISSION_BOUND, Reading.Kind.DECODE_BOUND, Reading.Kind.PREFILL_STALLS_DECODE,
+            Reading.Kind.STABILITY,
             Reading.Kind.PAST_USABLE_ZONE, Reading.Kind.CLIENT_OR_SCHEDULER_PATH);
 
     public Answer {

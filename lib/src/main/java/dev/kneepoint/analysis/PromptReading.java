@@ -10,8 +10,9 @@ import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
 /**
- * "Long prompts blow up TTFT: prefill or admission." Two tests: across load (TTFT p99 grows at least
- * x2 and at least x2 more than ITL p99: requests wait to be admitted), and across prompt length when the
+ * "Long prompts blow up TTFT: prefill or admission." Two tests: across load within the efficient range (TTFT p99
+ * grows at least x2 and at least x2 more than ITL p99 up to the knee: requests wait to be admitted before the
+ * server saturates; past it every latency grows by queueing), and across prompt length when the
  * per-request table is given (TTFT p50 of the longest-prompt quarter at least x2 that of the shortest,
  * when their mean prompt lengths differ at least x2).
  */
@@ -33,7 +34,7 @@ final class PromptReading {
                 double ig = a.itl().count() > 0 && b.itl().count() > 0 ? b.itl().p99() / a.itl().p99() : 1;
                 boolean load = tg >= Readings.BLOWS_UP && tg >= Readings.BLOWS_UP * ig;
                 applies |= load;
-                ev.append("across load ").append(l.label(lo)).append(" -> ").append(l.label(hi)).append(": ")
+                ev.append("across load ").append(Readings.range(l, lo, hi)).append(": ")
                         .append(Readings.span(l, lo, hi, "ttft", a.ttft(), b.ttft())).append(" vs itl p99 ")
                         .append(Format.ratio(ig)).append(" (blow-up means ttft >= ").append(Format.ratio(Readings.BLOWS_UP))
                         .append(" and >= ").append(Format.ratio(Readings.BLOWS_UP)).append(" the itl growth)")

@@ -26,6 +26,8 @@ public record Reading(Kind kind, Status status, String finding, String evidence)
         DECODE_BOUND,
         /** Long prompts or queueing blow up TTFT: prefill or admission is the limit. */
         PREFILL_OR_ADMISSION_BOUND,
+        /** ITL p99 far above its p50 and growing with load: new prompts' prefill interrupts running decodes. */
+        PREFILL_STALLS_DECODE,
         /** Throughput still rises but p99 explodes: past the usable zone. */
         PAST_USABLE_ZONE,
         /**

@@ -13,9 +13,9 @@ import tech.tablesaw.api.Table;
  * (thresholds are the constants below; docs/ANALYSIS.md explains them).
  */
 final class Readings {
-    /** "Stable" TTFT: p99 grows by at most this factor from the lowest to the highest loaded step. */
+    /** "Stable" TTFT: p99 grows by at most this factor across the efficient zone. */
     static final double STABLE = 1.5;
-    /** "Growing" ITL: p99 grows by at least this factor. */
+    /** "Growing" decode time: TPOT p50 grows by at least this factor across the efficient zone. */
     static final double GROWS = 1.5;
     /** TTFT "blows up": grows by at least this factor, and by this factor more than ITL. */
     static final double BLOWS_UP = 2.0;
@@ -46,10 +46,11 @@ final class Readings {
             out.add(PromptReading.of(l, -1, -1, requests));
         } else {
             int lo = data.get(0);
-            int hi = data.get(data.size() - 1);
-            out.add(decode(l, lo, hi));
-            out.add(PromptReading.of(l, lo, hi, requests));
+            int top = zoneTop(data, knee);
+            out.add(decode(l, lo, top));
+            out.add(PromptReading.of(l, lo, top, requests));
         }
+        out.add(StallReading.of(l, data));
         out.add(pastUsable(l, knee));
         out.add(clientPath(l));
         out.add(StabilityReading.of(l, knee, requests));
@@ -58,27 +59,57 @@ final class Readings {
     }
 
     static String span(LoadCurve l, int lo, int hi, String name, Distribution a, Distribution b) {
-        return name + " p99 " + Format.num(a.p99()) + " -> " + Format.num(b.p99()) + " ms ("
-                + Format.ratio(b.p99() / a.p99()) + ")";
+        return span(name, 99, a, b);
+    }
+
+    /** {@code "name pP a -> b ms (xR)"}. */
+    static String span(String name, double percentile, Distribution a, Distribution b) {
+        double x = a.percentile(percentile);
+        double y = b.percentile(percentile);
+        return name + " p" + Format.percentile(percentile) + " " + Format.num(x) + " -> " + Format.num(y) + " ms ("
+                + Format.ratio(y / x) + ")";
+    }
+
+    /**
+     * The top of the range the load-shape readings compare: the highest step with data at or below the knee (past
+     * it, queueing grows every latency and says nothing about the engine), every step when there is no knee, and
+     * at least the second step with data.
+     */
+    static int zoneTop(List<Integer> data, int knee) {
+        int top = data.get(data.size() - 1);
+        if (knee >= 0) {
+            for (int i : data) {
+                if (i <= knee) {
+                    top = i;
+                }
+            }
+        }
+        return Math.max(top, data.get(1));
+    }
+
+    /** "Where the zone ends" in evidence: the knee, or the ladder's top when there is none. */
+    static String range(LoadCurve l, int lo, int top) {
+        return "within the efficient range " + l.label(lo) + " -> " + l.label(top);
     }
 
     private static Reading decode(LoadCurve l, int lo, int hi) {
         StepResult.Latency a = l.steps().get(lo).latency();
         StepResult.Latency b = l.steps().get(hi).latency();
-        if (a.itl().count() == 0 || b.itl().count() == 0 || a.ttft().count() == 0) {
-            return new Reading(Kind.DECODE_BOUND, Status.INSUFFICIENT_DATA, "No ITL samples (non-streamed run?).",
-                    "itl counts " + a.itl().count() + " and " + b.itl().count());
+        if (a.tpot().count() == 0 || b.tpot().count() == 0 || a.ttft().count() == 0 || b.ttft().count() == 0) {
+            return new Reading(Kind.DECODE_BOUND, Status.INSUFFICIENT_DATA,
+                    "No TPOT samples (non-streamed run, or one-token answers).",
+                    "tpot counts " + a.tpot().count() + " and " + b.tpot().count());
         }
         double tg = b.ttft().p99() / a.ttft().p99();
-        double ig = b.itl().p99() / a.itl().p99();
-        String ev = "from " + l.label(lo) + " to " + l.label(hi) + ": " + span(l, lo, hi, "ttft", a.ttft(), b.ttft())
-                + ", stable means <= " + Format.ratio(STABLE) + "; " + span(l, lo, hi, "itl", a.itl(), b.itl())
-                + ", growing means >= " + Format.ratio(GROWS) + ".";
-        boolean applies = tg <= STABLE && ig >= GROWS;
+        double dg = b.tpot().p50() / a.tpot().p50();
+        String ev = range(l, lo, hi) + ": " + span("ttft", 99, a.ttft(), b.ttft()) + ", stable means <= "
+                + Format.ratio(STABLE) + "; " + span("tpot", 50, a.tpot(), b.tpot()) + ", growing means >= "
+                + Format.ratio(GROWS) + ".";
+        boolean applies = tg <= STABLE && dg >= GROWS;
         return new Reading(Kind.DECODE_BOUND, applies ? Status.APPLIES : Status.DOES_NOT_APPLY,
-                applies ? "TTFT stays low while tokens stutter as load rises: decode (token scheduling, memory "
-                        + "bandwidth, batching) is the limit."
-                        : "Not decode-bound by this test: TTFT does not stay flat while ITL grows.", ev);
+                applies ? "TTFT stays low while every token takes longer as load rises: decode (token scheduling, "
+                        + "memory bandwidth, batching) is the limit."
+                        : "Not decode-bound by this test: TTFT does not stay flat while TPOT grows.", ev);
     }
 
     private static Reading pastUsable(LoadCurve l, int knee) {

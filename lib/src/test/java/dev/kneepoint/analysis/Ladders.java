@@ -28,6 +28,14 @@ public final class Ladders {
         return Distribution.of(h);
     }
 
+    /** 980 samples at {@code p50Ms} and 20 at {@code p99Ms}: p50 and p99 are those values (HdrHistogram precision). */
+    static Distribution tail(double p50Ms, double p99Ms) {
+        Histogram h = Distribution.newHistogram();
+        h.recordValueWithCount(Math.round(p50Ms * 1e6), 980);
+        h.recordValueWithCount(Math.round(p99Ms * 1e6), 20);
+        return Distribution.of(h);
+    }
+
     /** Spec of one synthetic step. */
     public static final class Spec {
         double load;
@@ -36,6 +44,7 @@ public final class Ladders {
         double latencyMs = 100;   // every latency distribution unless overridden
         double ttftMs = Double.NaN;
         double itlMs = Double.NaN;
+        double itlP99Ms = Double.NaN; // NaN: ITL is constant at itlMs
         double lagMs = 0.5;
         long ok = 1000;
         long failed;
@@ -53,6 +62,8 @@ public final class Ladders {
 
         public Spec ttft(double ms) { ttftMs = ms; return this; }
         public Spec itl(double ms) { itlMs = ms; return this; }
+        /** ITL p50 {@code p50Ms} with a tail at {@code p99Ms}; TPOT stays at the p50. */
+        public Spec itlTail(double p50Ms, double p99Ms) { itlMs = p50Ms; itlP99Ms = p99Ms; return this; }
         public Spec lag(double ms) { lagMs = ms; return this; }
         public Spec open() { open = true; return this; }
         public Spec failed(long n, String label) { failed = n; failures = Map.of(label, n); return this; }
@@ -72,12 +83,13 @@ public final class Ladders {
         StepWindow w = new StepWindow(start, start + 10_000_000_000L, start + 70_000_000_000L, true);
         Distribution lat = s.ok == 0 ? constant(Double.NaN) : constant(s.latencyMs);
         Distribution ttft = s.ok == 0 ? lat : constant(Double.isNaN(s.ttftMs) ? s.latencyMs : s.ttftMs);
-        Distribution itl = s.ok == 0 ? lat : constant(Double.isNaN(s.itlMs) ? 20 : s.itlMs);
+        Distribution tpot = s.ok == 0 ? lat : constant(Double.isNaN(s.itlMs) ? 20 : s.itlMs);
+        Distribution itl = s.ok == 0 || Double.isNaN(s.itlP99Ms) ? tpot : tail(s.itlMs, s.itlP99Ms);
         double rps = Double.isNaN(s.achievedRps) ? s.ok / 60.0 : s.achievedRps;
         double fr = s.ok + s.failed == 0 ? Double.NaN : (double) s.failed / (s.ok + s.failed);
         Distribution lag = constant(s.lagMs);
         return StepResult.builder().info(info).window(w).windowS(60).requestsOk(s.ok).requestsFailed(s.failed)
-                .cancelled(s.cancelled)                .failuresByClass(s.failures).ttft(ttft).ttftSched(ttft).itl(itl).chunkGap(itl).tpot(itl).e2e(lat)
+                .cancelled(s.cancelled)                .failuresByClass(s.failures).ttft(ttft).ttftSched(ttft).itl(itl).chunkGap(itl).tpot(tpot).e2e(lat)
                 .e2eSched(lat).scheduleLag(lag).outputTokensPerS(s.tokensPerS).inputTokensPerS(rps * 100)
                 .requestsPerS(rps).goodputRps(rps).goodFraction(1).failureRate(fr).concurrencyMean(s.load)
                 .tokenSources(Map.of("server_usage", s.ok)).meanPromptTokens(100)

@@ -17,26 +17,59 @@ class ReadingsTest {
     }
 
     @Test
-    void decodeBoundWhenTtftIsStableAndItlGrows() {
-        // TTFT p99 50 -> 60 ms (x1.2 <= x1.5), ITL p99 20 -> 50 ms (x2.5 >= x1.5).
+    void decodeBoundWhenTtftIsStableAndTpotGrowsWithinTheEfficientRange() {
+        // Elastic to c=16 (e = 1.9, 1.3), then flat: the knee is c=16. Up to it TTFT p99 50 -> 60 ms (x1.2 <= x1.5)
+        // while TPOT p50 20 -> 50 ms (x2.5 >= x1.5).
         var run = run("decode", s(1, 100, 500).ttft(50).itl(20), s(4, 350, 700).ttft(55).itl(30),
-                s(16, 600, 1500).ttft(60).itl(50));
-        Map<Kind, Reading> m = readings(Knee.analyze(run));
+                s(16, 600, 1000).ttft(60).itl(50), s(32, 600, 2000).ttft(500).itl(50), s(64, 600, 4000).ttft(900));
+        KneeReport r = Knee.analyze(run);
+        assertThat(r.knee()).contains("c=16");
+        Map<Kind, Reading> m = readings(r);
         assertThat(m.get(Kind.DECODE_BOUND).status()).isEqualTo(Status.APPLIES);
-        assertThat(m.get(Kind.DECODE_BOUND).evidence()).contains("ttft p99 50 -> 60 ms (x1.20)")
-                .contains("itl p99 20 -> 50 ms (x2.50)");
+        assertThat(m.get(Kind.DECODE_BOUND).evidence()).contains("within the efficient range c=1 -> c=16")
+                .contains("ttft p99 50 -> 60 ms (x1.20)").contains("tpot p50 20 -> 50 ms (x2.50)");
+        // Past the knee TTFT grows x15 by queueing: that is not a prefill limit.
         assertThat(m.get(Kind.PREFILL_OR_ADMISSION_BOUND).status()).isEqualTo(Status.DOES_NOT_APPLY);
     }
 
     @Test
-    void admissionBoundWhenTtftOutgrowsItl() {
-        // TTFT p99 x10 while ITL p99 x1.25: TTFT >= x2 and >= 2 x the ITL growth.
-        var run = run("prefill", s(1, 100, 500).ttft(100).itl(20), s(4, 390, 600).ttft(150).itl(22),
-                s(16, 800, 2000).ttft(1000).itl(25));
-        Map<Kind, Reading> m = readings(Knee.analyze(run));
+    void admissionBoundWhenTtftOutgrowsItlBeforeTheKnee() {
+        // Up to the knee c=4: TTFT p99 100 -> 300 ms (x3) while ITL p99 x1.1: TTFT >= x2 and >= 2 x the ITL growth.
+        var run = run("prefill", s(1, 100, 500).ttft(100).itl(20), s(4, 390, 600).ttft(300).itl(22),
+                s(16, 800, 2000).ttft(1000).itl(25), s(32, 820, 4000).ttft(2000).itl(25));
+        KneeReport r = Knee.analyze(run);
+        assertThat(r.knee()).contains("c=4");
+        Map<Kind, Reading> m = readings(r);
         assertThat(m.get(Kind.PREFILL_OR_ADMISSION_BOUND).status()).isEqualTo(Status.APPLIES);
-        assertThat(m.get(Kind.PREFILL_OR_ADMISSION_BOUND).evidence()).contains("x10.00").contains("itl p99 x1.25");
+        assertThat(m.get(Kind.PREFILL_OR_ADMISSION_BOUND).evidence()).contains("c=1 -> c=4").contains("x3.00")
+                .contains("itl p99 x1.10");
         assertThat(m.get(Kind.DECODE_BOUND).status()).isEqualTo(Status.DOES_NOT_APPLY);
+    }
+
+    @Test
+    void queueingPastTheKneeIsNotReadAsPrefillBound() {
+        // The old lowest-versus-highest test fired here: TTFT x10 from c=1 to c=16, all of it past the knee c=4.
+        var run = run("queue", s(1, 100, 500).ttft(100).itl(20), s(4, 390, 600).ttft(110).itl(21),
+                s(16, 800, 2000).ttft(1000).itl(25), s(32, 820, 4000).ttft(2000).itl(25));
+        assertThat(readings(Knee.analyze(run)).get(Kind.PREFILL_OR_ADMISSION_BOUND).status())
+                .isEqualTo(Status.DOES_NOT_APPLY);
+    }
+
+    @Test
+    void prefillStallsDecodeWhenTheItlTailOutgrowsItsMedian() {
+        // ITL p99/p50: 1.5 at c=1, 10.5 at c=256 (220 vs 21 ms): >= x3 and >= 2 x the lowest step's.
+        var run = run("stall", s(1, 100, 500).itlTail(6, 9), s(16, 1500, 700).itlTail(12, 60),
+                s(256, 6000, 3000).itlTail(21, 220));
+        Reading r = readings(Knee.analyze(run)).get(Kind.PREFILL_STALLS_DECODE);
+        assertThat(r.status()).isEqualTo(Status.APPLIES);
+        assertThat(r.finding()).startsWith("Prefill stalls decode at c=256: ITL p99 is x10.")
+                .contains("(220.1 vs 21 ms)").contains("max_num_batched_tokens"); // HdrHistogram: 220 ms kept as 220.1
+        assertThat(r.evidence()).contains("c=1 1.5 (").contains("c=256 10.5 (").contains("a stall means >= x3.00");
+        // An even spread at every load is jitter, not stalls.
+        var even = run("even", s(1, 100, 500).itlTail(6, 30), s(16, 1500, 700).itlTail(12, 60),
+                s(256, 6000, 3000).itlTail(21, 105));
+        assertThat(readings(Knee.analyze(even)).get(Kind.PREFILL_STALLS_DECODE).status())
+                .isEqualTo(Status.DOES_NOT_APPLY);
     }
 
     @Test
