@@ -7,6 +7,8 @@ import dev.kneepoint.metrics.RequestRecord;
 import java.io.IOException;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * The {@code requests.jsonl} line format (format version 1): one compact JSON object per request, its snake_case
@@ -78,22 +80,8 @@ public final class RequestJson {
                 case FLAG -> f.putFlag(d, n.path(name).asBoolean(f.absentFlag()));
                 case TEXT -> f.putText(d, f.required() ? required(n, f).asText()
                         : f.nullable() ? Json.textOrNull(n, name) : n.path(name).asText(f.absentText()));
-                case LONGS -> {
-                    JsonNode a = n.path(name);
-                    long[] v = new long[a.size()];
-                    for (int i = 0; i < v.length; i++) {
-                        v[i] = a.get(i).asLong();
-                    }
-                    f.putLongs(d, v);
-                }
-                case INTS -> {
-                    JsonNode a = n.path(name);
-                    int[] v = new int[a.size()];
-                    for (int i = 0; i < v.length; i++) {
-                        v[i] = a.get(i).asInt();
-                    }
-                    f.putInts(d, v);
-                }
+                case LONGS -> f.putLongs(d, elements(n.path(name)).mapToLong(e -> e.asLong()).toArray());
+                case INTS -> f.putInts(d, elements(n.path(name)).mapToInt(e -> e.asInt()).toArray());
                 case TIMINGS -> {
                     Map<String, Double> timings = new TreeMap<>();
                     for (Map.Entry<String, JsonNode> e : n.path(name).properties()) {
@@ -105,6 +93,11 @@ public final class RequestJson {
             }
         }
         return d.build();
+    }
+
+    /** The elements of the array {@code a}, by index; none when it is not a container. */
+    private static Stream<JsonNode> elements(JsonNode a) {
+        return IntStream.range(0, a.size()).mapToObj(a::get);
     }
 
     private static JsonNode required(JsonNode n, RequestField f) {
