@@ -260,8 +260,9 @@ enum RequestField {
         return json;
     }
 
-    Presence presence() {
-        return presence;
+    /** Written only when set ({@link Presence#WHEN_SET}): a long only when not negative, a flag only when true. */
+    boolean whenSet() {
+        return presence == WHEN_SET;
     }
 
     Kind kind() {

@@ -2,7 +2,6 @@ package dev.kneepoint.io;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kneepoint.io.RequestField.Presence;
 import dev.kneepoint.metrics.RequestRecord;
 import java.io.IOException;
 import java.util.Map;
@@ -29,14 +28,14 @@ public final class RequestJson {
             switch (f.kind()) {
                 case LONG -> {
                     long v = f.longOf(r);
-                    if (v >= 0 || f.presence() != Presence.WHEN_SET) {
+                    if (v >= 0 || !f.whenSet()) {
                         g.writeNumberField(name, v);
                     }
                 }
                 case INT -> g.writeNumberField(name, f.intOf(r));
                 case FLAG -> {
                     boolean v = f.flagOf(r);
-                    if (v || f.presence() != Presence.WHEN_SET) {
+                    if (v || !f.whenSet()) {
                         g.writeBooleanField(name, v);
                     }
                 }
