@@ -41,8 +41,7 @@ final class CanonicalRequestParser {
     private byte[] buf;
     private int pos;
     private int end;
-    private long[] nanos = new long[64];
-    private int[] tokens = new int[64];
+    private final NumberScratch numbers = new NumberScratch();
     /** The prefix's texts (by ordinal), set once the whole line is read. */
     private final String[] texts = new String[RequestField.PREFIX.length];
     private final byte[][][] cachedBytes = new byte[STRING_SLOTS][CACHE][];
@@ -94,9 +93,9 @@ final class CanonicalRequestParser {
                 case LONG -> f.putLong(d, number());
                 case INT -> f.putInt(d, integer());
                 case FLAG -> f.putFlag(d, bool());
-                case TEXT -> texts[i] = f.nullable() && peek() == 'n' ? literal("null") : string(i);
-                case LONGS -> f.putLongs(d, longs());
-                case INTS -> f.putInts(d, ints());
+                case TEXT -> texts[i] = peek() == 'n' && f.nullable() ? literal("null") : string(i);
+                case LONGS -> f.putLongs(d, numbers(false).longs());
+                case INTS -> f.putInts(d, numbers(true).ints());
                 case TIMINGS -> {
                     literal("{}");
                     f.putTimings(d, Map.of());
@@ -199,15 +198,14 @@ final class CanonicalRequestParser {
         return (int) v;
     }
 
-    private long[] longs() {
+    /** An array of whole numbers (each within an int when {@code ints}), read into the scratch. */
+    private NumberScratch numbers(boolean ints) {
+        NumberScratch out = numbers;
+        out.clear();
         literal("[");
-        int n = 0;
         if (peek() != ']') {
             while (true) {
-                if (n == nanos.length) {
-                    nanos = Arrays.copyOf(nanos, 2 * n);
-                }
-                nanos[n++] = number();
+                out.add(ints ? integer() : number());
                 if (buf[pos] != ',') {
                     break;
                 }
@@ -215,30 +213,14 @@ final class CanonicalRequestParser {
             }
         }
         literal("]");
-        return Arrays.copyOf(nanos, n);
+        return out;
     }
 
-    private int[] ints() {
-        literal("[");
-        int n = 0;
-        if (peek() != ']') {
-            while (true) {
-                if (n == tokens.length) {
-                    tokens = Arrays.copyOf(tokens, 2 * n);
-                }
-                tokens[n++] = integer();
-                if (buf[pos] != ',') {
-                    break;
-                }
-                pos++;
-            }
-        }
-        literal("]");
-        return Arrays.copyOf(tokens, n);
-    }
-
-    /** A string without escapes or control characters, decoded once per distinct value and slot. */
-    private String string(int slot) {
+    /**
+     * Steps over a string without escapes or control characters, its quotes included: where its content starts (it
+     * ends before the closing quote, at {@code pos - 1}).
+     */
+    private int plainString() {
         literal("\"");
         int start = pos;
         while (peek() != '"') {
@@ -247,8 +229,14 @@ final class CanonicalRequestParser {
                 throw DEVIATION;
             }
         }
-        int len = pos - start;
         pos++;
+        return start;
+    }
+
+    /** A string without escapes or control characters, decoded once per distinct value and slot. */
+    private String string(int slot) {
+        int start = plainString();
+        int len = pos - 1 - start;
         byte[][] bytes = cachedBytes[slot];
         for (int i = 0; i < CACHE; i++) {
             byte[] c = bytes[i];
@@ -280,16 +268,8 @@ final class CanonicalRequestParser {
                 field = TAIL_KEY_FIELDS[k];
             } else {
                 pos++;
-                literal("\"");
-                int nameStart = pos;
-                while (peek() != '"') {
-                    byte c = buf[pos++];
-                    if (c == '\\' || (c >= 0 && c < 0x20)) {
-                        throw DEVIATION;
-                    }
-                }
-                field = tailField(nameStart, pos);
-                pos++;
+                int nameStart = plainString();
+                field = tailField(nameStart, pos - 1);
                 literal(":");
             }
             if (peek() == 'n') {

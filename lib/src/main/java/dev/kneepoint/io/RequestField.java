@@ -19,6 +19,7 @@ import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.TokenSource;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Predicate;
 
@@ -26,10 +27,12 @@ import java.util.function.Predicate;
  * The fields of a {@code requests.jsonl} line (format version 1), in the order they are written: the one definition
  * of the line's shape, which the writer ({@link RequestJson#write}) and the three readers ({@link RequestJson#read}
  * on a tree, the streaming {@link RequestParser} and its fast path for this exact order,
- * {@link CanonicalRequestParser}) all go through. Each field has its JSON name, its {@link Presence} (when it is
- * written, and whether a line may lack it), its {@link Kind} with what a line without it reads as, and, in its
- * body, how its value is taken from a {@link RequestRecord} ({@code longOf}, {@code textOf}, ...) and put into a
- * {@link RequestDraft} ({@code putLong}, {@code putText}, ...), the pair of its kind.
+ * {@link CanonicalRequestParser}) all go through. Each field has its JSON name (the constant's name in lower case),
+ * its {@link Presence} (when it is written, and whether a line may lack it), its {@link Kind}, and, in its body, how
+ * its value is taken from a {@link RequestRecord} ({@code longOf}, {@code textOf}, ...) and put into a
+ * {@link RequestDraft} ({@code putLong}, {@code putText}, ...), the pair of its kind. A line without a field that is
+ * not required reads as the field's value in a record as {@link RequestRecord.Builder} starts it (the streaming
+ * readers leave such a field as the builder has it).
  *
  * <p>Timestamps are nanoseconds on the run clock (relative to the run start), -1 when absent. Adding a field is
  * adding a constant here (and its component to {@code RequestRecord}); the always-written fields (required or
@@ -38,135 +41,135 @@ import java.util.function.Predicate;
  * table loads without spinning a class per lambda.)
  */
 enum RequestField {
-    ID("id", REQUIRED, LONG, 0) {
+    ID(REQUIRED, LONG) {
         @Override long longOf(RequestRecord r) { return r.id(); }
         @Override void putLong(RequestDraft d, long v) { d.builder.id = v; }
     },
-    STEP("step", REQUIRED, TEXT, null) {
+    STEP(REQUIRED, TEXT) {
         @Override String textOf(RequestRecord r) { return r.step(); }
         @Override void putText(RequestDraft d, String v) { d.builder.step = v; }
     },
-    TAG("tag", ALWAYS, TEXT, "default") {
+    TAG(ALWAYS, TEXT) {
         @Override String textOf(RequestRecord r) { return r.tag(); }
         @Override void putText(RequestDraft d, String v) { d.builder.tag = v; }
     },
-    WARMUP("warmup", ALWAYS, FLAG, false) {
+    WARMUP(ALWAYS, FLAG) {
         @Override boolean flagOf(RequestRecord r) { return r.warmup(); }
         @Override void putFlag(RequestDraft d, boolean v) { d.builder.warmup = v; }
     },
-    T_INTENDED_NS("t_intended_ns", ALWAYS, LONG, -1) {
+    T_INTENDED_NS(ALWAYS, LONG) {
         @Override long longOf(RequestRecord r) { return r.timing().intendedNanos(); }
         @Override void putLong(RequestDraft d, long v) { d.builder.intendedNanos = v; }
     },
-    T_DISPATCH_NS("t_dispatch_ns", ALWAYS, LONG, -1) {
+    T_DISPATCH_NS(ALWAYS, LONG) {
         @Override long longOf(RequestRecord r) { return r.timing().dispatchNanos(); }
         @Override void putLong(RequestDraft d, long v) { d.builder.dispatchNanos = v; }
     },
-    T_FIRST_BYTE_NS("t_first_byte_ns", ALWAYS, LONG, -1) {
+    T_FIRST_BYTE_NS(ALWAYS, LONG) {
         @Override long longOf(RequestRecord r) { return r.timing().firstByteNanos(); }
         @Override void putLong(RequestDraft d, long v) { d.builder.firstByteNanos = v; }
     },
-    T_FIRST_TOKEN_NS("t_first_token_ns", ALWAYS, LONG, -1) {
+    T_FIRST_TOKEN_NS(ALWAYS, LONG) {
         @Override long longOf(RequestRecord r) { return r.timing().firstTokenNanos(); }
         @Override void putLong(RequestDraft d, long v) { d.builder.firstTokenNanos = v; }
     },
-    T_LAST_TOKEN_NS("t_last_token_ns", ALWAYS, LONG, -1) {
+    T_LAST_TOKEN_NS(ALWAYS, LONG) {
         @Override long longOf(RequestRecord r) { return r.timing().lastTokenNanos(); }
         @Override void putLong(RequestDraft d, long v) { d.builder.lastTokenNanos = v; }
     },
-    T_END_NS("t_end_ns", ALWAYS, LONG, -1) {
+    T_END_NS(ALWAYS, LONG) {
         @Override long longOf(RequestRecord r) { return r.timing().endNanos(); }
         @Override void putLong(RequestDraft d, long v) { d.builder.endNanos = v; }
     },
-    CHUNK_NS("chunk_ns", ALWAYS, LONGS) {
+    CHUNK_NS(ALWAYS, LONGS) {
         @Override long[] longsOf(RequestRecord r) { return r.timing().chunkNanos(); }
         @Override void putLongs(RequestDraft d, long[] v) { d.builder.chunkNanos = v; }
     },
-    CHUNK_TOKENS("chunk_tokens", ALWAYS, INTS) {
+    CHUNK_TOKENS(ALWAYS, INTS) {
         @Override int[] intsOf(RequestRecord r) { return r.timing().chunkTokens(); }
         @Override void putInts(RequestDraft d, int[] v) { d.builder.chunkTokens = v; }
     },
-    PROMPT_TOKENS("prompt_tokens", ALWAYS, INT, -1) {
+    PROMPT_TOKENS(ALWAYS, INT) {
         @Override int intOf(RequestRecord r) { return r.tokens().promptTokens(); }
         @Override void putInt(RequestDraft d, int v) { d.builder.promptTokens = v; }
     },
-    OUTPUT_TOKENS("output_tokens", ALWAYS, INT, 0) {
+    OUTPUT_TOKENS(ALWAYS, INT) {
         @Override int intOf(RequestRecord r) { return r.tokens().outputTokens(); }
         @Override void putInt(RequestDraft d, int v) { d.builder.outputTokens = v; }
     },
-    REASONING_TOKENS("reasoning_tokens", ALWAYS, INT, 0) {
+    REASONING_TOKENS(ALWAYS, INT) {
         @Override int intOf(RequestRecord r) { return r.tokens().reasoningTokens(); }
         @Override void putInt(RequestDraft d, int v) { d.builder.reasoningTokens = v; }
     },
-    REQUESTED_PROMPT_TOKENS("requested_prompt_tokens", ALWAYS, INT, -1) {
+    REQUESTED_PROMPT_TOKENS(ALWAYS, INT) {
         @Override int intOf(RequestRecord r) { return r.tokens().requestedPromptTokens(); }
         @Override void putInt(RequestDraft d, int v) { d.builder.requestedPromptTokens = v; }
     },
-    REQUESTED_OUTPUT_TOKENS("requested_output_tokens", ALWAYS, INT, -1) {
+    REQUESTED_OUTPUT_TOKENS(ALWAYS, INT) {
         @Override int intOf(RequestRecord r) { return r.tokens().requestedOutputTokens(); }
         @Override void putInt(RequestDraft d, int v) { d.builder.requestedOutputTokens = v; }
     },
-    CLIENT_COUNTED_TOKENS("client_counted_tokens", ALWAYS, INT, -1) {
+    CLIENT_COUNTED_TOKENS(ALWAYS, INT) {
         @Override int intOf(RequestRecord r) { return r.tokens().clientCountedTokens(); }
         @Override void putInt(RequestDraft d, int v) { d.builder.clientCountedTokens = v; }
     },
     /** Its label ({@link TokenSource#label()}); a label that does not parse rejects the line. */
-    TOKEN_SOURCE("token_source", REQUIRED, TEXT, null) {
+    TOKEN_SOURCE(REQUIRED, TEXT) {
         @Override String textOf(RequestRecord r) { return SOURCE_LABELS[r.tokens().tokenSource().ordinal()]; }
         @Override void putText(RequestDraft d, String v) { d.builder.tokenSource = tokenSource(v); }
     },
     /** Its label ({@link Outcome#label()}); a label that does not parse rejects the line. */
-    OUTCOME("outcome", REQUIRED, TEXT, null) {
+    OUTCOME(REQUIRED, TEXT) {
         @Override String textOf(RequestRecord r) { return r.outcome().label(); }
         @Override void putText(RequestDraft d, String v) { d.builder.outcome = Outcome.parse(v); }
     },
     /** The outcome's detail, which its label leaves out: it joins the outcome when the record is built. */
-    OUTCOME_DETAIL("outcome_detail", ALWAYS, TEXT, "") {
+    OUTCOME_DETAIL(ALWAYS, TEXT) {
         @Override String textOf(RequestRecord r) { return r.outcome().detail(); }
         @Override void putText(RequestDraft d, String v) { d.detail = v; }
     },
     /** {@code null} when the server gave none. */
-    FINISH_REASON("finish_reason", ALWAYS, TEXT, null) {
+    FINISH_REASON(ALWAYS, TEXT) {
         @Override String textOf(RequestRecord r) { return r.response().finishReason(); }
         @Override void putText(RequestDraft d, String v) { d.builder.finishReason = v; }
     },
-    STREAMED("streamed", ALWAYS, FLAG, true) {
+    STREAMED(ALWAYS, FLAG) {
         @Override boolean flagOf(RequestRecord r) { return r.response().streamed(); }
         @Override void putFlag(RequestDraft d, boolean v) { d.builder.streamed = v; }
     },
-    SERVER_TIMINGS("server_timings", ALWAYS, TIMINGS) {
+    SERVER_TIMINGS(ALWAYS, TIMINGS) {
         @Override Map<String, Double> timingsOf(RequestRecord r) { return r.response().serverTimings(); }
         @Override void putTimings(RequestDraft d, Map<String, Double> v) { d.builder.serverTimings = v; }
     },
     /** Only for requests with reasoning: other lines stay as they were. */
-    T_FIRST_ANSWER_NS("t_first_answer_ns", WHEN_SET, LONG, -1) {
+    T_FIRST_ANSWER_NS(WHEN_SET, LONG) {
         @Override long longOf(RequestRecord r) { return r.timing().firstAnswerNanos(); }
         @Override void putLong(RequestDraft d, long v) { d.builder.firstAnswerNanos = v; }
     },
     /** Only when true (sent again after a stale kept-alive connection): the usual line keeps its compact form. */
-    RETRIED("retried", WHEN_SET, FLAG, false) {
+    RETRIED(WHEN_SET, FLAG) {
         @Override boolean flagOf(RequestRecord r) { return r.response().retried(); }
         @Override void putFlag(RequestDraft d, boolean v) { d.builder.retried = v; }
     },
-    TTFT_MS("ttft_ms", DERIVED, MILLIS) {
+    TTFT_MS(DERIVED, MILLIS) {
         @Override long longOf(RequestRecord r) { return r.ttftNanos(); }
     },
-    TTFT_SCHED_MS("ttft_sched_ms", DERIVED, MILLIS) {
+    TTFT_SCHED_MS(DERIVED, MILLIS) {
         @Override long longOf(RequestRecord r) { return r.ttftSchedNanos(); }
     },
-    E2E_MS("e2e_ms", DERIVED, MILLIS) {
+    E2E_MS(DERIVED, MILLIS) {
         @Override long longOf(RequestRecord r) { return r.e2eNanos(); }
     },
-    E2E_SCHED_MS("e2e_sched_ms", DERIVED, MILLIS) {
+    E2E_SCHED_MS(DERIVED, MILLIS) {
         @Override long longOf(RequestRecord r) { return r.e2eSchedNanos(); }
     },
-    TPOT_MS("tpot_ms", DERIVED, MILLIS) {
+    TPOT_MS(DERIVED, MILLIS) {
         @Override long longOf(RequestRecord r) { return r.tpotNanos(); }
     },
-    SCHEDULE_LAG_MS("schedule_lag_ms", DERIVED, MILLIS) {
+    SCHEDULE_LAG_MS(DERIVED, MILLIS) {
         @Override long longOf(RequestRecord r) { return r.dispatched() ? Math.max(0, r.scheduleLagNanos()) : -1; }
     },
-    USER_TOKENS_PER_S("user_tokens_per_s", DERIVED, DECIMAL) {
+    USER_TOKENS_PER_S(DERIVED, DECIMAL) {
         @Override double decimalOf(RequestRecord r) { return r.userTokensPerSecond(); }
     };
 
@@ -223,6 +226,8 @@ enum RequestField {
     private static final TokenSource[] SOURCES = TokenSource.values();
     /** {@link TokenSource#label()} of each, which otherwise makes a new string each time. */
     private static final String[] SOURCE_LABELS = new String[SOURCES.length];
+    /** A record as the builder starts it: its fields are what a line without them reads as. */
+    private static final RequestRecord ABSENT = new RequestRecord.Builder().build();
 
     static {
         for (TokenSource s : SOURCES) {
@@ -241,34 +246,13 @@ enum RequestField {
         }
     }
 
-    private final String json;
+    private final String json = name().toLowerCase(Locale.ROOT);
     private final Presence presence;
     private final Kind kind;
-    private final long absentNumber;
-    private final String absentText;
 
-    RequestField(String json, Presence presence, Kind kind, long absent) {
-        this(json, presence, kind, absent, null);
-    }
-
-    RequestField(String json, Presence presence, Kind kind, boolean absent) {
-        this(json, presence, kind, absent ? 1 : 0, null);
-    }
-
-    RequestField(String json, Presence presence, Kind kind, String absent) {
-        this(json, presence, kind, 0, absent);
-    }
-
-    RequestField(String json, Presence presence, Kind kind) {
-        this(json, presence, kind, 0, null);
-    }
-
-    RequestField(String json, Presence presence, Kind kind, long absentNumber, String absentText) {
-        this.json = json;
+    RequestField(Presence presence, Kind kind) {
         this.presence = presence;
         this.kind = kind;
-        this.absentNumber = absentNumber;
-        this.absentText = absentText;
     }
 
     /** The field's JSON name. */
@@ -276,8 +260,9 @@ enum RequestField {
         return json;
     }
 
-    Presence presence() {
-        return presence;
+    /** Written only when set ({@link Presence#WHEN_SET}): a long only when not negative, a flag only when true. */
+    boolean whenSet() {
+        return presence == WHEN_SET;
     }
 
     Kind kind() {
@@ -290,27 +275,27 @@ enum RequestField {
 
     /** What a line without this {@link Kind#LONG} field reads as. */
     long absentLong() {
-        return absentNumber;
+        return longOf(ABSENT);
     }
 
     /** What a line without this {@link Kind#INT} field reads as. */
     int absentInt() {
-        return (int) absentNumber;
+        return intOf(ABSENT);
     }
 
     /** What a line without this {@link Kind#FLAG} field reads as. */
     boolean absentFlag() {
-        return absentNumber != 0;
+        return flagOf(ABSENT);
     }
 
     /** What a line without this {@link Kind#TEXT} field reads as; {@code null}: the value may be {@code null}. */
     String absentText() {
-        return absentText;
+        return textOf(ABSENT);
     }
 
     /** A text field whose value may be {@code null} (outside the required ones). */
     boolean nullable() {
-        return kind == TEXT && absentText == null && presence != REQUIRED;
+        return kind == TEXT && presence != REQUIRED && absentText() == null;
     }
 
     /** {@link TokenSource#parse}: a label as written is looked up without parse's case conversion. */

@@ -2,11 +2,12 @@ package dev.kneepoint.io;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kneepoint.io.RequestField.Presence;
 import dev.kneepoint.metrics.RequestRecord;
 import java.io.IOException;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * The {@code requests.jsonl} line format (format version 1): one compact JSON object per request, its snake_case
@@ -27,14 +28,14 @@ public final class RequestJson {
             switch (f.kind()) {
                 case LONG -> {
                     long v = f.longOf(r);
-                    if (v >= 0 || f.presence() != Presence.WHEN_SET) {
+                    if (v >= 0 || !f.whenSet()) {
                         g.writeNumberField(name, v);
                     }
                 }
                 case INT -> g.writeNumberField(name, f.intOf(r));
                 case FLAG -> {
                     boolean v = f.flagOf(r);
-                    if (v || f.presence() != Presence.WHEN_SET) {
+                    if (v || !f.whenSet()) {
                         g.writeBooleanField(name, v);
                     }
                 }
@@ -78,22 +79,8 @@ public final class RequestJson {
                 case FLAG -> f.putFlag(d, n.path(name).asBoolean(f.absentFlag()));
                 case TEXT -> f.putText(d, f.required() ? required(n, f).asText()
                         : f.nullable() ? Json.textOrNull(n, name) : n.path(name).asText(f.absentText()));
-                case LONGS -> {
-                    JsonNode a = n.path(name);
-                    long[] v = new long[a.size()];
-                    for (int i = 0; i < v.length; i++) {
-                        v[i] = a.get(i).asLong();
-                    }
-                    f.putLongs(d, v);
-                }
-                case INTS -> {
-                    JsonNode a = n.path(name);
-                    int[] v = new int[a.size()];
-                    for (int i = 0; i < v.length; i++) {
-                        v[i] = a.get(i).asInt();
-                    }
-                    f.putInts(d, v);
-                }
+                case LONGS -> f.putLongs(d, elements(n.path(name)).mapToLong(e -> e.asLong()).toArray());
+                case INTS -> f.putInts(d, elements(n.path(name)).mapToInt(e -> e.asInt()).toArray());
                 case TIMINGS -> {
                     Map<String, Double> timings = new TreeMap<>();
                     for (Map.Entry<String, JsonNode> e : n.path(name).properties()) {
@@ -105,6 +92,11 @@ public final class RequestJson {
             }
         }
         return d.build();
+    }
+
+    /** The elements of the array {@code a}, by index; none when it is not a container. */
+    private static Stream<JsonNode> elements(JsonNode a) {
+        return IntStream.range(0, a.size()).mapToObj(a::get);
     }
 
     private static JsonNode required(JsonNode n, RequestField f) {

@@ -1,13 +1,10 @@
 package dev.kneepoint.io;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.telemetry.JsonLinesFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -25,16 +22,13 @@ final class RequestLog implements AutoCloseable {
     private static final Object STOP = new Object();
 
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
-    private final Writer writer;
-    private final JsonGenerator generator;
+    private final JsonLinesFile file;
     private final long flushIntervalNanos;
     private final Thread thread;
-    private volatile IOException failure;
     private long written;
 
     RequestLog(Path file, long flushIntervalMillis) throws IOException {
-        this.writer = Files.newBufferedWriter(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        this.generator = Json.MAPPER.getFactory().createGenerator(writer);
+        this.file = new JsonLinesFile(file, Json.MAPPER.getFactory());
         this.flushIntervalNanos = TimeUnit.MILLISECONDS.toNanos(flushIntervalMillis);
         this.thread = new Thread(this::loop, "kneepoint-requests-jsonl");
         thread.setDaemon(true);
@@ -55,7 +49,7 @@ final class RequestLog implements AutoCloseable {
 
     /** The first write error, if any: writing stops being attempted after it. */
     IOException failure() {
-        return failure;
+        return file.failure();
     }
 
     private void loop() {
@@ -91,7 +85,7 @@ final class RequestLog implements AutoCloseable {
                     latch.countDown();
                 } else if (item == STOP) {
                     flush();
-                    closeQuietly();
+                    file.close();
                     return;
                 }
             }
@@ -104,37 +98,13 @@ final class RequestLog implements AutoCloseable {
     }
 
     private void write(RequestRecord r) {
-        if (failure != null) {
-            return;
-        }
-        try {
-            RequestJson.write(generator, r);
-            generator.writeRaw('\n');
+        if (file.line(r, RequestJson::write)) {
             written++;
-        } catch (IOException e) {
-            failure = e;
         }
     }
 
     private void flush() {
-        if (failure != null) {
-            return;
-        }
-        try {
-            generator.flush();
-        } catch (IOException e) {
-            failure = e;
-        }
-    }
-
-    private void closeQuietly() {
-        try {
-            generator.close();
-        } catch (IOException e) {
-            if (failure == null) {
-                failure = e;
-            }
-        }
+        file.flush();
     }
 
     /** Records written so far (read after close for an exact number). */
@@ -157,6 +127,7 @@ final class RequestLog implements AutoCloseable {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+        IOException failure = file.failure();
         if (failure != null) {
             throw new UncheckedIOException("Writing requests.jsonl failed: " + failure.getMessage(), failure);
         }

@@ -17,8 +17,7 @@ import java.util.TreeMap;
 final class RequestParser {
     private final JsonFactory factory = Json.MAPPER.getFactory();
     private final CanonicalRequestParser canonical = new CanonicalRequestParser();
-    private long[] nanos = new long[64];
-    private int[] tokens = new int[64];
+    private final NumberScratch numbers = new NumberScratch();
     /** Per field (by ordinal): the text read, set once the whole object is read; whether it was given. */
     private final String[] texts = new String[RequestField.ALL.length];
     private final boolean[] given = new boolean[RequestField.ALL.length];
@@ -73,8 +72,8 @@ final class RequestParser {
                             : p.getValueAsString(f.absentText());
                     given[i] = texts[i] != null;
                 }
-                case LONGS -> f.putLongs(d, longs(p, t));
-                case INTS -> f.putInts(d, ints(p, t));
+                case LONGS -> f.putLongs(d, numbers(p, t, false).longs());
+                case INTS -> f.putInts(d, numbers(p, t, true).ints());
                 case TIMINGS -> f.putTimings(d, timings(p, t));
                 case MILLIS, DECIMAL -> p.skipChildren(); // derived fields
             }
@@ -93,36 +92,23 @@ final class RequestParser {
         return d.build();
     }
 
-    private long[] longs(JsonParser p, JsonToken t) throws IOException {
+    /**
+     * The array {@code t} opens, read into the scratch: each element as Jackson converts it to a long (to an int when
+     * {@code ints}); none for a value that is not an array.
+     */
+    private NumberScratch numbers(JsonParser p, JsonToken t, boolean ints) throws IOException {
+        NumberScratch out = numbers;
+        out.clear();
         if (t != JsonToken.START_ARRAY) {
             p.skipChildren();
-            return new long[0];
+            return out;
         }
-        int n = 0;
         for (JsonToken e; (e = p.nextToken()) != JsonToken.END_ARRAY; ) {
-            if (n == nanos.length) {
-                nanos = Arrays.copyOf(nanos, 2 * n);
-            }
-            nanos[n++] = e == JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : p.getValueAsLong();
+            boolean whole = e == JsonToken.VALUE_NUMBER_INT;
+            out.add(ints ? (whole ? p.getIntValue() : p.getValueAsInt()) : whole ? p.getLongValue() : p.getValueAsLong());
             p.skipChildren();
         }
-        return Arrays.copyOf(nanos, n);
-    }
-
-    private int[] ints(JsonParser p, JsonToken t) throws IOException {
-        if (t != JsonToken.START_ARRAY) {
-            p.skipChildren();
-            return new int[0];
-        }
-        int n = 0;
-        for (JsonToken e; (e = p.nextToken()) != JsonToken.END_ARRAY; ) {
-            if (n == tokens.length) {
-                tokens = Arrays.copyOf(tokens, 2 * n);
-            }
-            tokens[n++] = e == JsonToken.VALUE_NUMBER_INT ? p.getIntValue() : p.getValueAsInt();
-            p.skipChildren();
-        }
-        return Arrays.copyOf(tokens, n);
+        return out;
     }
 
     private static Map<String, Double> timings(JsonParser p, JsonToken t) throws IOException {

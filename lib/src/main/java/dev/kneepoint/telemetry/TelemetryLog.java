@@ -4,10 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 
@@ -25,93 +22,79 @@ final class TelemetryLog implements AutoCloseable {
     static final int FORMAT_VERSION = 1;
     private static final JsonFactory JSON = new JsonFactory();
 
-    private final Writer writer;
-    private final JsonGenerator g;
-    private IOException failure;
+    private final JsonLinesFile file;
     private long samples;
 
     TelemetryLog(Path file) {
         try {
-            this.writer = Files.newBufferedWriter(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            this.g = JSON.createGenerator(writer);
-            g.writeStartObject();
-            g.writeNumberField("telemetry_format_version", FORMAT_VERSION);
-            g.writeEndObject();
-            g.writeRaw('\n');
+            this.file = new JsonLinesFile(file, JSON);
         } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create " + file + ": " + e.getMessage(), e);
+        }
+        if (!this.file.line(FORMAT_VERSION, TelemetryLog::writeHeader)) {
+            IOException e = this.file.failure();
             throw new UncheckedIOException("Cannot create " + file + ": " + e.getMessage(), e);
         }
     }
 
     synchronized void write(List<TelemetrySample> batch) {
         for (TelemetrySample s : batch) {
-            if (failure != null) {
+            if (!file.line(s, TelemetryLog::writeSample)) {
                 return;
             }
-            try {
-                begin(s.tNanos(), s.source());
-                g.writeStringField("name", s.name());
-                g.writeStringField("kind", s.kind() == TelemetrySample.Kind.COUNTER ? "counter" : "gauge");
-                double v = s.value();
-                if (Double.isFinite(v)) {
-                    g.writeNumberField("value", v);
-                } else {
-                    g.writeStringField("value", Double.isNaN(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf");
-                }
-                if (!s.labels().isEmpty()) {
-                    g.writeObjectFieldStart("labels");
-                    for (Map.Entry<String, String> e : s.labels().entrySet()) {
-                        g.writeStringField(e.getKey(), e.getValue());
-                    }
-                    g.writeEndObject();
-                }
-                if (!s.raw().isEmpty()) {
-                    g.writeStringField("raw", s.raw());
-                }
-                end();
-                samples++;
-            } catch (IOException e) {
-                failure = e;
-            }
+            samples++;
         }
     }
 
     synchronized void write(TelemetryStatus s) {
-        if (failure != null) {
-            return;
+        file.line(s, TelemetryLog::writeStatus);
+    }
+
+    private static void writeHeader(JsonGenerator g, int version) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("telemetry_format_version", version);
+        g.writeEndObject();
+    }
+
+    private static void writeSample(JsonGenerator g, TelemetrySample s) throws IOException {
+        begin(g, s.tNanos(), s.source());
+        g.writeStringField("name", s.name());
+        g.writeStringField("kind", s.kind() == TelemetrySample.Kind.COUNTER ? "counter" : "gauge");
+        double v = s.value();
+        if (Double.isFinite(v)) {
+            g.writeNumberField("value", v);
+        } else {
+            g.writeStringField("value", Double.isNaN(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf");
         }
-        try {
-            begin(s.tNanos(), s.source());
-            g.writeStringField("status", s.status());
-            g.writeStringField("reason", s.reason());
-            end();
-        } catch (IOException e) {
-            failure = e;
+        if (!s.labels().isEmpty()) {
+            g.writeObjectFieldStart("labels");
+            for (Map.Entry<String, String> e : s.labels().entrySet()) {
+                g.writeStringField(e.getKey(), e.getValue());
+            }
+            g.writeEndObject();
         }
+        if (!s.raw().isEmpty()) {
+            g.writeStringField("raw", s.raw());
+        }
+        g.writeEndObject();
+    }
+
+    private static void writeStatus(JsonGenerator g, TelemetryStatus s) throws IOException {
+        begin(g, s.tNanos(), s.source());
+        g.writeStringField("status", s.status());
+        g.writeStringField("reason", s.reason());
+        g.writeEndObject();
     }
 
     /** Opens one line's object with the fields every line has: {@code t_ns} and {@code src}. */
-    private void begin(long tNanos, String source) throws IOException {
+    private static void begin(JsonGenerator g, long tNanos, String source) throws IOException {
         g.writeStartObject();
         g.writeNumberField("t_ns", tNanos);
         g.writeStringField("src", source);
     }
 
-    /** Closes one line's object and the line. */
-    private void end() throws IOException {
-        g.writeEndObject();
-        g.writeRaw('\n');
-    }
-
     synchronized void flush() {
-        if (failure != null) {
-            return;
-        }
-        try {
-            g.flush();
-        } catch (IOException e) {
-            failure = e;
-        }
+        file.flush();
     }
 
     synchronized long samples() {
@@ -119,17 +102,11 @@ final class TelemetryLog implements AutoCloseable {
     }
 
     synchronized IOException failure() {
-        return failure;
+        return file.failure();
     }
 
     @Override
     public synchronized void close() {
-        try {
-            g.close();
-        } catch (IOException e) {
-            if (failure == null) {
-                failure = e;
-            }
-        }
+        file.close();
     }
 }

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Where samplers put what they read: to {@code telemetry.jsonl} when a log is given, else into memory.
@@ -18,6 +19,9 @@ final class TelemetrySink {
     private final TelemetryLog log;
     private final List<TelemetrySample> memory = new ArrayList<>();
     private final List<TelemetryStatus> memoryStatuses = new ArrayList<>();
+    /** Where samples and statuses go: the log, or else memory. */
+    private final Consumer<List<TelemetrySample>> samplesOut;
+    private final Consumer<TelemetryStatus> statusOut;
     private final Set<String> seenErrors = new HashSet<>();
     private final Map<String, Long> errors = new LinkedHashMap<>();
     private final Map<String, Long> samples = new LinkedHashMap<>();
@@ -26,6 +30,8 @@ final class TelemetrySink {
     TelemetrySink(RunClock clock, TelemetryLog log) {
         this.clock = clock;
         this.log = log;
+        this.samplesOut = log != null ? log::write : memory::addAll;
+        this.statusOut = log != null ? log::write : memoryStatuses::add;
     }
 
     RunClock clock() {
@@ -37,23 +43,14 @@ final class TelemetrySink {
             return;
         }
         samples.merge(source, (long) batch.size(), Long::sum);
-        if (log != null) {
-            log.write(batch);
-        } else {
-            memory.addAll(batch);
-        }
+        samplesOut.accept(batch);
     }
 
     synchronized void status(String source, String status, String reason) {
         if (closed) {
             return;
         }
-        TelemetryStatus s = new TelemetryStatus(clock.now(), source, status, reason);
-        if (log != null) {
-            log.write(s);
-        } else {
-            memoryStatuses.add(s);
-        }
+        statusOut.accept(new TelemetryStatus(clock.now(), source, status, reason));
     }
 
     /** Counts an error; the first of its kind for this source is written as status {@code error}. */

@@ -2,6 +2,10 @@ package dev.kneepoint.cli.peers;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import dev.kneepoint.cli.peers.PeerComparison.ToolSummary;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -12,6 +16,16 @@ import java.util.Map;
 
 /** Formats a {@link PeerComparison} and its runs as markdown tables and as JSON (NaN written as null). */
 public final class PeerReport {
+    /** Records under snake_case names, every double as {@link #num(JsonGenerator, double)} writes it. */
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .registerModule(new SimpleModule().addSerializer(double.class, new StdSerializer<>(Double.class) {
+                @Override
+                public void serialize(Double v, JsonGenerator g, SerializerProvider p) throws IOException {
+                    num(g, v);
+                }
+            }));
+
     private PeerReport() {}
 
     /** Markdown: the machine, the summary with ratios to Kneepoint, agreement, the rate ladder, every run. */
@@ -102,11 +116,14 @@ public final class PeerReport {
         return b.toString();
     }
 
-    /** JSON: {@code env}, {@code tools[]} (the summaries, with ratios to Kneepoint) and {@code runs[]}. */
+    /**
+     * JSON: {@code env}, {@code tools[]} (the summaries, with ratios to Kneepoint) and {@code runs[]}. A point
+     * ({@link PeerPoint}) and a load phase ({@link LoadPhase}) are written as their records, components in order
+     * under their snake_case names.
+     */
     public static String json(Map<String, String> env, List<PeerRun> runs, PeerComparison c) {
-        ObjectMapper m = new ObjectMapper();
         StringWriter w = new StringWriter();
-        try (JsonGenerator g = m.getFactory().createGenerator(w)) {
+        try (JsonGenerator g = MAPPER.getFactory().createGenerator(w)) {
             g.useDefaultPrettyPrinter();
             g.writeStartObject();
             g.writeObjectField("env", env);
@@ -127,22 +144,9 @@ public final class PeerReport {
                 num(g, "max_dispatched_rps", t.maxDispatchedRps());
                 num(g, "max_streams_held", t.maxStreamsHeld());
                 num(g, "max_streams_held_vs_kneepoint", PeerComparison.ratio(t.maxStreamsHeld(), kp == null ? Double.NaN : kp.maxStreamsHeld()));
-                g.writeFieldName("closed");
-                if (t.closed() == null) {
-                    g.writeNull();
-                } else {
-                    point(g, t.closed());
-                }
-                g.writeArrayFieldStart("open");
-                for (PeerPoint p : t.open()) {
-                    point(g, p);
-                }
-                g.writeEndArray();
-                g.writeArrayFieldStart("streams");
-                for (PeerPoint p : t.streams()) {
-                    point(g, p);
-                }
-                g.writeEndArray();
+                g.writeObjectField("closed", t.closed());
+                g.writeObjectField("open", t.open());
+                g.writeObjectField("streams", t.streams());
                 g.writeObjectField("errors", t.errors());
                 g.writeEndObject();
             }
@@ -161,12 +165,7 @@ public final class PeerReport {
                 g.writeNumberField("output_tokens", r.outputTokens());
                 g.writeStringField("loadavg", r.loadAverage());
                 if (r.loadPhase() != null) {
-                    g.writeObjectFieldStart("load_phase");
-                    num(g, "cpu_s", r.loadPhase().cpuS());
-                    g.writeNumberField("tokens", r.loadPhase().tokens());
-                    num(g, "seconds", r.loadPhase().seconds());
-                    g.writeNumberField("samples", r.loadPhase().samples());
-                    g.writeEndObject();
+                    g.writeObjectField("load_phase", r.loadPhase());
                 }
                 g.writeStringField("error", r.error());
                 g.writeEndObject();
@@ -179,30 +178,17 @@ public final class PeerReport {
         return w + "\n";
     }
 
-    private static void point(JsonGenerator g, PeerPoint p) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("mode", p.mode());
-        num(g, "load", p.load());
-        g.writeNumberField("requests_ok", p.requestsOk());
-        g.writeNumberField("requests_failed", p.requestsFailed());
-        g.writeNumberField("output_tokens", p.outputTokens());
-        num(g, "duration_s", p.durationS());
-        num(g, "ttft_p50_ms", p.ttftP50Ms());
-        num(g, "ttft_p99_ms", p.ttftP99Ms());
-        num(g, "tpot_p50_ms", p.tpotP50Ms());
-        num(g, "output_tokens_per_s", p.outputTokensPerS());
-        num(g, "requests_per_s", p.requestsPerS());
-        num(g, "lag_p50_ms", p.lagP50Ms());
-        num(g, "lag_p99_ms", p.lagP99Ms());
-        num(g, "dispatch_rps", p.dispatchRps());
-        g.writeEndObject();
+    private static void num(JsonGenerator g, String name, double v) throws IOException {
+        g.writeFieldName(name);
+        num(g, v);
     }
 
-    private static void num(JsonGenerator g, String name, double v) throws IOException {
+    /** {@code v} rounded to 6 decimals, or {@code null} when not finite. */
+    private static void num(JsonGenerator g, double v) throws IOException {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
-            g.writeNullField(name);
+            g.writeNull();
         } else {
-            g.writeNumberField(name, Math.round(v * 1e6) / 1e6);
+            g.writeNumber(Math.round(v * 1e6) / 1e6);
         }
     }
 
