@@ -54,12 +54,8 @@ public record BackgroundStream(Workload workload, ArrivalPlan arrival, String ta
                         + " (0: no background during that step), got " + r);
             }
         }
-        if (workload == null) {
-            problems.add("a workload is required");
-        }
-        if (arrival == null) {
-            problems.add("an arrival plan is required (ArrivalPlan.constant/poisson/gamma)");
-        }
+        StepBounds.require(workload, "a workload is required", problems);
+        StepBounds.require(arrival, "an arrival plan is required (ArrivalPlan.constant/poisson/gamma)", problems);
         if (tag == null || !tag.matches("[A-Za-z0-9._-]{1,40}") || tag.equals("default")) {
             problems.add("tag must be 1-40 letters, digits, '.', '_' or '-' and not 'default', got '" + tag + "'");
         }

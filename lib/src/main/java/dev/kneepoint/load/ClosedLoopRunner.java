@@ -14,25 +14,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * Runs one {@link ClosedLoopStep}: one virtual thread per user, each calling the sender in a loop.
  * The driving thread waits for the bound, then for the drain, then reports the window.
  */
-final class ClosedLoopRunner {
-    private final ClosedLoopStep step;
-    private final StepInfo info;
-    private final RunContext run;
-    private final RequestTracker tracker;
+final class ClosedLoopRunner extends StepRunner<ClosedLoopStep> {
     private final CountDownLatch issuingStopped = new CountDownLatch(1);
     private final AtomicLong measuredIssued = new AtomicLong();
     private final AtomicInteger liveUsers = new AtomicInteger();
-    private final Sessions sessions;
-    private long stepStart;
-    private long warmupEnd;
     private long issueEnd;
 
     ClosedLoopRunner(ClosedLoopStep step, StepInfo info, RunContext run) {
-        this.step = step;
-        this.info = info;
-        this.run = run;
-        this.sessions = Sessions.of(run);
-        this.tracker = new RequestTracker(run, null);
+        super(step, info, run, Sessions.of(run));
     }
 
     /** Runs the step on the calling thread; an interrupt ends it early with {@code completed = false}. */
@@ -41,37 +30,27 @@ final class ClosedLoopRunner {
         warmupEnd = stepStart + step.bounds().warmupNanos();
         long issueLength = step.bounds().issueEndNanos();
         issueEnd = issueLength == Long.MAX_VALUE ? Long.MAX_VALUE : stepStart + issueLength;
-        run.listener.stepStarted(info, stepStart, WindowPlan.startingAt(warmupEnd));
-        ClientMonitor monitor = ClientMonitor.start(run.clock, info.label(), warmupEnd);
-        boolean completed = true;
-        long issueStop = -1;
+        return drive(WindowPlan.startingAt(warmupEnd));
+    }
+
+    /** One virtual thread per user. */
+    @Override
+    void startLoad() {
         liveUsers.set(step.concurrency());
-        try {
-            for (int u = 0; u < step.concurrency(); u++) {
-                int user = u;
-                tracker.startWorker("kneepoint-user-" + info.label() + "-" + u, () -> user(user));
-            }
-            awaitBound();
-            run.listener.stepLoadStopping(info); // before the clock read that ends the window: see WindowPlan
-            issueStop = run.clock.now();
-            monitor.endWindow(issueStop);
-            tracker.drainThenClose(step.drainTimeout().toNanos());
-        } catch (InterruptedException e) {
-            completed = false;
-            stopIssuing();
-            tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException | Error e) {
-            stopIssuing();
-            tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS); // no request outlives its step either
-            monitor.stop(); // no probe outlives its step
-            throw e;
+        for (int u = 0; u < step.concurrency(); u++) {
+            int user = u;
+            tracker.startWorker("kneepoint-user-" + info.label() + "-" + u, () -> user(user));
         }
-        return StepRunners.finish(run, info, stepStart, warmupEnd, issueStop, completed, monitor);
+    }
+
+    @Override
+    void stopLoad(boolean interrupted) {
+        stopIssuing();
     }
 
     /** Waits until the users must stop issuing: the duration has passed or the count bound was reached. */
-    private void awaitBound() throws InterruptedException {
+    @Override
+    void awaitLoad() throws InterruptedException {
         if (issueEnd == Long.MAX_VALUE) {
             issuingStopped.await();
             return;

@@ -254,23 +254,15 @@ public final class LoadRun {
 
         public LoadRun build() {
             List<String> problems = new ArrayList<>();
-            if (sender == null) {
-                problems.add("a RequestSender is required");
-            }
-            if (workload == null) {
-                problems.add("a Workload is required");
-            }
-            if (listener == null) {
-                problems.add("a RunListener is required (it receives every measurement)");
-            }
+            StepBounds.require(sender, "a RequestSender is required", problems);
+            StepBounds.require(workload, "a Workload is required", problems);
+            StepBounds.require(listener, "a RunListener is required (it receives every measurement)", problems);
             if (ladder == null) {
                 problems.add("a ladder or a step is required");
             } else if (ladderTwice) {
                 problems.add("give either one ladder or one step, not several");
             }
-            if (progress == null) {
-                problems.add("progress must not be null (use LoadProgress.NONE)");
-            }
+            StepBounds.require(progress, "progress must not be null (use LoadProgress.NONE)", problems);
             if (background != null && background.perStep() && ladder != null
                     && background.stepRatesRps().size() != ladder.steps().size()) {
                 problems.add("the background stream has " + background.stepRatesRps().size() + " per-step rates but the"

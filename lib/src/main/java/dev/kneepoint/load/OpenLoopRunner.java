@@ -15,65 +15,56 @@ import java.util.concurrent.TimeUnit;
  * request at its absolute time on a new virtual thread, and never waits for requests in flight. The
  * driving thread waits for the scheduler, then for the drain, then reports the window.
  */
-final class OpenLoopRunner {
+final class OpenLoopRunner extends StepRunner<OpenLoopStep> {
     /** The plan's zero lies this far after the step begins, so the scheduler thread is up in time. */
     static final long START_LEAD_NANOS = RequestTracker.millis(5);
 
-    private final OpenLoopStep step;
-    private final StepInfo info;
-    private final RunContext run;
-    private final RequestTracker tracker;
     private final Semaphore permits;
     private final boolean dropAtCap;
-    private final Sessions sessions;
-    private long stepStart;
-    private long warmupEnd;
+    private long[] offsets;
+    private Thread scheduler;
 
     OpenLoopRunner(OpenLoopStep step, StepInfo info, RunContext run) {
-        this.step = step;
-        this.info = info;
-        this.run = run;
+        super(step, info, run, step.workload().isPresent() ? null : Sessions.of(run));
         this.permits = step.maxInFlight().isPresent() ? new Semaphore(step.maxInFlight().getAsInt(), true) : null;
         this.dropAtCap = step.capPolicy().orElse(null) == CapPolicy.DROP;
-        this.sessions = step.workload().isPresent() ? null : Sessions.of(run);
-        this.tracker = new RequestTracker(run, null);
     }
 
     /** Runs the step on the calling thread; an interrupt ends it early with {@code completed = false}. */
     ExecutedStep run() {
-        long[] offsets = step.plannedOffsets();
+        offsets = step.plannedOffsets();
         stepStart = run.clock.now() + START_LEAD_NANOS;
         warmupEnd = stepStart + step.bounds().warmupNanos();
         // The load level is held until the planned end of the step (the last arrival may come up to one
         // inter-arrival gap before it), or, when a request count may end it, until the last firing.
         boolean heldToPlannedEnd = step.duration().isPresent() && step.maxRequests().isEmpty();
         long plannedEnd = heldToPlannedEnd ? warmupEnd + step.duration().get().toNanos() : Long.MAX_VALUE;
-        run.listener.stepStarted(info, stepStart, new WindowPlan(warmupEnd, plannedEnd));
-        ClientMonitor monitor = ClientMonitor.start(run.clock, info.label(), warmupEnd);
-        Thread scheduler = Thread.ofPlatform().name("kneepoint-sched-" + info.label()).daemon(true)
+        return drive(new WindowPlan(warmupEnd, plannedEnd));
+    }
+
+    /** The step's scheduler thread. */
+    @Override
+    void startLoad() {
+        scheduler = Thread.ofPlatform().name("kneepoint-sched-" + info.label()).daemon(true)
                 .unstarted(() -> schedule(offsets));
         scheduler.start();
-        boolean completed = true;
-        long issueStop = -1;
-        try {
-            scheduler.join();
-            run.listener.stepLoadStopping(info); // before the clock read that ends the window: see WindowPlan
-            issueStop = heldToPlannedEnd ? plannedEnd : run.clock.now();
-            monitor.endWindow(issueStop);
-            tracker.drainThenClose(step.drainTimeout().toNanos());
-        } catch (InterruptedException e) {
-            completed = false;
-            scheduler.interrupt();
-            joinQuietly(scheduler);
-            tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException | Error e) {
-            scheduler.interrupt();
-            tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS); // no request outlives its step either
-            monitor.stop(); // no probe outlives its step
-            throw e;
+    }
+
+    /** Waits for the scheduler to have fired the whole plan. */
+    @Override
+    void awaitLoad() throws InterruptedException {
+        scheduler.join();
+    }
+
+    @Override
+    void stopLoad(boolean interrupted) {
+        if (scheduler == null) {
+            return; // it never started
         }
-        return StepRunners.finish(run, info, stepStart, warmupEnd, issueStop, completed, monitor);
+        scheduler.interrupt();
+        if (interrupted) {
+            joinQuietly(scheduler);
+        }
     }
 
     /** The scheduler: fire request i at stepStart + offset(i); on interrupt, account for overdue ones. */

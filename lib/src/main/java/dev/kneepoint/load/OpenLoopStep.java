@@ -177,9 +177,7 @@ public final class OpenLoopStep extends Step {
 
         public OpenLoopStep build() {
             List<String> problems = new ArrayList<>();
-            if (arrival == null) {
-                problems.add("an arrival plan is required (ArrivalPlan.constant/poisson/gamma)");
-            }
+            StepBounds.require(arrival, "an arrival plan is required (ArrivalPlan.constant/poisson/gamma)", problems);
             if (capPolicy != null && maxInFlight < 1) {
                 problems.add("maxInFlight must be >= 1 when capped, got " + maxInFlight);
             }

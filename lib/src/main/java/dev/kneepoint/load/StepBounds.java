@@ -28,6 +28,14 @@ record StepBounds(Duration warmup, Duration duration, long maxRequests, Duration
         }
     }
 
+    /** Adds {@code problem} to {@code problems} when a required setting, {@code value}, is missing (null). */
+    static void require(Object value, String problem, List<String> problems) {
+        if (value == null) {
+            problems.add(problem);
+        }
+    }
+
+    /** The one exception reporting every problem of {@code what} (e.g. {@code open-loop step}). */
     static IllegalArgumentException invalid(String what, List<String> problems) {
         return new IllegalArgumentException("Invalid " + what + " (" + problems.size() + " problem"
                 + (problems.size() == 1 ? "" : "s") + "): " + String.join("; ", problems));

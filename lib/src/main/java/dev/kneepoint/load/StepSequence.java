@@ -38,9 +38,7 @@ public final class StepSequence {
         if (pause == null || pause.isNegative()) {
             problems.add("pause between steps must be >= 0, got " + pause);
         }
-        if (gate == null) {
-            problems.add("gate must not be null (use StepGate.always())");
-        }
+        StepBounds.require(gate, "gate must not be null (use StepGate.always())", problems);
         if (problems.isEmpty()) {
             Set<String> seen = new HashSet<>();
             List<Step> all = new ArrayList<>();

@@ -5,6 +5,7 @@ import dev.kneepoint.request.RequestSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * One dataset line, parsed. Three shapes are accepted (one JSON object per line):
@@ -31,30 +32,9 @@ record DatasetRecord(List<RequestSpec.ChatMessage> messages, int outputTokens, i
         }
         List<RequestSpec.ChatMessage> msgs = new ArrayList<>();
         if (n.has("messages")) {
-            JsonNode arr = n.get("messages");
-            if (!arr.isArray() || arr.isEmpty()) {
-                throw new IllegalArgumentException("'messages' must be a non-empty list");
-            }
-            for (int i = 0; i < arr.size(); i++) {
-                JsonNode m = arr.get(i);
-                String role = text(m.get("role"), "messages[" + i + "].role");
-                msgs.add(new RequestSpec.ChatMessage(role, content(m.get("content"), "messages[" + i + "].content")));
-            }
+            msgs.addAll(list(n, "messages", DatasetRecord::openAi));
         } else if (n.has("conversations")) {
-            JsonNode arr = n.get("conversations");
-            if (!arr.isArray() || arr.isEmpty()) {
-                throw new IllegalArgumentException("'conversations' must be a non-empty list");
-            }
-            for (int i = 0; i < arr.size(); i++) {
-                JsonNode m = arr.get(i);
-                String from = text(m.get("from"), "conversations[" + i + "].from");
-                String role = SHAREGPT_ROLES.get(from.toLowerCase(java.util.Locale.ROOT));
-                if (role == null) {
-                    throw new IllegalArgumentException("conversations[" + i + "].from '" + from
-                            + "' is not one of human, gpt, system");
-                }
-                msgs.add(new RequestSpec.ChatMessage(role, text(m.get("value"), "conversations[" + i + "].value")));
-            }
+            msgs.addAll(list(n, "conversations", DatasetRecord::shareGpt));
         } else if (n.has("prompt")) {
             if (n.has("system")) {
                 msgs.add(new RequestSpec.ChatMessage("system", text(n.get("system"), "system")));
@@ -79,6 +59,36 @@ record DatasetRecord(List<RequestSpec.ChatMessage> messages, int outputTokens, i
         int in = n.has("prompt_tokens") ? positiveInt(n.get("prompt_tokens"), "prompt_tokens") : -1;
         String tag = n.has("tag") ? text(n.get("tag"), "tag") : null;
         return new DatasetRecord(msgs, out, in, tag);
+    }
+
+    /** The messages of the non-empty list {@code field}, {@code message} reading each with its place ({@code field[i]}). */
+    private static List<RequestSpec.ChatMessage> list(JsonNode n, String field,
+                                                      BiFunction<JsonNode, String, RequestSpec.ChatMessage> message) {
+        JsonNode arr = n.get(field);
+        if (!arr.isArray() || arr.isEmpty()) {
+            throw new IllegalArgumentException("'" + field + "' must be a non-empty list");
+        }
+        List<RequestSpec.ChatMessage> msgs = new ArrayList<>();
+        for (int i = 0; i < arr.size(); i++) {
+            msgs.add(message.apply(arr.get(i), field + "[" + i + "]"));
+        }
+        return msgs;
+    }
+
+    /** An OpenAI chat message, {@code {"role", "content"}}, at {@code at}. */
+    private static RequestSpec.ChatMessage openAi(JsonNode m, String at) {
+        String role = text(m.get("role"), at + ".role");
+        return new RequestSpec.ChatMessage(role, content(m.get("content"), at + ".content"));
+    }
+
+    /** A ShareGPT message, {@code {"from", "value"}}, at {@code at}. */
+    private static RequestSpec.ChatMessage shareGpt(JsonNode m, String at) {
+        String from = text(m.get("from"), at + ".from");
+        String role = SHAREGPT_ROLES.get(from.toLowerCase(java.util.Locale.ROOT));
+        if (role == null) {
+            throw new IllegalArgumentException(at + ".from '" + from + "' is not one of human, gpt, system");
+        }
+        return new RequestSpec.ChatMessage(role, text(m.get("value"), at + ".value"));
     }
 
     private static String text(JsonNode v, String field) {

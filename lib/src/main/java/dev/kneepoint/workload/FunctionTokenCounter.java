@@ -7,9 +7,6 @@ import java.util.function.ToIntFunction;
 
 /** A {@link TokenCounter} over a text function; chat is counted with a generic template estimate. */
 record FunctionTokenCounter(String description, boolean exact, ToIntFunction<String> fn) implements TokenCounter {
-    static final int PER_MESSAGE = 4;
-    static final int GENERATION_PROMPT = 3;
-
     FunctionTokenCounter {
         Objects.requireNonNull(description, "description");
         Objects.requireNonNull(fn, "fn");
@@ -22,11 +19,7 @@ record FunctionTokenCounter(String description, boolean exact, ToIntFunction<Str
 
     @Override
     public int countChat(List<RequestSpec.ChatMessage> messages) {
-        int total = GENERATION_PROMPT;
-        for (RequestSpec.ChatMessage m : messages) {
-            total += PER_MESSAGE + fn.applyAsInt(m.content());
-        }
-        return total;
+        return ChatFraming.GENERIC.count(messages, m -> fn.applyAsInt(m.content()));
     }
 
     @Override

@@ -1,9 +1,7 @@
 package dev.kneepoint.workload;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.request.RequestSpec;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,25 +21,15 @@ import okhttp3.OkHttpClient;
  * what the template adds. A prompt longer than the model's context is truncated by Ollama and counted
  * as truncated.
  */
-final class OllamaTokenCounter implements TokenCounter {
+final class OllamaTokenCounter extends RemoteTokenCounter {
     /** Fields the counter sets itself; the rest of the target's extra body is merged in. */
     private static final Set<String> OWN = Set.of("model", "prompt", "messages", "stream", "options");
 
-    private final HttpUrl root;
-    private final String model;
     private final Map<String, Object> extraBody;
-    private final JsonPost post;
 
     OllamaTokenCounter(HttpUrl baseUrl, String model, Map<String, Object> extraBody, OkHttpClient http) {
-        this.root = TargetConfig.serverRoot(baseUrl);
-        this.model = model;
+        super(baseUrl, model, http);
         this.extraBody = Map.copyOf(extraBody);
-        this.post = new JsonPost(http);
-    }
-
-    /** HTTP calls made so far. */
-    long calls() {
-        return post.calls();
     }
 
     @Override
@@ -53,12 +41,8 @@ final class OllamaTokenCounter implements TokenCounter {
 
     @Override
     public int countChat(List<RequestSpec.ChatMessage> messages) {
-        List<Map<String, String>> msgs = new ArrayList<>();
-        for (RequestSpec.ChatMessage m : messages) {
-            msgs.add(Map.of("role", m.role(), "content", m.content()));
-        }
         Map<String, Object> body = body();
-        body.put("messages", msgs);
+        body.put("messages", wireMessages(messages));
         return promptEvalCount("api/chat", body);
     }
 
@@ -81,7 +65,7 @@ final class OllamaTokenCounter implements TokenCounter {
     }
 
     private int promptEvalCount(String endpoint, Map<String, Object> body) {
-        JsonPost.Reply r = post.post(root.resolve(endpoint), body);
+        JsonPost.Reply r = post(endpoint, body);
         if (!r.successful()) {
             throw new TokenizerException("POST " + r.url() + " answered HTTP " + r.code() + ": " + r.snippet());
         }
@@ -91,11 +75,6 @@ final class OllamaTokenCounter implements TokenCounter {
                     + " server, or an empty prompt that only loads the model): " + r.snippet());
         }
         return count.asInt();
-    }
-
-    @Override
-    public boolean exact() {
-        return true;
     }
 
     @Override

@@ -13,8 +13,6 @@ import java.util.stream.Collectors;
 /** {@link TokenCounter#openAi(String)}: tiktoken encodings through jtokkit, chat framing as OpenAI documents it. */
 final class OpenAiTokenizer implements TokenCounter {
     private static final EncodingRegistry REGISTRY = Encodings.newLazyEncodingRegistry();
-    private static final int PER_MESSAGE = 3;
-    private static final int REPLY_PRIMING = 3;
 
     private final String name;
     private final Encoding encoding;
@@ -45,11 +43,7 @@ final class OpenAiTokenizer implements TokenCounter {
 
     @Override
     public int countChat(List<RequestSpec.ChatMessage> messages) {
-        int total = REPLY_PRIMING;
-        for (RequestSpec.ChatMessage m : messages) {
-            total += PER_MESSAGE + count(m.role()) + count(m.content());
-        }
-        return total;
+        return ChatFraming.OPENAI.count(messages, m -> count(m.role()) + count(m.content()));
     }
 
     @Override

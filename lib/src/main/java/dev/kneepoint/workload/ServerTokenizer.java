@@ -3,7 +3,6 @@ package dev.kneepoint.workload;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.HttpClients;
-import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.request.RequestSpec;
 import dev.kneepoint.workload.JsonPost.Reply;
 import java.util.ArrayList;
@@ -23,15 +22,12 @@ import okhttp3.OkHttpClient;
  * {@code /v1/chat/completions} of {@code max_tokens: 1} whose {@code usage.prompt_tokens} is the count (SGLang,
  * llama_cpp.server, older TGI). Uses the target's HTTP client; thread-safe.
  */
-final class ServerTokenizer implements TokenCounter {
+final class ServerTokenizer extends RemoteTokenCounter {
     private static final String PROBE = "hello";
 
     private enum ChatVia { UNKNOWN, TOKENIZER, COMPLETION }
 
-    private final HttpUrl root;
-    private final String model;
     private final ApiKind hint;
-    private final JsonPost post;
     private volatile TokenizeDialect dialect;
     private volatile ChatVia chatVia = ChatVia.UNKNOWN;
 
@@ -46,15 +42,8 @@ final class ServerTokenizer implements TokenCounter {
 
     /** As above, trying first the dialect {@code hint} (the target's API) suggests. */
     ServerTokenizer(HttpUrl baseUrl, String model, OkHttpClient http, ApiKind hint) {
-        this.post = new JsonPost(http);
-        this.root = TargetConfig.serverRoot(baseUrl);
-        this.model = model;
+        super(baseUrl, model, http);
         this.hint = hint;
-    }
-
-    /** HTTP calls made so far (calibration reports its round trips). */
-    long calls() {
-        return post.calls();
     }
 
     @Override
@@ -96,10 +85,7 @@ final class ServerTokenizer implements TokenCounter {
 
     @Override
     public int countChat(List<RequestSpec.ChatMessage> messages) {
-        List<Map<String, String>> msgs = new ArrayList<>();
-        for (RequestSpec.ChatMessage m : messages) {
-            msgs.add(Map.of("role", m.role(), "content", m.content()));
-        }
+        List<Map<String, String>> msgs = wireMessages(messages);
         if (dialect == null) {
             count(PROBE);
         }
@@ -168,11 +154,6 @@ final class ServerTokenizer implements TokenCounter {
     }
 
     @Override
-    public boolean exact() {
-        return true;
-    }
-
-    @Override
     public String describe() {
         TokenizeDialect d = dialect;
         if (d == null) {
@@ -181,13 +162,5 @@ final class ServerTokenizer implements TokenCounter {
         return "server:" + url(d.endpoint()) + " (" + d.label()
                 + (chatVia == ChatVia.COMPLETION ? "; chat counted by usage.prompt_tokens of a 1-token chat completion" : "")
                 + ")";
-    }
-
-    private HttpUrl url(String endpoint) {
-        return root.resolve(endpoint);
-    }
-
-    private Reply post(String endpoint, Object body) {
-        return post.post(url(endpoint), body);
     }
 }

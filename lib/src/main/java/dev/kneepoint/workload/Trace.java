@@ -42,26 +42,13 @@ public final class Trace {
 
     private final Path file;
     private final int blockSize;
-    private final long[] timestampNanos;
-    private final int[] input;
-    private final int[] output;
-    private final int[] hashStart;
-    private final int[] hashes;
-    private final long[] textOffset;
-    private final int[] textLength;
-    private final int withText;
+    /** The scanned records, in trace order: the arrays the accessors read. */
+    private final TraceScan.Result records;
 
-    Trace(Path file, int blockSize, TraceScan.Result r) {
+    Trace(Path file, int blockSize, TraceScan.Result records) {
         this.file = file;
         this.blockSize = blockSize;
-        this.timestampNanos = r.timestampNanos();
-        this.input = r.input();
-        this.output = r.output();
-        this.hashStart = r.hashStart();
-        this.hashes = r.hashes();
-        this.textOffset = r.textOffset();
-        this.textLength = r.textLength();
-        this.withText = r.withText();
+        this.records = records;
     }
 
     /** Reads a trace with Mooncake's block size of {@value #DEFAULT_BLOCK_SIZE} tokens per hash id. */
@@ -97,12 +84,12 @@ public final class Trace {
 
     /** Records (requests) in the trace. */
     public int size() {
-        return input.length;
+        return records.input().length;
     }
 
     /** When request {@code i} arrived, in nanoseconds after the first request (the first is at 0). */
     public long offsetNanos(int i) {
-        return timestampNanos[i] - timestampNanos[0];
+        return records.timestampNanos()[i] - records.timestampNanos()[0];
     }
 
     /** Every request's {@link #offsetNanos(int)}, in trace order (non-decreasing, the first 0). */
@@ -121,42 +108,42 @@ public final class Trace {
 
     /** Prompt tokens of request {@code i} ({@code input_length}; 0 when a text without a length was given). */
     public int inputTokens(int i) {
-        return input[i];
+        return records.input()[i];
     }
 
     /** Answer tokens of request {@code i} ({@code output_length}; 0 when the line has none). */
     public int outputTokens(int i) {
-        return output[i];
+        return records.output()[i];
     }
 
     /** The hash ids of request {@code i} (a copy; empty when none). */
     public int[] hashIds(int i) {
-        return Arrays.copyOfRange(hashes, hashStart[i], hashStart[i + 1]);
+        return Arrays.copyOfRange(records.hashes(), records.hashStart()[i], records.hashStart()[i + 1]);
     }
 
     /** Number of hash ids of request {@code i}. */
     int hashCount(int i) {
-        return hashStart[i + 1] - hashStart[i];
+        return records.hashStart()[i + 1] - records.hashStart()[i];
     }
 
     /** Hash id {@code b} of request {@code i}. */
     int hashId(int i, int b) {
-        return hashes[hashStart[i] + b];
+        return records.hashes()[records.hashStart()[i] + b];
     }
 
     /** Hash ids over all requests (with repeats). */
     public long hashIdCount() {
-        return hashes.length;
+        return records.hashes().length;
     }
 
     /** Requests that carry their own prompt text. */
     public int withText() {
-        return withText;
+        return records.withText();
     }
 
     /** True when request {@code i} carries its own prompt text. */
     public boolean hasText(int i) {
-        return textOffset != null && textOffset[i] >= 0;
+        return records.textOffset() != null && records.textOffset()[i] >= 0;
     }
 
     /**
@@ -169,9 +156,9 @@ public final class Trace {
         if (!hasText(i)) {
             throw new IllegalStateException("trace request " + i + " has no text: it is built from input_length");
         }
-        ByteBuffer buf = ByteBuffer.allocate(textLength[i]);
+        ByteBuffer buf = ByteBuffer.allocate(records.textLength()[i]);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            long pos = textOffset[i];
+            long pos = records.textOffset()[i];
             while (buf.hasRemaining()) {
                 int n = ch.read(buf, pos);
                 if (n < 0) {
@@ -189,6 +176,6 @@ public final class Trace {
     @Override
     public String toString() {
         return String.format(java.util.Locale.ROOT, "Trace[%s, %d requests over %.3f s, block %d, %d with text]",
-                file.getFileName(), size(), spanNanos() / 1e9, blockSize, withText);
+                file.getFileName(), size(), spanNanos() / 1e9, blockSize, records.withText());
     }
 }
