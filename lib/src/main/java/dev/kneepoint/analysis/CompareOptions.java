@@ -1,6 +1,6 @@
 package dev.kneepoint.analysis;
 
-import java.util.ArrayList;
+import dev.kneepoint.metrics.Problems;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -112,35 +112,18 @@ public record CompareOptions(List<LatencyMetric> metrics, double[] percentiles, 
         }
 
         public CompareOptions build() {
-            List<String> problems = new ArrayList<>();
-            if (metrics.isEmpty()) {
-                problems.add("metrics must not be empty");
-            }
+            Problems problems = new Problems().check(!metrics.isEmpty(), "metrics must not be empty");
             for (double p : percentiles) {
-                if (!(p > 0 && p <= 100)) {
-                    problems.add("percentiles must be in (0, 100], got " + p);
-                }
+                problems.check(p > 0 && p <= 100, "percentiles must be in (0, 100], got " + p);
             }
-            if (!(confidence > 0 && confidence < 1)) {
-                problems.add("confidence must be in (0, 1), got " + confidence);
-            }
-            if (resamples < 100) {
-                problems.add("resamples must be at least 100, got " + resamples);
-            }
-            if (!(budgetTolerance >= 0)) {
-                problems.add("budgetTolerance must be >= 0, got " + budgetTolerance);
-            }
-            if (!(minRelativeEffect >= 0 && minRelativeEffect < 1)) {
-                problems.add("minRelativeEffect must be a fraction in [0, 1) (0.02 is 2%), got " + minRelativeEffect);
-            }
-            minAbsoluteEffectMs.forEach((m, v) -> {
-                if (!(v >= 0 && Double.isFinite(v))) {
-                    problems.add("minAbsoluteEffect of " + m.baseName() + " must be finite and >= 0 ms, got " + v);
-                }
-            });
-            if (!problems.isEmpty()) {
-                throw new IllegalArgumentException("Invalid compare options: " + String.join("; ", problems));
-            }
+            problems.check(confidence > 0 && confidence < 1, "confidence must be in (0, 1), got " + confidence)
+                    .check(resamples >= 100, "resamples must be at least 100, got " + resamples)
+                    .check(budgetTolerance >= 0, "budgetTolerance must be >= 0, got " + budgetTolerance)
+                    .check(minRelativeEffect >= 0 && minRelativeEffect < 1,
+                            "minRelativeEffect must be a fraction in [0, 1) (0.02 is 2%), got " + minRelativeEffect);
+            minAbsoluteEffectMs.forEach((m, v) -> problems.check(v >= 0 && Double.isFinite(v),
+                    "minAbsoluteEffect of " + m.baseName() + " must be finite and >= 0 ms, got " + v));
+            problems.throwPlainIfAny("Invalid compare options");
             return new CompareOptions(metrics, percentiles, confidence, resamples, seed, budgetTolerance,
                     minRelativeEffect, minAbsoluteEffectMs);
         }

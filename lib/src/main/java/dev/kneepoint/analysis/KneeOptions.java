@@ -1,10 +1,9 @@
 package dev.kneepoint.analysis;
 
+import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.metrics.StepInfo;
-import java.util.ArrayList;
-import java.util.List;
 import tech.tablesaw.api.Table;
 
 /**
@@ -108,22 +107,13 @@ public record KneeOptions(Throughput throughput, LatencyMetric latency, double p
         public Builder requests(Table requests) { this.requests = requests; return this; }
 
         public KneeOptions build() {
-            List<String> problems = new ArrayList<>();
-            if (throughput == null) {
-                problems.add("throughput must not be null (OUTPUT_TOKENS, REQUESTS or GOODPUT)");
-            }
-            if (!(percentile > 0 && percentile <= 100)) {
-                problems.add("percentile must be in (0, 100], got " + percentile);
-            }
-            if (persistence < 1) {
-                problems.add("persistence must be at least 1 segment, got " + persistence);
-            }
-            if (!(maxFailureRate >= 0 && maxFailureRate <= 1)) {
-                problems.add("maxFailureRate must be in [0, 1], got " + maxFailureRate);
-            }
-            if (!problems.isEmpty()) {
-                throw new IllegalArgumentException("Invalid knee options: " + String.join("; ", problems));
-            }
+            new Problems()
+                    .check(throughput != null, "throughput must not be null (OUTPUT_TOKENS, REQUESTS or GOODPUT)")
+                    .check(percentile > 0 && percentile <= 100, "percentile must be in (0, 100], got " + percentile)
+                    .check(persistence >= 1, "persistence must be at least 1 segment, got " + persistence)
+                    .check(maxFailureRate >= 0 && maxFailureRate <= 1,
+                            "maxFailureRate must be in [0, 1], got " + maxFailureRate)
+                    .throwPlainIfAny("Invalid knee options");
             return new KneeOptions(throughput, latency, percentile, persistence, slo, maxFailureRate, requests);
         }
     }

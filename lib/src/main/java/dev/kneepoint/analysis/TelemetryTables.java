@@ -153,29 +153,30 @@ public final class TelemetryTables {
 
     /** Increase of a counter over consecutive-sample pairs whose later sample lies in the window (resets skipped). */
     private static double increase(List<TelemetrySample> s, long[] window) {
-        double inc = 0;
-        for (int i = 1; i < s.size(); i++) {
-            long t = s.get(i).tNanos();
-            double d = s.get(i).value() - s.get(i - 1).value();
-            if (t >= window[0] && t < window[1] && d >= 0) {
-                inc += d;
-            }
-        }
-        return inc;
+        return Increase.of(s, window).value();
     }
 
+    /** {@link #increase} per second of the time those sample pairs span; NaN when they span none. */
     private static double rate(List<TelemetrySample> s, long[] window) {
-        double inc = 0;
-        long span = 0;
-        for (int i = 1; i < s.size(); i++) {
-            long t = s.get(i).tNanos();
-            double d = s.get(i).value() - s.get(i - 1).value();
-            if (t >= window[0] && t < window[1] && d >= 0) {
-                inc += d;
-                span += t - s.get(i - 1).tNanos();
+        Increase inc = Increase.of(s, window);
+        return inc.spanNanos() > 0 ? inc.value() / (inc.spanNanos() / 1e9) : Double.NaN;
+    }
+
+    /** A counter's increase over the sample pairs counted in a window, and the nanoseconds those pairs span. */
+    private record Increase(double value, long spanNanos) {
+        static Increase of(List<TelemetrySample> s, long[] window) {
+            double inc = 0;
+            long span = 0;
+            for (int i = 1; i < s.size(); i++) {
+                long t = s.get(i).tNanos();
+                double d = s.get(i).value() - s.get(i - 1).value();
+                if (t >= window[0] && t < window[1] && d >= 0) {
+                    inc += d;
+                    span += t - s.get(i - 1).tNanos();
+                }
             }
+            return new Increase(inc, span);
         }
-        return span > 0 ? inc / (span / 1e9) : Double.NaN;
     }
 
     /** Every series key of a kind, for choosing overlays. */

@@ -1,7 +1,5 @@
 package dev.kneepoint.metrics;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -32,28 +30,22 @@ public record ClientThresholds(double scheduleLagFloorMs, double scheduleLagFrac
 
     /** Validates, reporting every problem at once. */
     public ClientThresholds {
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         positive("scheduleLagFloorMs", scheduleLagFloorMs, problems);
         positive("scheduleLagFraction", scheduleLagFraction, problems);
         positive("probeDelayP99Ms", probeDelayP99Ms, problems);
         fraction("cpuFraction", cpuFraction, problems);
         fraction("gcPauseFraction", gcPauseFraction, problems);
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("Invalid client-check thresholds (" + problems.size() + " problem"
-                    + (problems.size() == 1 ? "" : "s") + "): " + String.join("; ", problems));
-        }
+        problems.throwIfAny("client-check thresholds");
     }
 
-    private static void positive(String name, double v, List<String> problems) {
-        if (!(v > 0)) {
-            problems.add(name + " must be > 0 (Double.POSITIVE_INFINITY turns the signal off), got " + v);
-        }
+    private static void positive(String name, double v, Problems problems) {
+        problems.check(v > 0, name + " must be > 0 (Double.POSITIVE_INFINITY turns the signal off), got " + v);
     }
 
-    private static void fraction(String name, double v, List<String> problems) {
-        if (!(v > 0 && (v <= 1 || v == Double.POSITIVE_INFINITY))) {
-            problems.add(name + " must be a fraction in (0, 1] (Double.POSITIVE_INFINITY turns the signal off), got " + v);
-        }
+    private static void fraction(String name, double v, Problems problems) {
+        problems.check(v > 0 && (v <= 1 || v == Double.POSITIVE_INFINITY),
+                name + " must be a fraction in (0, 1] (Double.POSITIVE_INFINITY turns the signal off), got " + v);
     }
 
     /** The documented defaults. */

@@ -1,8 +1,6 @@
 package dev.kneepoint.metrics;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -45,26 +43,20 @@ public record Slo(double ttftMs, double tpotMs, double itlMs, double itlPercenti
 
     /** Validates, reporting every problem at once. */
     public Slo {
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         bound("ttft_ms", ttftMs, problems);
         bound("tpot_ms", tpotMs, problems);
         bound("itl_ms", itlMs, problems);
         bound("e2e_ms", e2eMs, problems);
-        if (!(itlPercentile > 0 && itlPercentile <= 100)) {
-            problems.add("itl percentile must be in (0, 100], got " + itlPercentile);
-        }
-        if (basis == null) {
-            problems.add("basis must not be null (AUTO, SCHED or SERVICE)");
-        }
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("Invalid SLO: " + String.join("; ", problems));
-        }
+        problems.check(itlPercentile > 0 && itlPercentile <= 100,
+                        "itl percentile must be in (0, 100], got " + itlPercentile)
+                .check(basis != null, "basis must not be null (AUTO, SCHED or SERVICE)")
+                .throwPlainIfAny("Invalid SLO");
     }
 
-    private static void bound(String name, double v, List<String> problems) {
-        if (!Double.isNaN(v) && !(v > 0 && Double.isFinite(v))) {
-            problems.add(name + " must be a positive finite number of milliseconds, got " + v);
-        }
+    private static void bound(String name, double v, Problems problems) {
+        problems.check(Double.isNaN(v) || (v > 0 && Double.isFinite(v)),
+                name + " must be a positive finite number of milliseconds, got " + v);
     }
 
     /** No bounds: every OK request is good. */

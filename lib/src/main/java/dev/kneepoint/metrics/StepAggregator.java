@@ -126,14 +126,6 @@ public final class StepAggregator {
         return h;
     }
 
-    public StepInfo info() {
-        return info;
-    }
-
-    public Slo slo() {
-        return slo;
-    }
-
     /**
      * The step is about to stop issuing load: records accepted from now on (the drain) may carry times after the
      * window's end, so they wait for it. Call before reading the clock for the window's end; later calls do

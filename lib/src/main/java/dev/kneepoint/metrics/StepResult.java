@@ -5,7 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
+import java.util.function.DoubleFunction;
 
 /**
  * Everything measured in one step (METRICS.md "Step (aggregate) metrics").
@@ -146,12 +148,8 @@ public record StepResult(
      * @throws IllegalArgumentException listing every problem at once
      */
     public StepResult {
-        List<String> problems = StepResultChecks.problems(info, window, windowS, counts, latency, rates, tokens,
-                slo, clientCheck);
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("Invalid StepResult (" + problems.size() + " problem"
-                    + (problems.size() == 1 ? "" : "s") + "): " + String.join("; ", problems));
-        }
+        StepResultChecks.problems(info, window, windowS, counts, latency, rates, tokens, slo, clientCheck)
+                .throwIfAny("StepResult");
     }
 
     /**
@@ -205,8 +203,8 @@ public record StepResult(
     public static final class Builder {
         private StepInfo info;
         private StepWindow window;
-        private double windowS = Double.NaN;
-        private boolean windowSSet;
+        /** Empty: derived from the window. */
+        private OptionalDouble windowS = OptionalDouble.empty();
         private long requestsOk;
         private long requestsFailed;
         private long cancelled;
@@ -232,16 +230,16 @@ public record StepResult(
         private double requestsPerS = Double.NaN;
         private double goodputRps = Double.NaN;
         private double goodFraction = Double.NaN;
-        private double failureRate = Double.NaN;
-        private boolean failureRateSet;
+        /** Empty: derived from the counts. */
+        private OptionalDouble failureRate = OptionalDouble.empty();
         private double concurrencyMean = Double.NaN;
         private double meanPromptTokens = Double.NaN;
         private double meanOutputTokens = Double.NaN;
-        private double meanReasoningTokens = Double.NaN;
-        private boolean meanReasoningTokensSet;
+        /** Empty: derived from the reasoning tokens and the OK requests. */
+        private OptionalDouble meanReasoningTokens = OptionalDouble.empty();
         private Slo slo = Slo.none();
-        private ClientCheck clientCheck;
-        private boolean clientCheckSet;
+        /** The client check for the window length: derived from the schedule lag unless one was set. */
+        private DoubleFunction<ClientCheck> clientCheck = this::derivedCheck;
 
         // Unset fields hold their defaults, so a null here was set explicitly and the constructor reports it.
         private Builder() {}
@@ -251,7 +249,7 @@ public record StepResult(
         /** The measurement window (required). */
         public Builder window(StepWindow window) { this.window = window; return this; }
         /** Window length, s (default: the window's length); must be ≥ 0. */
-        public Builder windowS(double seconds) { this.windowS = seconds; this.windowSSet = true; return this; }
+        public Builder windowS(double seconds) { this.windowS = OptionalDouble.of(seconds); return this; }
         /** OK requests. */
         public Builder requestsOk(long n) { this.requestsOk = n; return this; }
         /** Not OK and not cancelled requests, dropped included. */
@@ -293,7 +291,7 @@ public record StepResult(
         /** Good / all non-cancelled outcomes completing in the window. */
         public Builder goodFraction(double v) { this.goodFraction = v; return this; }
         /** requestsFailed / (requestsOk + requestsFailed) (default: computed from the counts). */
-        public Builder failureRate(double v) { this.failureRate = v; this.failureRateSet = true; return this; }
+        public Builder failureRate(double v) { this.failureRate = OptionalDouble.of(v); return this; }
         /** Time-average of requests in flight over the window. */
         public Builder concurrencyMean(double v) { this.concurrencyMean = v; return this; }
         /** OK requests whose output length differs from the requested one. */
@@ -311,17 +309,9 @@ public record StepResult(
         /** Reasoning tokens of the OK requests. */
         public Builder reasoningTokens(long n) { this.reasoningTokens = n; return this; }
         /** Mean reasoning tokens of the OK requests (default: reasoningTokens / requestsOk, NaN without OK requests). */
-        public Builder meanReasoningTokens(double v) {
-            this.meanReasoningTokens = v;
-            this.meanReasoningTokensSet = true;
-            return this;
-        }
+        public Builder meanReasoningTokens(double v) { this.meanReasoningTokens = OptionalDouble.of(v); return this; }
         /** The client self-check (default: schedule lag alone, without client health, default thresholds). */
-        public Builder clientCheck(ClientCheck check) {
-            this.clientCheck = check;
-            this.clientCheckSet = true;
-            return this;
-        }
+        public Builder clientCheck(ClientCheck check) { this.clientCheck = seconds -> check; return this; }
         /** Requests resent on a fresh connection after a stale kept-alive one (at most requestsOk + requestsFailed). */
         public Builder retried(long n) { this.retried = n; return this; }
 
@@ -334,12 +324,12 @@ public record StepResult(
          */
         public StepResult build() {
             // Without a window its length is unknown: 0 keeps the missing window the only problem reported.
-            double seconds = windowSSet ? windowS : window == null ? 0 : window.lengthNanos() / 1e9;
+            double seconds = windowS.orElseGet(() -> window == null ? 0 : window.lengthNanos() / 1e9);
             long outcomes = requestsOk + requestsFailed;
-            double rate = failureRateSet ? failureRate : outcomes == 0 ? Double.NaN : (double) requestsFailed / outcomes;
-            double meanReasoning = meanReasoningTokensSet ? meanReasoningTokens
-                    : requestsOk == 0 ? Double.NaN : (double) reasoningTokens / requestsOk;
-            ClientCheck check = clientCheckSet ? clientCheck : derivedCheck(seconds);
+            double rate = failureRate.orElseGet(() -> outcomes == 0 ? Double.NaN : (double) requestsFailed / outcomes);
+            double meanReasoning = meanReasoningTokens.orElseGet(
+                    () -> requestsOk == 0 ? Double.NaN : (double) reasoningTokens / requestsOk);
+            ClientCheck check = clientCheck.apply(seconds);
             return new StepResult(info, window, seconds,
                     new Counts(requestsOk, requestsFailed, cancelled, dropped, warmupRequests, retried,
                             outputLenMismatch, countDiscrepancy, failuresByClass, tokenSources),

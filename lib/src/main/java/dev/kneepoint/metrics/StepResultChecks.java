@@ -1,8 +1,5 @@
 package dev.kneepoint.metrics;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * The checks of the canonical {@link StepResult} constructor (which {@link StepResult.Builder#build()} calls): each
  * invalid component adds a problem, so that the constructor reports every problem at once.
@@ -15,16 +12,12 @@ final class StepResultChecks {
      * What is wrong with these components, in a fixed order (the rules: the {@link StepResult} constructor's
      * Javadoc); empty when nothing is. Of {@code rates} only its presence is checked: NaN means not measured.
      */
-    static List<String> problems(StepInfo info, StepWindow window, double windowS, StepResult.Counts counts,
+    static Problems problems(StepInfo info, StepWindow window, double windowS, StepResult.Counts counts,
             StepResult.Latency latency, StepResult.Rates rates, StepResult.Tokens tokens, Slo slo,
             ClientCheck clientCheck) {
-        List<String> problems = new ArrayList<>();
-        if (info == null) {
-            problems.add("info is required (the step's StepInfo)");
-        }
-        if (window == null) {
-            problems.add("window is required (the step's StepWindow)");
-        }
+        Problems problems = new Problems()
+                .check(info != null, "info is required (the step's StepInfo)")
+                .check(window != null, "window is required (the step's StepWindow)");
         nonNull(problems, "counts", counts, "a StepResult.Counts; the builder always gives one");
         nonNull(problems, "latency", latency, "a StepResult.Latency; the builder always gives one");
         nonNull(problems, "rates", rates, "a StepResult.Rates; the builder always gives one");
@@ -47,9 +40,8 @@ final class StepResultChecks {
         }
         nonNull(problems, "slo", slo, "Slo.none() when none");
         nonNull(problems, "clientCheck", clientCheck, "the builder derives one from the schedule lag");
-        if (!(windowS >= 0)) {
-            problems.add("windowS must be >= 0 seconds (the builder's default: the window's length), got " + windowS);
-        }
+        problems.check(windowS >= 0,
+                "windowS must be >= 0 seconds (the builder's default: the window's length), got " + windowS);
         if (counts != null) {
             count(problems, "requestsOk", counts.requestsOk());
             count(problems, "requestsFailed", counts.requestsFailed());
@@ -68,27 +60,21 @@ final class StepResultChecks {
             long dropped = counts.dropped();
             long retried = counts.retried();
             count(problems, "retried", retried);
-            if (dropped > failed && failed >= 0) {
-                problems.add("dropped (" + dropped + ") must be <= requestsFailed (" + failed
-                        + "): dropped requests are counted as failed too");
-            }
-            if (retried > ok + failed && ok >= 0 && failed >= 0) {
-                problems.add("retried (" + retried + ") must be <= requestsOk + requestsFailed (" + (ok + failed)
-                        + "): only those requests are counted as resent");
-            }
+            // Compared only when the counts they are compared with are valid (a negative one is reported above).
+            problems.check(dropped <= failed || failed < 0, "dropped (" + dropped + ") must be <= requestsFailed ("
+                    + failed + "): dropped requests are counted as failed too");
+            problems.check(retried <= ok + failed || ok < 0 || failed < 0, "retried (" + retried
+                    + ") must be <= requestsOk + requestsFailed (" + (ok + failed)
+                    + "): only those requests are counted as resent");
         }
         return problems;
     }
 
-    private static void nonNull(List<String> problems, String name, Object value, String instead) {
-        if (value == null) {
-            problems.add(name + " must not be null (" + instead + ")");
-        }
+    private static void nonNull(Problems problems, String name, Object value, String instead) {
+        problems.check(value != null, name + " must not be null (" + instead + ")");
     }
 
-    private static void count(List<String> problems, String name, long n) {
-        if (n < 0) {
-            problems.add(name + " must be >= 0, got " + n);
-        }
+    private static void count(Problems problems, String name, long n) {
+        problems.check(n >= 0, name + " must be >= 0, got " + n);
     }
 }

@@ -315,7 +315,7 @@ final class WindowFacts {
                  double goodFraction, double concurrencyMean) {}
 
     /** The running sums of settled entries. */
-    private static final class Sums {
+    private static final class Sums implements Cloneable {
         long outTokens;
         long inTokens;
         long ok;
@@ -348,15 +348,13 @@ final class WindowFacts {
             }
         }
 
+        /** A copy of every sum (the fields are primitives: a shallow copy is a full one). */
         Sums copy() {
-            Sums c = new Sums();
-            c.outTokens = outTokens;
-            c.inTokens = inTokens;
-            c.ok = ok;
-            c.good = good;
-            c.outcomes = outcomes;
-            c.busyNanos = busyNanos;
-            return c;
+            try {
+                return (Sums) clone();
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError("Sums is Cloneable", e);
+            }
         }
     }
 }

@@ -13,11 +13,8 @@ import tech.tablesaw.api.Table;
  * {@code <run> knee}. It draws what {@link dev.kneepoint.analysis.Knee#analyze} found; analyse the runs with
  * the options you want first.
  */
-public final class ComparePlot {
+public final class ComparePlot extends ChartBuilder<ComparePlot> {
     private final List<KneeReport> reports;
-    private String title;
-    private int width = ChartStyle.WIDTH;
-    private int height = ChartStyle.HEIGHT;
 
     private ComparePlot(List<KneeReport> reports) {
         this.reports = List.copyOf(reports);
@@ -28,16 +25,12 @@ public final class ComparePlot {
         return new ComparePlot(reports);
     }
 
-    public ComparePlot title(String title) { this.title = title; return this; }
-
-    public ComparePlot size(int width, int height) { this.width = width; this.height = height; return this; }
-
+    @Override
     public XYChart build() {
         String tCol = reports.isEmpty() ? KneeOptions.Throughput.OUTPUT_TOKENS.column() : reports.get(0).throughputColumn();
         String lCol = reports.isEmpty() ? "latency_ms" : reports.get(0).latencyColumn();
-        XYChart c = ChartStyle.chart(title != null ? title : "Run comparison: "
-                        + String.join(" vs ", reports.stream().map(KneeReport::runId).toList()),
-                Units.axis(tCol), Units.axis(lCol), width, height);
+        String runs = String.join(" vs ", reports.stream().map(KneeReport::runId).toList());
+        XYChart c = chart("Run comparison: " + runs, Units.axis(tCol), Units.axis(lCol));
         int i = 0;
         for (KneeReport k : reports) {
             Table s = k.steps();

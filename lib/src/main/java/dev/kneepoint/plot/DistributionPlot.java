@@ -22,13 +22,10 @@ import org.knowm.xchart.XYChart;
  * </ul>
  * Points are HdrHistogram's percentile iteration (5 ticks per half distance), capped at {@code 1/(1−p) ≤ count}.
  */
-public final class DistributionPlot {
+public final class DistributionPlot extends ChartBuilder<DistributionPlot> {
     private final boolean spectrum;
     private final Map<String, Distribution> series = new LinkedHashMap<>();
-    private String title;
     private String xTitle = "latency (ms)";
-    private int width = ChartStyle.WIDTH;
-    private int height = ChartStyle.HEIGHT;
 
     private DistributionPlot(boolean spectrum) {
         this.spectrum = spectrum;
@@ -54,21 +51,17 @@ public final class DistributionPlot {
             add(s.info().label(), metric.of(s));
         }
         xTitle = metric.title() + " (ms)";
-        if (title == null) {
-            title = ChartStyle.title(metric.title() + (spectrum ? " percentile spectrum" : " CDF"), run.runId(),
-                    run.target());
+        if (!titled()) {
+            title(ChartStyle.title(metric.title() + (spectrum ? " percentile spectrum" : " CDF"), run.runId(),
+                    run.target()));
         }
         return this;
     }
 
-    public DistributionPlot title(String title) { this.title = title; return this; }
-
-    public DistributionPlot size(int width, int height) { this.width = width; this.height = height; return this; }
-
+    @Override
     public XYChart build() {
-        String t = title != null ? title : spectrum ? "Latency percentile spectrum" : "Latency CDF";
-        XYChart c = spectrum ? ChartStyle.chart(t, "percentile", xTitle, width, height)
-                : ChartStyle.chart(t, xTitle, "fraction of requests", width, height);
+        XYChart c = spectrum ? chart("Latency percentile spectrum", "percentile", xTitle)
+                : chart("Latency CDF", xTitle, "fraction of requests");
         for (Map.Entry<String, Distribution> e : series.entrySet()) {
             double[][] xy = points(e.getValue().histogram(), spectrum);
             if (xy[0].length > 0) {

@@ -15,11 +15,8 @@ import tech.tablesaw.api.Table;
  *
  * <p>Series names: {@code steps}, {@code efficient zone}, {@code knee}, {@code recommended}.
  */
-public final class KneePlot {
+public final class KneePlot extends ChartBuilder<KneePlot> {
     private final KneeReport report;
-    private String title;
-    private int width = ChartStyle.WIDTH;
-    private int height = ChartStyle.HEIGHT;
     private boolean labels = true;
     private boolean logY;
 
@@ -31,22 +28,19 @@ public final class KneePlot {
         return new KneePlot(report);
     }
 
-    public KneePlot title(String title) { this.title = title; return this; }
-
-    public KneePlot size(int width, int height) { this.width = width; this.height = height; return this; }
-
     /** Label each point with its step (default on). */
     public KneePlot labels(boolean on) { this.labels = on; return this; }
 
     /** Logarithmic latency axis (default off). */
     public KneePlot logLatency(boolean on) { this.logY = on; return this; }
 
+    @Override
     public XYChart build() {
         Table s = report.steps();
         String tCol = report.throughputColumn();
         String lCol = report.latencyColumn();
-        XYChart c = ChartStyle.chart(title != null ? title : ChartStyle.title("Throughput vs latency", report.runId(), null),
-                Units.axis(tCol), Units.axis(lCol), width, height);
+        XYChart c = chart(ChartStyle.title("Throughput vs latency", report.runId(), null), Units.axis(tCol),
+                Units.axis(lCol));
         double[] x = s.doubleColumn(tCol).asDoubleArray();
         double[] y = s.doubleColumn(lCol).asDoubleArray();
         double[][] f = ChartStyle.finite(x, y);

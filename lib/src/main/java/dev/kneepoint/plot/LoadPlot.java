@@ -16,14 +16,11 @@ import org.knowm.xchart.XYChart;
  * percentile ({@code p50}, {@code p90}, {@code p99} by default) of one latency distribution, with an
  * optional vertical line at the knee.
  */
-public final class LoadPlot {
+public final class LoadPlot extends ChartBuilder<LoadPlot> {
     private final RunResult run;
     private LatencyMetric metric;
     private double[] percentiles = {50, 90, 99};
     private double kneeLoad = Double.NaN;
-    private String title;
-    private int width = ChartStyle.WIDTH;
-    private int height = ChartStyle.HEIGHT;
     private boolean logY;
     private boolean logX;
 
@@ -43,15 +40,12 @@ public final class LoadPlot {
     /** Draws a dashed vertical line labelled "knee" at this load (NaN: none). */
     public LoadPlot knee(double load) { this.kneeLoad = load; return this; }
 
-    public LoadPlot title(String title) { this.title = title; return this; }
-
-    public LoadPlot size(int width, int height) { this.width = width; this.height = height; return this; }
-
     public LoadPlot logLatency(boolean on) { this.logY = on; return this; }
 
     /** Logarithmic load axis, for ladders that double (default off). */
     public LoadPlot logLoad(boolean on) { this.logX = on; return this; }
 
+    @Override
     public XYChart build() {
         // A run mixing closed and open steps (a rate sweep's probes, a rate ladder's baseline) plots its open
         // steps: a concurrency is not a point of a rate axis.
@@ -60,9 +54,8 @@ public final class LoadPlot {
                 .filter(s -> s.info().isOpenLoop() == open)
                 .sorted(Comparator.comparingDouble(s -> s.info().load())).toList();
         LatencyMetric m = metric != null ? metric : open ? LatencyMetric.TTFT_SCHED : LatencyMetric.TTFT;
-        XYChart c = ChartStyle.chart(title != null ? title
-                        : ChartStyle.title(m.title() + " percentiles vs load", run.runId(), run.target()),
-                Units.load(open), m.title() + " (ms)", width, height);
+        XYChart c = chart(ChartStyle.title(m.title() + " percentiles vs load", run.runId(), run.target()),
+                Units.load(open), m.title() + " (ms)");
         double[] x = steps.stream().mapToDouble(s -> s.info().load()).toArray();
         double top = Double.NaN;
         for (double p : percentiles) {

@@ -19,15 +19,12 @@ import tech.tablesaw.api.Table;
  * Prompt lengths: each distinct {@code prompt_tokens} value when there are at most 8, else the buckets
  * given by {@link #buckets} (default: quartile edges of the prompt lengths).
  */
-public final class PromptLengthPlot {
+public final class PromptLengthPlot extends ChartBuilder<PromptLengthPlot> {
     private final Table requests;
     private final RunResult run;
     private String column = "ttft_ms";
     private double percentile = 99;
     private double[] edges;
-    private String title;
-    private int width = ChartStyle.WIDTH;
-    private int height = ChartStyle.HEIGHT;
 
     private PromptLengthPlot(Table requests, RunResult run) {
         this.requests = Objects.requireNonNull(requests, "requests");
@@ -46,10 +43,7 @@ public final class PromptLengthPlot {
     /** Bucket edges of {@code prompt_tokens} (used instead of distinct values). */
     public PromptLengthPlot buckets(double... edges) { this.edges = edges.clone(); return this; }
 
-    public PromptLengthPlot title(String title) { this.title = title; return this; }
-
-    public PromptLengthPlot size(int width, int height) { this.width = width; this.height = height; return this; }
-
+    @Override
     public XYChart build() {
         Table ok = Query.ok(Query.measured(requests));
         List<StepResult> steps = run.steps().stream().sorted(Comparator.comparingDouble(s -> s.info().load())).toList();
@@ -85,9 +79,8 @@ public final class PromptLengthPlot {
                 lines.computeIfAbsent(p.stringColumn(key).get(i), k -> new ArrayList<>()).add(new double[] {x, y});
             }
         }
-        XYChart c = ChartStyle.chart(title != null ? title
-                        : ChartStyle.title(column.replace("_ms", "") + " p" + LoadPlot.pct(percentile) + " by prompt length",
-                        run.runId(), run.target()), Units.load(open), Units.axis(pc), width, height);
+        XYChart c = chart(ChartStyle.title(column.replace("_ms", "") + " p" + LoadPlot.pct(percentile)
+                + " by prompt length", run.runId(), run.target()), Units.load(open), Units.axis(pc));
         for (Map.Entry<String, List<double[]>> e : lines.entrySet()) {
             List<double[]> pts = e.getValue();
             pts.sort(Comparator.comparingDouble(a -> a[0]));

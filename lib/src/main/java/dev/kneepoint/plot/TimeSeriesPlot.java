@@ -15,16 +15,14 @@ import tech.tablesaw.api.Table;
  * {@code output_tokens_per_s} on the left, {@code in_flight_mean} on a first right axis and
  * {@code ttft_p99_ms, itl_p99_ms} on a second right axis; {@link Overlay}s (telemetry) get an axis each.
  */
-public final class TimeSeriesPlot {
+public final class TimeSeriesPlot extends ChartBuilder<TimeSeriesPlot> {
     private final Table table;
     private final List<List<String>> groups = new ArrayList<>();
     private final List<List<Overlay>> overlays = new ArrayList<>();
-    private String title = "Time series";
-    private int width = ChartStyle.WIDTH;
-    private int height = ChartStyle.HEIGHT;
 
     private TimeSeriesPlot(Table table) {
         this.table = Objects.requireNonNull(table, "table");
+        title("Time series");
     }
 
     /** A builder with no axes yet; {@link #build()} uses the defaults when none is added. */
@@ -52,15 +50,13 @@ public final class TimeSeriesPlot {
         return this;
     }
 
-    public TimeSeriesPlot title(String title) { this.title = title; return this; }
-
-    public TimeSeriesPlot size(int width, int height) { this.width = width; this.height = height; return this; }
-
+    @Override
     public XYChart build() {
         List<List<String>> g = groups.isEmpty()
                 ? List.of(List.of("output_tokens_per_s"), List.of("in_flight_mean"), List.of("ttft_p99_ms", "itl_p99_ms"))
                 : groups;
-        XYChart c = ChartStyle.chart(title, "time (s)", Units.axis(g.get(0).get(0)), width, height);
+        // The default title, "Time series", was set when this builder was made.
+        XYChart c = chart(null, "time (s)", Units.axis(g.get(0).get(0)));
         double[] start = table.doubleColumn("t_start_s").asDoubleArray();
         double[] end = table.doubleColumn("t_end_s").asDoubleArray();
         double[] mid = new double[start.length];

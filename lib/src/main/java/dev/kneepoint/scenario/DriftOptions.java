@@ -1,6 +1,6 @@
 package dev.kneepoint.scenario;
 
-import java.util.ArrayList;
+import dev.kneepoint.metrics.Problems;
 import java.util.List;
 
 /**
@@ -26,29 +26,16 @@ public record DriftOptions(List<String> metrics, double segmentFraction, double 
             List.of("output_tokens_per_s", "ttft_p50_ms", "ttft_p99_ms", "itl_p50_ms", "itl_p99_ms");
 
     public DriftOptions {
-        List<String> problems = new ArrayList<>();
-        if (metrics == null || metrics.isEmpty()) {
-            problems.add("metrics must name at least one time-series column");
-        }
-        if (!(segmentFraction > 0 && segmentFraction <= 0.5)) {
-            problems.add("segmentFraction must be in (0, 0.5], got " + segmentFraction);
-        }
-        if (!(alpha > 0 && alpha < 1)) {
-            problems.add("alpha must be in (0, 1), got " + alpha);
-        }
-        if (!(minRelativeChange >= 0) || Double.isInfinite(minRelativeChange)) {
-            problems.add("minRelativeChange must be a finite number >= 0, got " + minRelativeChange);
-        }
-        if (!(burstAlpha > 0 && burstAlpha < 1)) {
-            problems.add("burstAlpha must be in (0, 1), got " + burstAlpha);
-        }
-        if (minBurstFailures < 1) {
-            problems.add("minBurstFailures must be >= 1, got " + minBurstFailures);
-        }
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("Invalid drift options (" + problems.size() + " problem"
-                    + (problems.size() == 1 ? "" : "s") + "):\n  - " + String.join("\n  - ", problems));
-        }
+        new Problems()
+                .check(metrics != null && !metrics.isEmpty(), "metrics must name at least one time-series column")
+                .check(segmentFraction > 0 && segmentFraction <= 0.5,
+                        "segmentFraction must be in (0, 0.5], got " + segmentFraction)
+                .check(alpha > 0 && alpha < 1, "alpha must be in (0, 1), got " + alpha)
+                .check(minRelativeChange >= 0 && !Double.isInfinite(minRelativeChange),
+                        "minRelativeChange must be a finite number >= 0, got " + minRelativeChange)
+                .check(burstAlpha > 0 && burstAlpha < 1, "burstAlpha must be in (0, 1), got " + burstAlpha)
+                .check(minBurstFailures >= 1, "minBurstFailures must be >= 1, got " + minBurstFailures)
+                .throwListIfAny("drift options");
         metrics = List.copyOf(metrics);
     }
 

@@ -1,10 +1,10 @@
 package dev.kneepoint.scenario;
 
+import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.workload.OutputControl;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -35,7 +35,7 @@ public record ProcedureOptions(int promptTokens, int outputTokens, int longFacto
                                OutputControl outputControl, DriftOptions drift) {
 
     public ProcedureOptions {
-        List<String> p = new ArrayList<>();
+        Problems p = new Problems();
         if (promptTokens < 1) p.add("promptTokens must be >= 1, got " + promptTokens);
         if (outputTokens < 1) p.add("outputTokens must be >= 1, got " + outputTokens);
         if (longFactor < 2) p.add("longFactor must be >= 2, got " + longFactor);
@@ -54,10 +54,7 @@ public record ProcedureOptions(int promptTokens, int outputTokens, int longFacto
         if (slo == null) p.add("slo must not be null (use Slo.none())");
         if (outputControl == null) p.add("outputControl must not be null");
         if (drift == null) p.add("drift options must not be null");
-        if (!p.isEmpty()) {
-            throw new IllegalArgumentException("Invalid procedure options (" + p.size() + " problem"
-                    + (p.size() == 1 ? "" : "s") + "):\n  - " + String.join("\n  - ", p));
-        }
+        p.throwListIfAny("procedure options");
         concurrency = List.copyOf(concurrency);
     }
 

@@ -1,11 +1,11 @@
 package dev.kneepoint.scenario;
 
+import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.request.Workload;
 import dev.kneepoint.workload.MixWorkload;
 import dev.kneepoint.workload.OutputControl;
 import dev.kneepoint.workload.PromptCalibrator;
 import dev.kneepoint.workload.Workloads;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -33,7 +33,7 @@ public record Scenario(String name, String description, List<PromptShare> prompt
     public record PromptShare(double weight, int tokens, String tag) {}
 
     public Scenario {
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         if (name == null || !name.matches("[A-Za-z0-9_-]{1,20}")) {
             problems.add("name must be 1-20 letters, digits, '_' or '-', got '" + name + "'");
         }
@@ -54,10 +54,7 @@ public record Scenario(String name, String description, List<PromptShare> prompt
         if (backgroundRps > 0 && (backgroundPrompt < 1 || backgroundOutput < 1)) {
             problems.add("background prompt and output tokens must be >= 1 when backgroundRps > 0");
         }
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("Invalid scenario '" + name + "' (" + problems.size() + " problem"
-                    + (problems.size() == 1 ? "" : "s") + "):\n  - " + String.join("\n  - ", problems));
-        }
+        problems.throwListIfAny("scenario '" + name + "'");
         description = description == null ? "" : description;
         prompts = List.copyOf(prompts);
         concurrency = List.copyOf(concurrency);

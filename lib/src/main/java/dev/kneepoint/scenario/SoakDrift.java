@@ -1,6 +1,7 @@
 package dev.kneepoint.scenario;
 
 import dev.kneepoint.analysis.Tables;
+import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.StepWindow;
 import java.time.Duration;
@@ -61,18 +62,14 @@ public final class SoakDrift {
      */
     public static DriftReport analyze(Table timeSeries, DriftOptions options) {
         int n = timeSeries.rowCount();
-        List<String> problems = new ArrayList<>();
-        if (n < 6) {
-            problems.add("need at least 6 intervals (3 early, 3 late), got " + n + ": use a shorter interval or a longer soak");
-        }
+        Problems problems = new Problems().check(n >= 6,
+                "need at least 6 intervals (3 early, 3 late), got " + n + ": use a shorter interval or a longer soak");
         for (String m : options.metrics()) {
             if (!timeSeries.containsColumn(m)) {
                 problems.add("no column '" + m + "' in the time series; columns are " + timeSeries.columnNames());
             }
         }
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("Cannot analyse drift: " + String.join("; ", problems));
-        }
+        problems.throwPlainIfAny("Cannot analyse drift");
         int seg = Math.max(3, (int) Math.floor(n * options.segmentFraction()));
         List<MetricDrift> metrics = new ArrayList<>();
         for (String m : options.metrics()) {
