@@ -1,6 +1,8 @@
 package dev.kneepoint.metrics;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
