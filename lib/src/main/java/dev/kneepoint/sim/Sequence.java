@@ -13,14 +13,12 @@ final class Sequence {
     final Object attachment;
     State state = State.WAITING;
     boolean inPrefill = true;
-    int prefillTarget;
     int computed;
     int generated;
     int privateBlocks;
     long[] sharedRefs = new long[4];
     int sharedCount;
     int registeredBlocks;
-    int preemptions;
     long arrivalNanos;
     long firstTokenNanos = -1;
     long lastTokenNanos = -1;
@@ -36,12 +34,14 @@ final class Sequence {
         this.blockHashes = blockHashes;
         this.targetOutput = targetOutput;
         this.attachment = attachment;
-        this.prefillTarget = promptTokens;
     }
 
-    /** The same request with another attachment (tests). */
-    Sequence withSink(TokenSink sink) {
-        return new Sequence(id, promptTokens, blockHashes, targetOutput, sink);
+    /**
+     * The tokens a prefill computes: the prompt, and after a preemption (which recomputes) also the tokens
+     * generated before it (they cannot grow while the sequence is in prefill).
+     */
+    int prefillTarget() {
+        return promptTokens + generated;
     }
 
     int heldBlocks() {

@@ -14,11 +14,16 @@ class EngineModelTest {
     private static final StepCost COST = StepCost.of(FAST);
 
     static Sequence seq(long id, int prompt, int output, int blockSize) {
+        return seq(id, prompt, output, blockSize, null);
+    }
+
+    /** A request whose tokens go to {@code sink}. */
+    static Sequence seq(long id, int prompt, int output, int blockSize, TokenSink sink) {
         long[] ids = new long[prompt];
         for (int i = 0; i < prompt; i++) {
             ids[i] = id * 1_000_003L + i;
         }
-        return new Sequence(id, prompt, Sequence.blockHashes(ids, blockSize), output, null);
+        return new Sequence(id, prompt, Sequence.blockHashes(ids, blockSize), output, sink);
     }
 
     @Test
