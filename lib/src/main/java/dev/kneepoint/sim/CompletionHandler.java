@@ -81,7 +81,7 @@ final class CompletionHandler {
             }
         }
         TokenSink sink = cr.stream() ? new EmitStream(ex, metrics) : new StreamSink();
-        Sequence seq = new Sequence(index, prompt, Sequence.blockHashes(cr.promptIds(), config.blockSize()), target, sink);
+        Sequence seq = new Sequence(index, cr.promptIds(), config.blockSize(), target, sink);
         Response r = new Response(cr, seq, sink, fault, finishReason, random.nextLong(),
                 new Sse(chat, (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(Sequence.mix(config.seed() + index + 1)),
                         System.currentTimeMillis() / 1000, config.modelName()));

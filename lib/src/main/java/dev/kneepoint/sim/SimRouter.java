@@ -76,7 +76,8 @@ final class SimRouter implements MiniHttpServer.Handler {
     private void nativeApi(NativeStream.Api api, HttpRequestData req, SimExchange ex) throws IOException {
         byte[] body;
         try {
-            body = JsonText.MAPPER.writeValueAsBytes(NativeStream.openAiRequest(api, JsonText.MAPPER.readTree(req.body())));
+            body = JsonText.MAPPER.writeValueAsBytes(
+                    NativeStream.openAiRequest(api, JsonText.MAPPER.readTree(req.body())));
         } catch (IOException | IllegalArgumentException e) {
             CompletionHandler.error(ex, 400, "BadRequestError", e.getMessage());
             return;
