@@ -17,8 +17,6 @@ import java.util.Map;
  * {@code word} → {@code stop}.
  */
 final class LlamaCppDecoder extends NativeDecoder {
-    private boolean ended;
-
     LlamaCppDecoder() {
         super(true);
     }
@@ -30,7 +28,6 @@ final class LlamaCppDecoder extends NativeDecoder {
         if (!n.path("stop").asBoolean(false)) {
             return new StreamPayload.Chunk(content, "", null, null, 1, -1, predicted, -1, Map.of());
         }
-        ended = true;
         Map<String, Double> timings = new LinkedHashMap<>();
         JsonNode t = n.get("timings");
         if (t != null && t.isObject()) {
@@ -45,7 +42,7 @@ final class LlamaCppDecoder extends NativeDecoder {
         }
         int prompt = NativeJson.integer(n, "tokens_evaluated");
         NativeJson.number(timings, n, "tokens_cached", "tokens_cached", 1);
-        return new StreamPayload.Chunk(content, "", null, finishReason(n), 0, prompt, predicted, -1, timings);
+        return ending(new StreamPayload.Chunk(content, "", null, finishReason(n), 0, prompt, predicted, -1, timings));
     }
 
     private static String finishReason(JsonNode n) {
@@ -58,10 +55,5 @@ final class LlamaCppDecoder extends NativeDecoder {
             return "stop";
         }
         return type.isEmpty() || type.equals("none") ? "stop" : type;
-    }
-
-    @Override
-    public boolean ended() {
-        return ended;
     }
 }

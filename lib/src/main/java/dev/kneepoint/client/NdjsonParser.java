@@ -1,7 +1,6 @@
 package dev.kneepoint.client;
 
 import java.util.Locale;
-import java.util.Objects;
 
 /**
  * A pure, transport-free newline-delimited JSON line splitter (Ollama's stream): bytes in, lines
@@ -15,7 +14,7 @@ import java.util.Objects;
  * <p>After an error the parser is failed: further input is ignored and nothing more is reported.
  * Not thread-safe: one parser per stream.
  */
-public final class NdjsonParser implements StreamFramer {
+public final class NdjsonParser extends LineFramer<NdjsonParser.Listener> {
 
     /** Receives lines, in stream order, on the thread calling {@link #feed} or {@link #finish}. */
     public interface Listener {
@@ -34,39 +33,31 @@ public final class NdjsonParser implements StreamFramer {
     private static final byte CR = '\r';
     private static final byte LF = '\n';
 
-    private final Listener listener;
-    private final int maxLineBytes;
     private final StringBuilder text = new StringBuilder(256);
-    private byte[] pending = new byte[1024];
-    private int pendingLen;
-    private boolean failed;
 
     /**
      * @param maxLineBytes bytes one line may take before {@link SseParser.ErrorKind#OVERSIZE} is
      *                     reported; must be positive
      */
     public NdjsonParser(Listener listener, int maxLineBytes) {
-        this.listener = Objects.requireNonNull(listener, "listener");
-        this.maxLineBytes = StreamFramer.positiveLimit(maxLineBytes, "maxLineBytes");
+        super(listener, maxLineBytes, "maxLineBytes", "NDJSON line");
     }
 
     @Override
-    public void feed(byte[] buf, int off, int len) {
-        Objects.checkFromIndexSize(off, len, buf.length);
-        int end = off + len;
+    void split(byte[] buf, int off, int end) {
         int lineStart = off;
         for (int i = off; i < end && !failed; i++) {
             if (buf[i] != LF) {
                 continue;
             }
             if (pendingLen > 0) {
-                if (!append(buf, lineStart, i - lineStart)) {
+                if (!appendPending(buf, lineStart, i - lineStart, 0)) {
                     return;
                 }
                 line(pending, 0, pendingLen, true);
                 pendingLen = 0;
             } else {
-                if (i - lineStart > maxLineBytes) {
+                if (i - lineStart > limit) {
                     oversize();
                     return;
                 }
@@ -75,7 +66,7 @@ public final class NdjsonParser implements StreamFramer {
             lineStart = i + 1;
         }
         if (!failed && lineStart < end) {
-            append(buf, lineStart, end - lineStart);
+            appendPending(buf, lineStart, end - lineStart, 0);
         }
     }
 
@@ -92,11 +83,6 @@ public final class NdjsonParser implements StreamFramer {
         }
         pendingLen = 0;
         return partial;
-    }
-
-    /** True once an error has been reported. */
-    public boolean failed() {
-        return failed;
     }
 
     private void line(byte[] b, int off, int len, boolean terminated) {
@@ -128,31 +114,8 @@ public final class NdjsonParser implements StreamFramer {
         }
     }
 
-    private boolean append(byte[] buf, int off, int len) {
-        int need = pendingLen + len;
-        if (need > maxLineBytes) {
-            oversize();
-            return false;
-        }
-        if (need > pending.length) {
-            pending = StreamFramer.grow(pending, pendingLen, need);
-        }
-        System.arraycopy(buf, off, pending, pendingLen, len);
-        pendingLen = need;
-        return true;
-    }
-
-    private void oversize() {
-        fail(SseParser.ErrorKind.OVERSIZE, String.format(Locale.ROOT,
-                "NDJSON line larger than the limit of %d bytes", maxLineBytes));
-    }
-
-    private void fail(SseParser.ErrorKind kind, String message) {
-        if (failed) {
-            return;
-        }
-        failed = true;
-        pendingLen = 0;
+    @Override
+    void report(SseParser.ErrorKind kind, String message) {
         listener.onError(kind, message);
     }
 }

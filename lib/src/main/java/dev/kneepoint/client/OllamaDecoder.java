@@ -25,7 +25,6 @@ import java.util.Map;
  */
 final class OllamaDecoder extends NativeDecoder {
     private static final double NS_TO_MS = 1e-6;
-    private boolean ended;
     /** Tokens counted from the {@code logprobs} arrays so far; -1 until a line had one. */
     private int logprobTokens = -1;
 
@@ -35,15 +34,10 @@ final class OllamaDecoder extends NativeDecoder {
 
     @Override
     StreamPayload decodeObject(JsonNode n) {
-        String content = NativeJson.text(n, "response");
-        String reasoning = NativeJson.text(n, "thinking");
-        String role = null;
-        JsonNode message = n.get("message");
-        if (message != null && message.isObject()) {
-            content = content + NativeJson.text(message, "content");
-            reasoning = reasoning + NativeJson.text(message, "thinking");
-            role = message.hasNonNull("role") ? message.get("role").asText() : null;
-        }
+        JsonNode message = n.path("message"); // /api/chat's; reads as empty on /api/generate
+        String content = NativeJson.text(n, "response") + NativeJson.text(message, "content");
+        String reasoning = NativeJson.text(n, "thinking") + NativeJson.text(message, "thinking");
+        String role = message.hasNonNull("role") ? message.get("role").asText() : null;
         JsonNode logprobs = n.get("logprobs");
         boolean counted = logprobs != null && logprobs.isArray();
         if (counted) {
@@ -53,7 +47,6 @@ final class OllamaDecoder extends NativeDecoder {
             return new StreamPayload.Chunk(content, reasoning, role, null, 1, -1, counted ? logprobTokens : -1, -1,
                     Map.of());
         }
-        ended = true;
         String reason = NativeJson.text(n, "done_reason");
         Map<String, Double> timings = new LinkedHashMap<>();
         NativeJson.number(timings, n, "total_duration", "total_ms", NS_TO_MS);
@@ -62,12 +55,7 @@ final class OllamaDecoder extends NativeDecoder {
         NativeJson.number(timings, n, "eval_duration", "eval_ms", NS_TO_MS);
         NativeJson.number(timings, n, "prompt_eval_count", "prompt_eval_count", 1);
         NativeJson.number(timings, n, "eval_count", "eval_count", 1);
-        return new StreamPayload.Chunk(content, reasoning, role, reason.isEmpty() ? "stop" : reason, 0,
-                NativeJson.integer(n, "prompt_eval_count"), NativeJson.integer(n, "eval_count"), -1, timings);
-    }
-
-    @Override
-    public boolean ended() {
-        return ended;
+        return ending(new StreamPayload.Chunk(content, reasoning, role, reason.isEmpty() ? "stop" : reason, 0,
+                NativeJson.integer(n, "prompt_eval_count"), NativeJson.integer(n, "eval_count"), -1, timings));
     }
 }

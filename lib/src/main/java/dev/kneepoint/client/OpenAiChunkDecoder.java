@@ -59,9 +59,7 @@ final class OpenAiChunkDecoder {
                 return new StreamPayload.Malformed("expected a JSON object, got: " + snippet(data));
             }
             Fields f = new Fields();
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                JsonToken t = p.nextToken();
+            eachField(p, JsonToken.START_OBJECT, (name, t) -> {
                 switch (name) {
                     case "choices" -> readChoices(p, t, f);
                     case "usage" -> readUsage(p, t, f);
@@ -71,7 +69,7 @@ final class OpenAiChunkDecoder {
                     case "timings" -> f.timings = readNumbers(p, t);
                     default -> p.skipChildren();
                 }
-            }
+            });
             if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
                 return new StreamPayload.Malformed("trailing content after the JSON object: " + snippet(data));
             }
@@ -113,9 +111,7 @@ final class OpenAiChunkDecoder {
         f.choices = 0;
         while (p.nextToken() == JsonToken.START_OBJECT) {
             f.choices++;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                JsonToken v = p.nextToken();
+            eachField(p, JsonToken.START_OBJECT, (name, v) -> {
                 switch (name) {
                     case "delta", "message" -> readDelta(p, v, f);
                     case "text" -> f.content = concat(f.content, v == JsonToken.VALUE_STRING ? p.getText() : skip(p));
@@ -126,7 +122,7 @@ final class OpenAiChunkDecoder {
                     }
                     default -> p.skipChildren();
                 }
-            }
+            });
         }
         if (p.currentToken() != JsonToken.END_ARRAY) {
             throw new JsonParseFailure(p, "choices must be an array of objects");
@@ -134,12 +130,7 @@ final class OpenAiChunkDecoder {
     }
 
     private static void readDelta(JsonParser p, JsonToken t, Fields f) throws IOException {
-        if (!objectOrSkip(p, t)) {
-            return;
-        }
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String name = p.currentName();
-            JsonToken v = p.nextToken();
+        eachField(p, t, (name, v) -> {
             String s = v == JsonToken.VALUE_STRING ? p.getText() : skip(p);
             switch (name) {
                 case "content" -> f.content = concat(f.content, s);
@@ -148,16 +139,11 @@ final class OpenAiChunkDecoder {
                 default -> {
                 }
             }
-        }
+        });
     }
 
     private static void readUsage(JsonParser p, JsonToken t, Fields f) throws IOException {
-        if (!objectOrSkip(p, t)) {
-            return;
-        }
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String name = p.currentName();
-            JsonToken v = p.nextToken();
+        eachField(p, t, (name, v) -> {
             switch (name) {
                 case "prompt_tokens" -> f.promptTokens = intOr(p, v, f.promptTokens);
                 case "completion_tokens" -> f.completionTokens = intOr(p, v, f.completionTokens);
@@ -170,7 +156,7 @@ final class OpenAiChunkDecoder {
                 }
                 default -> p.skipChildren();
             }
-        }
+        });
     }
 
     private static String readError(JsonParser p, JsonToken t) throws IOException {
@@ -199,20 +185,35 @@ final class OpenAiChunkDecoder {
     }
 
     private static Map<String, Double> readNumbers(JsonParser p, JsonToken t) throws IOException {
-        if (!objectOrSkip(p, t)) {
-            return Map.of();
-        }
         Map<String, Double> out = new LinkedHashMap<>();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String name = p.currentName();
-            JsonToken v = p.nextToken();
+        boolean object = eachField(p, t, (name, v) -> {
             if (v.isNumeric()) {
                 out.put(name, p.getDoubleValue());
             } else {
                 p.skipChildren();
             }
+        });
+        return object ? out : Map.of();
+    }
+
+    /** Reads one field of an object, the parser standing on the first token {@code v} of its value. */
+    private interface FieldReader {
+        void read(String name, JsonToken v) throws IOException;
+    }
+
+    /**
+     * Hands each field of the object that {@code t} starts to {@code reader}, in order, and returns true; when
+     * {@code t} starts no object, skips the value it starts and returns false.
+     */
+    private static boolean eachField(JsonParser p, JsonToken t, FieldReader reader) throws IOException {
+        if (!objectOrSkip(p, t)) {
+            return false;
         }
-        return out;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            reader.read(name, p.nextToken());
+        }
+        return true;
     }
 
     /** True when {@code t} starts an object; else skips the value {@code t} starts and returns false. */

@@ -1,7 +1,6 @@
 package dev.kneepoint.client;
 
 import java.util.Locale;
-import java.util.Objects;
 
 /**
  * A pure, transport-free Server-Sent-Events parser (WHATWG "event stream interpretation"): bytes
@@ -18,7 +17,7 @@ import java.util.Objects;
  * The parser reuses its buffers and allocates nothing per byte. Not thread-safe: one parser per
  * stream.
  */
-public final class SseParser implements StreamFramer {
+public final class SseParser extends LineFramer<SseParser.Listener> {
 
     /** Default maximum size of one event: 64 MiB. */
     public static final int DEFAULT_MAX_EVENT_BYTES = 64 << 20;
@@ -64,14 +63,9 @@ public final class SseParser implements StreamFramer {
     private static final byte CR = '\r';
     private static final byte LF = '\n';
 
-    private final Listener listener;
-    private final int maxEventBytes;
     private final StringBuilder data = new StringBuilder(256);
     private final StringBuilder scratch = new StringBuilder(64);
-    private byte[] pending = new byte[1024];
-    private int pendingLen;
     private boolean skipLf;
-    private boolean failed;
     private boolean hasData;
     private long eventBytes;
     private String eventType = "";
@@ -87,15 +81,11 @@ public final class SseParser implements StreamFramer {
      *                      {@link ErrorKind#OVERSIZE} is reported; must be positive
      */
     public SseParser(Listener listener, int maxEventBytes) {
-        this.listener = Objects.requireNonNull(listener, "listener");
-        this.maxEventBytes = StreamFramer.positiveLimit(maxEventBytes, "maxEventBytes");
+        super(listener, maxEventBytes, "maxEventBytes", "SSE event");
     }
 
-    /** Parses {@code len} bytes of {@code buf} from {@code off}; complete events are reported at once. */
     @Override
-    public void feed(byte[] buf, int off, int len) {
-        Objects.checkFromIndexSize(off, len, buf.length);
-        int end = off + len;
+    void split(byte[] buf, int off, int end) {
         int i = off;
         if (skipLf && i < end) {
             skipLf = false;
@@ -111,7 +101,7 @@ public final class SseParser implements StreamFramer {
                 continue;
             }
             if (pendingLen > 0) {
-                if (!appendPending(buf, lineStart, i - lineStart)) {
+                if (!appendPending(buf, lineStart, i - lineStart, eventBytes)) {
                     return;
                 }
                 processLine(pending, 0, pendingLen);
@@ -132,7 +122,7 @@ public final class SseParser implements StreamFramer {
             lineStart = i;
         }
         if (!failed && lineStart < end) {
-            appendPending(buf, lineStart, end - lineStart);
+            appendPending(buf, lineStart, end - lineStart, eventBytes);
         }
     }
 
@@ -149,35 +139,14 @@ public final class SseParser implements StreamFramer {
         return partial;
     }
 
-    /** True once an error has been reported. */
-    public boolean failed() {
-        return failed;
-    }
-
-    private boolean appendPending(byte[] buf, int off, int len) {
-        if (eventBytes + pendingLen + len > maxEventBytes) {
-            fail(ErrorKind.OVERSIZE, String.format(Locale.ROOT,
-                    "SSE event larger than the limit of %d bytes", maxEventBytes));
-            return false;
-        }
-        int need = pendingLen + len;
-        if (need > pending.length) {
-            pending = StreamFramer.grow(pending, pendingLen, need);
-        }
-        System.arraycopy(buf, off, pending, pendingLen, len);
-        pendingLen = need;
-        return true;
-    }
-
     private void processLine(byte[] b, int off, int len) {
         if (len == 0) {
             dispatch();
             return;
         }
         eventBytes += len + 1;
-        if (eventBytes > maxEventBytes) {
-            fail(ErrorKind.OVERSIZE, String.format(Locale.ROOT,
-                    "SSE event larger than the limit of %d bytes", maxEventBytes));
+        if (eventBytes > limit) {
+            oversize();
             return;
         }
         if (b[off] == ':') {
@@ -266,12 +235,8 @@ public final class SseParser implements StreamFramer {
         return true;
     }
 
-    private void fail(ErrorKind kind, String message) {
-        if (failed) {
-            return;
-        }
-        failed = true;
-        pendingLen = 0;
+    @Override
+    void report(ErrorKind kind, String message) {
         resetEvent();
         listener.onError(kind, message);
     }

@@ -19,7 +19,6 @@ import java.util.Map;
  */
 final class TgiDecoder extends NativeDecoder {
     private int tokens;
-    private boolean ended;
 
     TgiDecoder() {
         super(false);
@@ -41,7 +40,6 @@ final class TgiDecoder extends NativeDecoder {
         if (!last) {
             return new StreamPayload.Chunk(text, "", null, null, 1, -1, tokens, -1, Map.of());
         }
-        ended = true;
         Map<String, Double> timings = new LinkedHashMap<>();
         String finish = null;
         int total = tokens;
@@ -57,11 +55,7 @@ final class TgiDecoder extends NativeDecoder {
             NativeJson.number(timings, details, "input_length", "input_length", 1);
         }
         // with a finish reason the count is the final server total; without details it stays continuous
-        return new StreamPayload.Chunk(text, "", null, finish, finish != null ? 0 : 1, prompt, total, -1, timings);
-    }
-
-    @Override
-    public boolean ended() {
-        return ended;
+        return ending(new StreamPayload.Chunk(text, "", null, finish, finish != null ? 0 : 1, prompt, total, -1,
+                timings));
     }
 }

@@ -25,13 +25,12 @@ final class BlockManager {
         this.free = numBlocks;
     }
 
-    int numBlocks() {
-        return numBlocks;
-    }
-
-    /** Blocks referenced by running sequences (vLLM's "usage"; idle cached blocks count as free). */
-    int usedBlocks() {
-        return numBlocks - free - idleLru.size();
+    /**
+     * The share of blocks in [0, 1] referenced by running sequences (vLLM's KV usage: idle cached blocks count as
+     * free).
+     */
+    double usage() {
+        return (double) (numBlocks - free - idleLru.size()) / numBlocks;
     }
 
     int blocksFor(int tokens) {

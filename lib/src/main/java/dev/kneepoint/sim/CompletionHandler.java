@@ -1,7 +1,6 @@
 package dev.kneepoint.sim;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -25,15 +24,13 @@ final class CompletionHandler {
     private final Engine engine;
     private final SimMetrics metrics;
     private final FaultPlanner faults;
-    private final ObjectMapper mapper;
     private final AtomicLong counter = new AtomicLong();
 
-    CompletionHandler(SimConfig config, Engine engine, SimMetrics metrics, FaultPlanner faults, ObjectMapper mapper) {
+    CompletionHandler(SimConfig config, Engine engine, SimMetrics metrics, FaultPlanner faults) {
         this.config = config;
         this.engine = engine;
         this.metrics = metrics;
         this.faults = faults;
-        this.mapper = mapper;
     }
 
     void handle(boolean chat, HttpRequestData req, SimExchange ex) throws IOException {
@@ -43,7 +40,7 @@ final class CompletionHandler {
         CompletionRequest cr;
         FaultPlanner.Decision fault;
         try {
-            cr = CompletionRequest.parse(chat, mapper.readTree(req.body()));
+            cr = CompletionRequest.parse(chat, JsonText.MAPPER.readTree(req.body()));
             fault = faults.decide(req.header(FaultPlanner.HEADER), random, System.nanoTime());
         } catch (IllegalArgumentException | JsonProcessingException e) {
             error(ex, 400, "BadRequestError", e.getMessage());
@@ -84,7 +81,7 @@ final class CompletionHandler {
             }
         }
         TokenSink sink = cr.stream() ? new EmitStream(ex, metrics) : new StreamSink();
-        Sequence seq = new Sequence(index, prompt, Sequence.blockHashes(cr.promptIds(), config.blockSize()), target, sink);
+        Sequence seq = new Sequence(index, cr.promptIds(), config.blockSize(), target, sink);
         Response r = new Response(cr, seq, sink, fault, finishReason, random.nextLong(),
                 new Sse(chat, (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(Sequence.mix(config.seed() + index + 1)),
                         System.currentTimeMillis() / 1000, config.modelName()));
@@ -153,12 +150,8 @@ final class CompletionHandler {
                 + "\",\"choices\":[{\"index\":0," + (chat ? "\"message\":{\"role\":\"assistant\",\"content\":\"" + text
                 + "\"}" : "\"text\":\"" + text + "\"") + ",\"logprobs\":null,\"finish_reason\":\"" + r.finishReason()
                 + "\"}],\"usage\":" + Sse.usage(r.promptTokens(), generated) + "}";
-        finished(r.finishReason());
+        metrics.finished(r.finishReason());
         ex.send(200, JSON, body.getBytes(StandardCharsets.UTF_8));
-    }
-
-    void finished(String reason) {
-        ("length".equals(reason) ? metrics.requestsFinishedLength : metrics.requestsFinishedStop).increment();
     }
 
     static void error(SimExchange ex, int status, String type, String message) throws IOException {

@@ -313,8 +313,7 @@ final class EmitStream implements TokenSink {
         switch (how) {
             case OK -> {
                 ex.streamEnded();
-                ("length".equals(r.finishReason()) ? metrics.requestsFinishedLength : metrics.requestsFinishedStop)
-                        .increment();
+                metrics.finished(r.finishReason());
             }
             case EARLY -> {
                 engine.abort(r.seq());

@@ -87,7 +87,7 @@ final class EngineModel {
         int[] work = new int[running.size() + waiting.size() + 1];
         for (int i = 0; i < running.size() && budget > 0; i++) {
             Sequence s = running.get(i);
-            int tokens = s.inPrefill ? Math.min(s.prefillTarget - s.computed, budget)
+            int tokens = s.inPrefill ? Math.min(s.prefillTarget() - s.computed, budget)
                     : Math.min(Math.min(tokensPerChunk, s.targetOutput - s.generated), budget);
             int needBlocks = blocks.blocksFor(s.computed + tokens);
             boolean selfPreempted = false;
@@ -115,10 +115,10 @@ final class EngineModel {
         if (preemptedNow == 0) {
             while (budget > 0 && running.size() < maxNumSeqs && !waiting.isEmpty()) {
                 Sequence s = waiting.peekFirst();
-                int maxHitBlocks = (s.prefillTarget - 1) / blockSize;
+                int maxHitBlocks = (s.prefillTarget() - 1) / blockSize;
                 int hits = blocks.lookup(s, maxHitBlocks, idleScratch);
                 int start = hits * blockSize;
-                int tokens = Math.min(s.prefillTarget - start, budget);
+                int tokens = Math.min(s.prefillTarget() - start, budget);
                 int newBlocks = blocks.blocksFor(start + tokens) - hits;
                 if (!blocks.canAllocate(newBlocks, idleScratch[0])) {
                     break;
@@ -126,7 +126,7 @@ final class EngineModel {
                 waiting.pollFirst();
                 blocks.acquireHits(s, hits);
                 blocks.grow(s, hits + newBlocks);
-                prefixQueries += s.prefillTarget;
+                prefixQueries += s.prefillTarget();
                 prefixHits += start;
                 s.computed = start;
                 s.inPrefill = true;
@@ -156,7 +156,7 @@ final class EngineModel {
             if (s.inPrefill) {
                 promptTokensComputed += tokens;
                 blocks.registerComputed(s);
-                if (s.computed >= s.prefillTarget) {
+                if (s.computed >= s.prefillTarget()) {
                     s.inPrefill = false;
                     produced = 1;
                 }
@@ -190,8 +190,6 @@ final class EngineModel {
         victim.state = Sequence.State.WAITING;
         victim.inPrefill = true;
         victim.computed = 0;
-        victim.prefillTarget = victim.promptTokens + victim.generated;
-        victim.preemptions++;
         preemptions++;
         waiting.addFirst(victim);
     }
@@ -199,7 +197,7 @@ final class EngineModel {
     int numRunning() { return running.size(); }
     int numWaiting() { return waiting.size(); }
     /** KV usage in [0, 1]: blocks referenced by running sequences over all blocks. */
-    double kvUsage() { return (double) blocks.usedBlocks() / blocks.numBlocks(); }
+    double kvUsage() { return blocks.usage(); }
     long preemptions() { return preemptions; }
     long prefixQueries() { return prefixQueries; }
     long prefixHits() { return prefixHits; }

@@ -1,7 +1,12 @@
 package dev.kneepoint.sim;
 
-/** JSON string escaping for hand-built responses. */
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** The simulator's JSON: one shared mapper for the requests it reads, and escaping for hand-built responses. */
 final class JsonText {
+    /** The Jackson mapper of every simulator in the process (default settings; thread-safe). */
+    static final ObjectMapper MAPPER = new ObjectMapper();
+
     private JsonText() {
     }
 

@@ -2,7 +2,6 @@ package dev.kneepoint.sim;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.Locale;
@@ -52,7 +51,6 @@ final class NativeStream {
 
     private final Api api;
     private final String model;
-    private final ObjectMapper mapper;
     private final long startNanos = System.nanoTime();
     private final StringBuilder text = new StringBuilder();
     private long firstNanos = -1;
@@ -60,10 +58,9 @@ final class NativeStream {
     private int completion;
     private String pendingTgi;
 
-    NativeStream(Api api, String model, ObjectMapper mapper) {
+    NativeStream(Api api, String model) {
         this.api = api;
         this.model = model;
-        this.mapper = mapper;
     }
 
     /**
@@ -71,11 +68,11 @@ final class NativeStream {
      *
      * @throws IllegalArgumentException when the request does not stream or has no prompt
      */
-    static ObjectNode openAiRequest(Api api, JsonNode in, ObjectMapper mapper) {
+    static ObjectNode openAiRequest(Api api, JsonNode in) {
         if (in == null || !in.isObject()) {
             throw new IllegalArgumentException("request body must be a JSON object");
         }
-        ObjectNode out = mapper.createObjectNode();
+        ObjectNode out = JsonText.MAPPER.createObjectNode();
         JsonNode params = switch (api) {
             case TGI -> in.path("parameters");
             case OLLAMA_GENERATE, OLLAMA_CHAT -> in.path("options");
@@ -137,7 +134,7 @@ final class NativeStream {
             }
             JsonNode n;
             try {
-                n = mapper.readTree(data);
+                n = JsonText.MAPPER.readTree(data);
             } catch (JsonProcessingException e) {
                 out.append(api.ndjson() ? "" : "data: ").append(data).append(api.ndjson() ? "\n" : "\n\n");
                 continue;
@@ -207,10 +204,8 @@ final class NativeStream {
     }
 
     private void flushTgi(StringBuilder out) {
-        if (pendingTgi != null) {
-            out.append("data:").append(pendingTgi).append(",\"generated_text\":null,\"details\":null}\n\n");
-            pendingTgi = null;
-        }
+        flushTgiEvent(out, pendingTgi);
+        pendingTgi = null;
     }
 
     private void finish(StringBuilder out, String reason) {

@@ -13,35 +13,36 @@ final class Sequence {
     final Object attachment;
     State state = State.WAITING;
     boolean inPrefill = true;
-    int prefillTarget;
     int computed;
     int generated;
     int privateBlocks;
     long[] sharedRefs = new long[4];
     int sharedCount;
     int registeredBlocks;
-    int preemptions;
     long arrivalNanos;
     long firstTokenNanos = -1;
     long lastTokenNanos = -1;
 
     /**
-     * @param blockHashes chained hashes of the prompt's full blocks (for the prefix cache)
+     * @param promptIds the prompt's token ids: their count, and the chained hashes of their full blocks of
+     *        {@code blockSize} tokens (for the prefix cache), are kept
      * @param targetOutput output tokens this request will generate (>= 1)
      * @param attachment the engine's per-request payload (the token sink), opaque to the model
      */
-    Sequence(long id, int promptTokens, long[] blockHashes, int targetOutput, Object attachment) {
+    Sequence(long id, long[] promptIds, int blockSize, int targetOutput, Object attachment) {
         this.id = id;
-        this.promptTokens = promptTokens;
-        this.blockHashes = blockHashes;
+        this.promptTokens = promptIds.length;
+        this.blockHashes = blockHashes(promptIds, blockSize);
         this.targetOutput = targetOutput;
         this.attachment = attachment;
-        this.prefillTarget = promptTokens;
     }
 
-    /** The same request with another attachment (tests). */
-    Sequence withSink(TokenSink sink) {
-        return new Sequence(id, promptTokens, blockHashes, targetOutput, sink);
+    /**
+     * The tokens a prefill computes: the prompt, and after a preemption (which recomputes) also the tokens
+     * generated before it (they cannot grow while the sequence is in prefill).
+     */
+    int prefillTarget() {
+        return promptTokens + generated;
     }
 
     int heldBlocks() {
@@ -56,7 +57,7 @@ final class Sequence {
     }
 
     /** Chained hashes of each full block of {@code tokenIds} (block i's hash covers blocks 0..i). */
-    static long[] blockHashes(long[] tokenIds, int blockSize) {
+    private static long[] blockHashes(long[] tokenIds, int blockSize) {
         long[] out = new long[tokenIds.length / blockSize];
         long h = 0x9E3779B97F4A7C15L;
         for (int b = 0; b < out.length; b++) {

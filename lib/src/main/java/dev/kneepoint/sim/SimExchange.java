@@ -61,15 +61,22 @@ final class SimExchange {
 
     /**
      * Encodes UTF-8 {@code text[from, to)} as one HTTP chunk (followed by the terminal chunk when
-     * {@code last}) into a buffer reused across this exchange's chunks (one copy, no String); every
-     * chunk of a translated (native API) stream takes the general path. The result is a view valid
-     * until the next call; empty text gives no chunk (only the terminal one, if asked for).
+     * {@code last}) into a buffer reused across this exchange's chunks (one copy, no String); a translated
+     * (native API) stream's text is translated first. The result is a view valid until the next call; empty
+     * text gives no chunk (only the terminal one, if asked for).
      */
     ByteBuffer encodeChunk(byte[] text, int from, int to, boolean last) {
-        int n = to - from;
         if (translator != null) {
-            return general(translator.translate(new String(text, from, n, StandardCharsets.UTF_8)), last);
+            byte[] data = translator.translate(new String(text, from, to - from, StandardCharsets.UTF_8))
+                    .getBytes(StandardCharsets.UTF_8);
+            return frame(data, 0, data.length, last);
         }
+        return frame(text, from, to, last);
+    }
+
+    /** {@code text[from, to)} framed as a chunk (and the terminal chunk when {@code last}) in the reused buffer. */
+    private ByteBuffer frame(byte[] text, int from, int to, boolean last) {
+        int n = to - from;
         int need = n + CHUNK_HEAD + 2 + LAST_CHUNK.length;
         if (chunkBuf.length < need) {
             chunkBuf = new byte[Math.max(need, chunkBuf.length * 2)];
@@ -97,28 +104,6 @@ final class SimExchange {
             k += LAST_CHUNK.length;
         }
         return chunkView.limit(k).position(start);
-    }
-
-    private ByteBuffer general(String text, boolean last) {
-        byte[] data = text.getBytes(StandardCharsets.UTF_8);
-        String hex = Integer.toHexString(data.length);
-        byte[] all = new byte[(data.length == 0 ? 0 : hex.length() + 4 + data.length) + (last ? LAST_CHUNK.length : 0)];
-        int k = 0;
-        if (data.length > 0) {
-            for (int i = 0; i < hex.length(); i++) {
-                all[k++] = (byte) hex.charAt(i);
-            }
-            all[k++] = '\r';
-            all[k++] = '\n';
-            System.arraycopy(data, 0, all, k, data.length);
-            k += data.length;
-            all[k++] = '\r';
-            all[k++] = '\n';
-        }
-        if (last) {
-            System.arraycopy(LAST_CHUNK, 0, all, k, LAST_CHUNK.length);
-        }
-        return ByteBuffer.wrap(all);
     }
 
     /** Writes what the socket's send buffer takes now, without blocking; returns the bytes written. */

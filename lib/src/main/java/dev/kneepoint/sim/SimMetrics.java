@@ -49,6 +49,11 @@ final class SimMetrics {
         faults.get(kind).increment();
     }
 
+    /** Counts a request that finished with {@code reason} ({@code length}, else a stop). */
+    void finished(String reason) {
+        ("length".equals(reason) ? requestsFinishedLength : requestsFinishedStop).increment();
+    }
+
     /** A copy of the emission-lag histogram (nanoseconds). */
     Histogram lagSnapshot() {
         return emissionLag.copy();

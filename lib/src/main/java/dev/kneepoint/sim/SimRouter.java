@@ -1,12 +1,11 @@
 package dev.kneepoint.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
+import java.util.function.Function;
 
 /**
  * Routes requests: {@code POST /v1/chat/completions}, {@code POST /v1/completions},
@@ -22,15 +21,13 @@ final class SimRouter implements MiniHttpServer.Handler {
     private final Engine engine;
     private final SimMetrics metrics;
     private final CompletionHandler completions;
-    private final ObjectMapper mapper;
     private final long created = System.currentTimeMillis() / 1000;
 
-    SimRouter(SimConfig config, Engine engine, SimMetrics metrics, CompletionHandler completions, ObjectMapper mapper) {
+    SimRouter(SimConfig config, Engine engine, SimMetrics metrics, CompletionHandler completions) {
         this.config = config;
         this.engine = engine;
         this.metrics = metrics;
         this.completions = completions;
-        this.mapper = mapper;
     }
 
     @Override
@@ -70,8 +67,8 @@ final class SimRouter implements MiniHttpServer.Handler {
                     methodNotAllowed(ex);
                 }
             }
-            case "/tokenize" -> tokenize(req, ex, post);
-            case "/detokenize" -> detokenize(req, ex, post);
+            case "/tokenize" -> postIds(req, ex, post, SimRouter::promptIds, this::tokenized);
+            case "/detokenize" -> postIds(req, ex, post, SimRouter::tokenIds, SimRouter::detokenized);
             default -> CompletionHandler.error(ex, 404, "NotFoundError", "no route for " + path);
         }
     }
@@ -79,12 +76,13 @@ final class SimRouter implements MiniHttpServer.Handler {
     private void nativeApi(NativeStream.Api api, HttpRequestData req, SimExchange ex) throws IOException {
         byte[] body;
         try {
-            body = mapper.writeValueAsBytes(NativeStream.openAiRequest(api, mapper.readTree(req.body()), mapper));
+            body = JsonText.MAPPER.writeValueAsBytes(
+                    NativeStream.openAiRequest(api, JsonText.MAPPER.readTree(req.body())));
         } catch (IOException | IllegalArgumentException e) {
             CompletionHandler.error(ex, 400, "BadRequestError", e.getMessage());
             return;
         }
-        ex.translateWith(new NativeStream(api, config.modelName(), mapper));
+        ex.translateWith(new NativeStream(api, config.modelName()));
         completions.handle(api == NativeStream.Api.OLLAMA_CHAT,
                 new HttpRequestData(req.method(), req.path(), req.headers(), body), ex);
     }
@@ -95,56 +93,63 @@ final class SimRouter implements MiniHttpServer.Handler {
                 + JsonText.escape(config.modelName()) + "\",\"parent\":null,\"max_model_len\":" + config.maxModelLen() + "}]}";
     }
 
-    private void tokenize(HttpRequestData req, SimExchange ex, boolean post) throws IOException {
+    /**
+     * Answers a POST whose JSON body gives token ids ({@code /tokenize}, {@code /detokenize}): 405 for another
+     * method, 400 with the reason when {@code read} cannot take the ids from the body, else 200 with the JSON
+     * object {@code answer} makes of them.
+     */
+    private static void postIds(HttpRequestData req, SimExchange ex, boolean post, Function<JsonNode, long[]> read,
+                                Function<long[], ObjectNode> answer) throws IOException {
         if (!post) {
             methodNotAllowed(ex);
             return;
         }
         long[] ids;
         try {
-            JsonNode root = mapper.readTree(req.body());
-            if (root != null && root.has("messages")) {
-                List<ChatTemplate.Message> msgs = CompletionRequest.messages(root.get("messages"));
-                ids = ChatTemplate.encode(msgs);
-            } else {
-                ids = CompletionRequest.textPrompt(root == null ? null : root.get("prompt"));
-            }
-        } catch (IOException | IllegalArgumentException e) {
-            CompletionHandler.error(ex, 400, "BadRequestError", e.getMessage());
+            ids = read.apply(JsonText.MAPPER.readTree(req.body()));
+        } catch (IOException | IllegalArgumentException | NullPointerException e) {
+            CompletionHandler.error(ex, 400, "BadRequestError", String.valueOf(e.getMessage()));
             return;
         }
-        ObjectNode out = mapper.createObjectNode();
+        ex.send(200, JSON, JsonText.MAPPER.writeValueAsBytes(answer.apply(ids)));
+    }
+
+    /** The ids {@code /tokenize} counts: of the chat template over {@code messages}, else of {@code prompt}. */
+    private static long[] promptIds(JsonNode root) {
+        if (root != null && root.has("messages")) {
+            return ChatTemplate.encode(CompletionRequest.messages(root.get("messages")));
+        }
+        return CompletionRequest.textPrompt(root == null ? null : root.get("prompt"));
+    }
+
+    private ObjectNode tokenized(long[] ids) {
+        ObjectNode out = JsonText.MAPPER.createObjectNode();
         out.put("count", ids.length);
         out.put("max_model_len", config.maxModelLen());
         ArrayNode tokens = out.putArray("tokens");
         for (long id : ids) {
             tokens.add(id);
         }
-        ex.send(200, JSON, mapper.writeValueAsBytes(out));
+        return out;
     }
 
-    private void detokenize(HttpRequestData req, SimExchange ex, boolean post) throws IOException {
-        if (!post) {
-            methodNotAllowed(ex);
-            return;
+    /** The ids {@code /detokenize} turns back into text: its {@code tokens} list. */
+    private static long[] tokenIds(JsonNode root) {
+        JsonNode tokens = root.get("tokens");
+        if (tokens == null || !tokens.isArray()) {
+            throw new IllegalArgumentException("'tokens' must be a list of token ids");
         }
-        long[] ids;
-        try {
-            JsonNode tokens = mapper.readTree(req.body()).get("tokens");
-            if (tokens == null || !tokens.isArray()) {
-                throw new IllegalArgumentException("'tokens' must be a list of token ids");
-            }
-            ids = new long[tokens.size()];
-            for (int i = 0; i < ids.length; i++) {
-                ids[i] = tokens.get(i).asLong();
-            }
-        } catch (IOException | IllegalArgumentException | NullPointerException e) {
-            CompletionHandler.error(ex, 400, "BadRequestError", String.valueOf(e.getMessage()));
-            return;
+        long[] ids = new long[tokens.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = tokens.get(i).asLong();
         }
-        ObjectNode out = mapper.createObjectNode();
+        return ids;
+    }
+
+    private static ObjectNode detokenized(long[] ids) {
+        ObjectNode out = JsonText.MAPPER.createObjectNode();
         out.put("prompt", Tokenizer.decode(ids));
-        ex.send(200, JSON, mapper.writeValueAsBytes(out));
+        return out;
     }
 
     private static void json(SimExchange ex, boolean allowed, String body) throws IOException {

@@ -1,6 +1,5 @@
 package dev.kneepoint.sim;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -34,12 +33,11 @@ public final class Simulator implements AutoCloseable {
         long start = System.nanoTime();
         this.metrics = new SimMetrics(config.modelName());
         this.engine = new Engine(config, metrics, start);
-        ObjectMapper mapper = new ObjectMapper();
         CompletionHandler completions = new CompletionHandler(config, engine, metrics,
-                new FaultPlanner(config.faults(), start), mapper);
+                new FaultPlanner(config.faults(), start));
         try {
             this.server = new MiniHttpServer(config.host(), config.port(),
-                    new SimRouter(config, engine, metrics, completions, mapper));
+                    new SimRouter(config, engine, metrics, completions));
         } catch (IOException e) {
             engine.close();
             throw e;

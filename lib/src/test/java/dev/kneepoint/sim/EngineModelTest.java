@@ -14,11 +14,21 @@ class EngineModelTest {
     private static final StepCost COST = StepCost.of(FAST);
 
     static Sequence seq(long id, int prompt, int output, int blockSize) {
+        return seq(id, prompt, output, blockSize, null);
+    }
+
+    /** A request whose tokens go to {@code sink}. */
+    static Sequence seq(long id, int prompt, int output, int blockSize, TokenSink sink) {
+        return new Sequence(id, promptIds(id, prompt), blockSize, output, sink);
+    }
+
+    /** The prompt of {@link #seq} request {@code id}. */
+    static long[] promptIds(long id, int prompt) {
         long[] ids = new long[prompt];
         for (int i = 0; i < prompt; i++) {
             ids[i] = id * 1_000_003L + i;
         }
-        return new Sequence(id, prompt, Sequence.blockHashes(ids, blockSize), output, null);
+        return ids;
     }
 
     @Test
@@ -67,7 +77,7 @@ class EngineModelTest {
     void prefixCacheSkipsCachedBlocksButComputesAtLeastOneToken() {
         EngineModel m = new EngineModel(FAST);
         Sequence a = seq(7, 160, 2, 16);
-        Sequence b = new Sequence(8, 160, a.blockHashes, 2, null);
+        Sequence b = new Sequence(8, promptIds(7, 160), 16, 2, null);
         m.add(a);
         while (!m.idle()) {
             m.step();

@@ -41,7 +41,7 @@ class EngineRealTimeTest {
         StepCost cost = StepCost.of(c);
         try (Engine engine = new Engine(c, new SimMetrics("m"), System.nanoTime())) {
             Recorder r = new Recorder();
-            engine.submit(EngineModelTest.seq(1, 100, 20, 16).withSink(r));
+            engine.submit(EngineModelTest.seq(1, 100, 20, 16, r));
             assertThat(r.done.await(5, TimeUnit.SECONDS)).isTrue();
             // whatever the real wake-up delays were, each gap is exactly the modelled decode step
             for (int i = 1; i < 20; i++) {
@@ -57,7 +57,7 @@ class EngineRealTimeTest {
             // a running request keeps the engine in 30 ms steps; the three below, submitted within microseconds
             // in the middle of a step, are admitted together at the next step start
             Recorder blocker = new Recorder();
-            engine.submit(EngineModelTest.seq(9, 10, 50, 16).withSink(blocker));
+            engine.submit(EngineModelTest.seq(9, 10, 50, 16, blocker));
             long end = System.nanoTime() + 5_000_000_000L;
             while (engine.gauges().running() != 1 && System.nanoTime() < end) {
                 Thread.sleep(1);
@@ -77,7 +77,7 @@ class EngineRealTimeTest {
             for (int i = 0; i < 3; i++) {
                 Recorder r = new Recorder();
                 rs.add(r);
-                engine.submit(EngineModelTest.seq(i, 10, 3, 16).withSink(r));
+                engine.submit(EngineModelTest.seq(i, 10, 3, 16, r));
             }
             for (Recorder r : rs) {
                 assertThat(r.done.await(5, TimeUnit.SECONDS)).isTrue();
@@ -109,10 +109,10 @@ class EngineRealTimeTest {
                 if (finished) {
                     java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
                     submittedAt[0] = System.nanoTime();
-                    engine.submit(EngineModelTest.seq(2, 100, 2, 16).withSink(second));
+                    engine.submit(EngineModelTest.seq(2, 100, 2, 16, second));
                 }
             };
-            engine.submit(EngineModelTest.seq(1, 10, 2, 16).withSink(first));
+            engine.submit(EngineModelTest.seq(1, 10, 2, 16, first));
             assertThat(second.done.await(5, TimeUnit.SECONDS)).isTrue();
             // the engine never emits early: the first token is due a lone prefill step after the arrival at least
             assertThat(second.scheduled.get(0) - submittedAt[0]).isGreaterThanOrEqualTo(cost.lonePrefillNanos(100));
