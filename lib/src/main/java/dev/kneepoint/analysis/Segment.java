@@ -5,6 +5,11 @@ package dev.kneepoint.analysis;
  * elasticity table of {@link KneeReport}).
  */
 record Segment(int from, int to, double dlnT, double dlnL, double elasticity, boolean elastic, String verdict) {
+    /**
+     * A latency rise smaller than this (ms) is noise, not sluggishness: on a fast service a rise from 2.0 to 2.4 ms
+     * would otherwise be an elasticity near 0 and make a knee of nothing.
+     */
+    static final double LATENCY_FLOOR_MS = 1.0;
 
     static Segment of(int from, int to, double t0, double t1, double l0, double l1) {
         if (!(t0 > 0 && t1 > 0 && l0 > 0 && l1 > 0)) {
@@ -20,6 +25,9 @@ record Segment(int from, int to, double dlnT, double dlnL, double elasticity, bo
                     "throughput fell");
         }
         double e = dlnT / dlnL;
+        if (dlnT >= 0 && l1 - l0 < LATENCY_FLOOR_MS) {
+            return new Segment(from, to, dlnT, dlnL, e, true, "latency rise under the 1 ms floor");
+        }
         if (dlnT < 0) {
             return new Segment(from, to, dlnT, dlnL, e, false, "throughput fell, latency rose");
         }

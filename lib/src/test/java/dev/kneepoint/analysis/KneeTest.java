@@ -134,6 +134,18 @@ class KneeTest {
     }
 
     @Test
+    void latencyNoiseUnderTheFloorMakesNoKnee() {
+        // Throughput saturates at c=4 while p99 creeps 2.2 -> 2.6 -> 2.9 ms: without the 1 ms floor, e = 0 twice.
+        RunResult fast = run("fast", s(1, 100, 2.0), s(2, 200, 2.1), s(4, 400, 2.2), s(8, 400, 2.6), s(16, 400, 2.9));
+        KneeReport r = Knee.analyze(fast);
+        assertThat(r.knee()).isEmpty();
+        assertThat(r.elasticity().stringColumn("verdict").get(2)).isEqualTo("latency rise under the 1 ms floor");
+        // The same shape in hundreds of ms is a knee.
+        RunResult slow = run("slow", s(1, 100, 200), s(2, 200, 210), s(4, 400, 220), s(8, 400, 260), s(16, 400, 290));
+        assertThat(Knee.analyze(slow).knee()).contains("c=4");
+    }
+
+    @Test
     void anOpenLoopStepThatFellBehindItsOfferedRateIsNotSustainable() {
         // rate=100 offers 6,000 arrivals in the 60 s window; 4,440 completed (74 %): the queue grew all step long.
         RunResult run = run("overload", s(25, 2500, 50).open().achieved(25), s(50, 5000, 60).open().achieved(50),
