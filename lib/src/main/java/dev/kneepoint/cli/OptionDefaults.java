@@ -37,6 +37,7 @@ final class OptionDefaults implements IDefaultValueProvider {
             entry(StepTimingOptions.class, "--duration", SweepDefaults.STEP_DURATION),
             entry(StepTimingOptions.class, "--warmup", SweepDefaults.WARMUP),
             entry(StepTimingOptions.class, "--pause", SweepDefaults.PAUSE),
+            entry(StepTimingOptions.class, "--ramp-up", SweepDefaults.RAMP_UP),
             entry(LengthOptions.class, "--input-tokens", SweepDefaults.INPUT_TOKENS),
             entry(LengthOptions.class, "--output-tokens", SweepDefaults.OUTPUT_TOKENS),
             entry(ArrivalOptions.class, "--arrival", SweepDefaults.ARRIVAL),

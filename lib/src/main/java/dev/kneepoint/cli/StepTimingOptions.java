@@ -7,9 +7,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * How long each step lasts: its measured window, the warm-up before it and the pause after it. Defaults: the
- * sweep's ({@link dev.kneepoint.sweep.SweepDefaults#STEP_DURATION}, {@link dev.kneepoint.sweep.SweepDefaults#WARMUP},
- * {@link dev.kneepoint.sweep.SweepDefaults#PAUSE}), or a command's own ({@link OptionDefaults.Own}: {@code demo}'s
+ * How long each step lasts: its measured window, the warm-up before it, the pause after it, and the closed loop's
+ * ramp-up. Defaults: the sweep's ({@link dev.kneepoint.sweep.SweepDefaults#STEP_DURATION},
+ * {@link dev.kneepoint.sweep.SweepDefaults#WARMUP}, {@link dev.kneepoint.sweep.SweepDefaults#PAUSE},
+ * {@link dev.kneepoint.sweep.SweepDefaults#RAMP_UP}), or a command's own ({@link OptionDefaults.Own}: {@code demo}'s
  * short steps). In a trace replay an unset {@code --duration} is the whole trace and an unset {@code --warmup} none,
  * as in {@link Sweep#trace(java.nio.file.Path)}.
  */
@@ -22,6 +23,10 @@ final class StepTimingOptions {
 
     @Option(names = "--pause", description = "Pause between steps (default: ${DEFAULT-VALUE})")
     Duration pause;
+
+    @Option(names = "--ramp-up", description = "Closed loop: the users of a step start evenly over this time, not in "
+            + "lock-step; 0s starts them all at once (default: ${DEFAULT-VALUE})")
+    Duration rampUp;
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
@@ -37,7 +42,7 @@ final class StepTimingOptions {
         if (!replaysTrace || given("--warmup")) {
             sweep.warmup(warmup);
         }
-        return sweep.pause(pause);
+        return sweep.pause(pause).rampUp(rampUp);
     }
 
     private boolean given(String option) {

@@ -72,7 +72,7 @@ final class ClosedLoopRunner extends StepRunner<ClosedLoopStep> {
     /** A user thread; the last user to leave (however it leaves) makes sure the driver stops waiting. */
     private void user(int user) {
         try {
-            userLoop();
+            userLoop(user);
         } finally {
             if (liveUsers.decrementAndGet() == 0) {
                 stopIssuing();
@@ -84,8 +84,8 @@ final class ClosedLoopRunner extends StepRunner<ClosedLoopStep> {
      * One user: send, wait for the end, think, repeat until the step stops issuing. With a {@link SessionWorkload}
      * the user runs one chat session after another, each turn carrying the earlier turns' real answers.
      */
-    private void userLoop() {
-        long intended = stepStart;
+    private void userLoop(int user) {
+        long intended = stepStart + step.userStartNanos(user);
         Sessions.Session session = sessions == null ? null : sessions.fresh();
         long sessionThink = 0;
         while (waitForSlot(intended)) {

@@ -9,7 +9,10 @@ import java.util.Objects;
 /**
  * A closed-loop step: {@code concurrency} users, each sends a request, waits for it to end, waits
  * {@code thinkTime}, and sends again. A request's {@code t_intended} is the instant its user's slot
- * became free plus the think time (the step start for each user's first request).
+ * became free plus the think time; for each user's first request it is the user's start: user {@code u} of
+ * {@code n} starts {@code u·rampUp/n} after the step start, so with a ramp the users do not arrive in lock-step
+ * (equal requests sent within a millisecond stay aligned and have their prefills batched together, which real
+ * users do not). {@code rampUp} 0 (the default here) starts every user at once.
  *
  * <p>Warm-up: requests handed to the sender during the warm-up are flagged {@code warmup} and do not
  * count towards {@code maxRequests}. When the duration (after warm-up) has passed, or the last of
@@ -24,11 +27,13 @@ import java.util.Objects;
 public final class ClosedLoopStep extends Step {
     private final int concurrency;
     private final Duration thinkTime;
+    private final Duration rampUp;
 
     private ClosedLoopStep(Builder b) {
         super(b.label, "c=" + b.concurrency, new StepBounds(b.warmup, b.duration, b.maxRequests, b.drainTimeout));
         this.concurrency = b.concurrency;
         this.thinkTime = b.thinkTime;
+        this.rampUp = b.rampUp;
     }
 
     public static Builder builder() {
@@ -37,7 +42,7 @@ public final class ClosedLoopStep extends Step {
 
     /** A builder holding this step's settings (label included only if it was set explicitly). */
     public Builder toBuilder() {
-        Builder b = new Builder().concurrency(concurrency).thinkTime(thinkTime).warmup(bounds().warmup())
+        Builder b = new Builder().concurrency(concurrency).thinkTime(thinkTime).rampUp(rampUp).warmup(bounds().warmup())
                 .maxRequests(bounds().maxRequests()).drainTimeout(bounds().drainTimeout()).label(explicitLabel());
         b.duration = bounds().duration();
         return b;
@@ -61,6 +66,16 @@ public final class ClosedLoopStep extends Step {
         return thinkTime;
     }
 
+    /** Over how long the users start, from the step start (0: all at once, in lock-step). */
+    public Duration rampUp() {
+        return rampUp;
+    }
+
+    /** When user {@code user} sends its first request, in nanoseconds after the step start. */
+    long userStartNanos(int user) {
+        return rampUp.toNanos() / concurrency * user;
+    }
+
     @Override
     public StepInfo info(int index) {
         return new StepInfo(index, label(), StepInfo.CLOSED, concurrency, Double.NaN, "", -1, "",
@@ -70,18 +85,18 @@ public final class ClosedLoopStep extends Step {
     @Override
     public boolean equals(Object o) {
         return o instanceof ClosedLoopStep s && label().equals(s.label()) && concurrency == s.concurrency
-                && thinkTime.equals(s.thinkTime) && bounds().equals(s.bounds());
+                && thinkTime.equals(s.thinkTime) && rampUp.equals(s.rampUp) && bounds().equals(s.bounds());
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(label(), concurrency, thinkTime, bounds());
+        return Objects.hash(label(), concurrency, thinkTime, rampUp, bounds());
     }
 
     @Override
     public String toString() {
         return "ClosedLoopStep[" + label() + ", users=" + concurrency + ", think=" + thinkTime
-                + ", warmup=" + bounds().warmup() + ", duration=" + bounds().duration()
+                + ", rampUp=" + rampUp + ", warmup=" + bounds().warmup() + ", duration=" + bounds().duration()
                 + ", maxRequests=" + bounds().maxRequests() + ", drain=" + bounds().drainTimeout() + "]";
     }
 
@@ -90,6 +105,7 @@ public final class ClosedLoopStep extends Step {
         private String label;
         private int concurrency = 1;
         private Duration thinkTime = Duration.ZERO;
+        private Duration rampUp = Duration.ZERO;
         private Duration warmup = Duration.ZERO;
         private Duration duration;
         private long maxRequests = -1;
@@ -101,6 +117,8 @@ public final class ClosedLoopStep extends Step {
         public Builder concurrency(int users) { this.concurrency = users; return this; }
         /** Fixed pause between a request's end and the user's next request (default 0). */
         public Builder thinkTime(Duration think) { this.thinkTime = think; return this; }
+        /** Over how long the users start (default 0: all at the step start, in lock-step). */
+        public Builder rampUp(Duration ramp) { this.rampUp = ramp; return this; }
         /** Warm-up before measurement (default 0). */
         public Builder warmup(Duration warmupTime) { this.warmup = warmupTime; return this; }
         /** Measurement length after warm-up. */
@@ -119,6 +137,9 @@ public final class ClosedLoopStep extends Step {
             }
             if (thinkTime == null || thinkTime.isNegative()) {
                 problems.add("think time must be >= 0, got " + thinkTime);
+            }
+            if (rampUp == null || rampUp.isNegative()) {
+                problems.add("ramp-up must be >= 0 (0 starts every user at once), got " + rampUp);
             }
             if (label != null && label.isBlank()) {
                 problems.add("label must not be blank");

@@ -54,7 +54,9 @@ public final class RunReport {
         RunTables loaded = RunTables.load(runDirectory);
         RunResult run = loaded.run();
         KneeReport knee = Knee.analyze(run, KneeOptions.builder().requests(loaded.requests()).build());
-        StringBuilder text = new StringBuilder(knee.answer().toString()).append('\n').append(SummaryText.format(run));
+        StringBuilder text = new StringBuilder(knee.answer().toString());
+        String workload = WorkloadLine.of(loaded.source().manifest());
+        text.append(workload.isEmpty() ? "" : workload + "\n").append('\n').append(SummaryText.format(run));
         if (!loaded.problems().isEmpty()) {
             text.append("requests.jsonl problems: ").append(loaded.problems().size()).append(" unreadable line(s), first: ")
                     .append(loaded.problems().get(0)).append('\n');

@@ -76,17 +76,11 @@ public final class Sweep {
     }
 
     /**
-     * A rate sweep that finds the server's range by itself (GuideLLM's {@code sweep} profile): a closed-loop step
-     * of one user, labelled {@code synchronous}, measures the lowest useful rate r_sync (its OK requests per second);
-     * a closed-loop step of {@link #throughputConcurrency(int)} users, labelled {@code throughput}, measures the
-     * highest, r_max; then {@code openSteps} open-loop steps run at rates evenly spaced strictly between them,
-     * {@code r_sync + k (r_max - r_sync) / (openSteps + 1)} for k = 1..openSteps, with the sweep's
-     * {@link #arrival(String) arrival} (Poisson by default), warm-up, duration and bounds. The rates are planned
-     * from what the two probes measured, during the run; the manifest records them ({@code config.rate_sweep}),
-     * and each open step's result carries its rate. When r_max is not 5% above r_sync, or a probe failed most of
-     * its requests, the run stops after the probes with the reason. The knee is computed over the open steps only.
-     * Not with {@link #concurrency}, {@link #rates}, a trace, {@link #baseline(boolean)} or per-step background
-     * rates. {@code openSteps} in 2..50. See docs/SCENARIOS.md, "Finding the range by itself: the rate sweep".
+     * A rate sweep that finds the server's range by itself (GuideLLM's {@code sweep} profile): closed-loop probes
+     * {@code synchronous} (one user: r_sync) and {@code throughput} ({@link #throughputConcurrency(int)} users: r_max),
+     * then {@code openSteps} (2..50) open-loop steps at rates evenly spaced strictly between them, planned during the
+     * run and recorded in the manifest. Not with {@link #concurrency}, {@link #rates}, a trace, {@link #baseline}
+     * or per-step background rates. The rules and the stops: docs/SCENARIOS.md, "Finding the range by itself".
      */
     public Sweep rateSweep(int openSteps) {
         settings.rateSweepSteps = openSteps;
@@ -219,6 +213,15 @@ public final class Sweep {
     /** Think time of closed-loop users between an answer and their next request. */
     public Sweep thinkTime(Duration d) {
         settings.thinkTime = d;
+        return this;
+    }
+
+    /**
+     * Closed loop: the users of each step start evenly over this time (default {@link SweepDefaults#RAMP_UP}), not
+     * in lock-step; {@code Duration.ZERO} starts them all at once, as the report then says.
+     */
+    public Sweep rampUp(Duration d) {
+        settings.rampUp = d;
         return this;
     }
 

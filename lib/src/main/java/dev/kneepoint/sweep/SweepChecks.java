@@ -79,6 +79,9 @@ final class SweepChecks {
         if (s.warmup == null || s.warmup.isNegative()) {
             problems.add("warmup must be >= 0, got " + s.warmup);
         }
+        if (s.rampUp == null || s.rampUp.isNegative()) {
+            problems.add("rampUp must be >= 0 (0 starts every closed-loop user at once), got " + s.rampUp);
+        }
         if (s.pause == null || s.pause.isNegative()) {
             problems.add("pause must be >= 0, got " + s.pause);
         }
@@ -182,7 +185,7 @@ final class SweepChecks {
                     : new SweepSpec.TraceSource.File(s.traceFile, s.traceBlockSize);
             mode = new Mode.Trace(source, s.rates, s.timeScale, !s.stepDurationSet, cap, s.baseline);
         } else if (!s.concurrency.isEmpty()) {
-            mode = new Mode.Closed(s.concurrency, s.thinkTime, s.baseline);
+            mode = new Mode.Closed(s.concurrency, s.thinkTime, s.rampUp, s.baseline);
         } else {
             mode = new Mode.Open(s.rates, arrival, cap, s.baseline);
         }

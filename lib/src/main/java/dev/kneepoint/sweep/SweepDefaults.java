@@ -21,6 +21,11 @@ public final class SweepDefaults {
     public static final Duration PAUSE = Duration.ZERO;
     /** Closed loop: a user's think time between an answer and its next request. */
     public static final Duration THINK_TIME = Duration.ZERO;
+    /**
+     * Closed loop: the users of a step start evenly over this time from the step start (inside the default
+     * warm-up), not in lock-step; 0 starts them all at once.
+     */
+    public static final Duration RAMP_UP = Duration.ofMillis(500);
     /** Open-loop arrivals: {@code constant}, {@code poisson} or {@code gamma}. */
     public static final String ARRIVAL = "poisson";
     /** Gamma arrivals' coefficient of variation (burstiness). */

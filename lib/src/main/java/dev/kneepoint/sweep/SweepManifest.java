@@ -47,6 +47,7 @@ final class SweepManifest {
                 m.put("mode", "closed");
                 m.put("concurrency", c.concurrency());
                 m.put("think_time_s", c.thinkTime().toNanos() / 1e9);
+                m.put("ramp_up_s", c.rampUp().toNanos() / 1e9);
                 baseline = c.baseline();
             }
         }

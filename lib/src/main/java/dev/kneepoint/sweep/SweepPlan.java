@@ -31,7 +31,7 @@ final class SweepPlan {
     static StepSequence ladder(SweepSpec spec, TraceWorkload trace) {
         StepSequence l = switch (spec.mode()) {
             case Mode.Closed c -> baseline(c.baseline(),
-                    StepSequence.concurrency(c.concurrency(), closedStep(spec, c.concurrency().get(0), c.thinkTime())));
+                    StepSequence.concurrency(c.concurrency(), closedStep(spec, c.concurrency().get(0), c.thinkTime(), c.rampUp())));
             case Mode.Open o -> baseline(o.baseline(),
                     StepSequence.rates(o.ratesRps(), openStep(spec, o.ratesRps().get(0), o.arrival(), o.cap())));
             case Mode.Trace t -> baseline(t.baseline(), SweepTrace.ladder(spec, t, Objects.requireNonNull(trace, "trace")));
@@ -45,10 +45,10 @@ final class SweepPlan {
     }
 
     /** A closed-loop step of {@code users} with the spec's warm-up, duration, drain and count bound. */
-    static ClosedLoopStep closedStep(SweepSpec spec, int users, Duration thinkTime) {
+    static ClosedLoopStep closedStep(SweepSpec spec, int users, Duration thinkTime, Duration rampUp) {
         SweepSpec.Steps s = spec.steps();
         ClosedLoopStep.Builder b = ClosedLoopStep.builder().concurrency(users)
-                .warmup(s.warmup()).duration(s.duration()).thinkTime(thinkTime).drainTimeout(s.drainTimeout());
+                .warmup(s.warmup()).duration(s.duration()).thinkTime(thinkTime).rampUp(rampUp).drainTimeout(s.drainTimeout());
         if (s.maxRequests() > 0) {
             b.maxRequests(s.maxRequests());
         }

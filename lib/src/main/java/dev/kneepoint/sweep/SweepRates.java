@@ -35,7 +35,7 @@ final class SweepRates {
 
     /** The two probes; the open steps are appended by {@link #plan} once both have run. */
     static StepSequence probes(SweepSpec spec, SweepSpec.Mode.RateSweep mode) {
-        ClosedLoopStep sync = SweepPlan.closedStep(spec, 1, Duration.ZERO).toBuilder().label(SYNCHRONOUS).build();
+        ClosedLoopStep sync = SweepPlan.closedStep(spec, 1, Duration.ZERO, SweepDefaults.RAMP_UP).toBuilder().label(SYNCHRONOUS).build();
         ClosedLoopStep max = sync.toBuilder().concurrency(mode.throughputConcurrency()).label(THROUGHPUT).build();
         return StepSequence.of(List.of(sync, max));
     }

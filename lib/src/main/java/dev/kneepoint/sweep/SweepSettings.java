@@ -47,6 +47,7 @@ final class SweepSettings {
     double timeScale = 1.0;
     Duration pause = SweepDefaults.PAUSE;
     Duration thinkTime = SweepDefaults.THINK_TIME;
+    Duration rampUp = SweepDefaults.RAMP_UP;
     Duration drainTimeout = SweepDefaults.DRAIN_TIMEOUT;
     long maxRequestsPerStep = -1;
     boolean baseline;

@@ -45,8 +45,12 @@ public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts pro
 
     /** The kind of ladder a sweep runs, and what only that kind needs. */
     public sealed interface Mode {
-        /** Closed loop: one step per concurrency level, users each waiting for their answer. */
-        record Closed(List<Integer> concurrency, Duration thinkTime, boolean baseline) implements Mode {
+        /**
+         * Closed loop: one step per concurrency level, users each waiting for their answer; the users of a step
+         * start evenly over {@code rampUp} (0: all at once).
+         */
+        record Closed(List<Integer> concurrency, Duration thinkTime, Duration rampUp, boolean baseline)
+                implements Mode {
             public Closed {
                 concurrency = List.copyOf(concurrency);
             }

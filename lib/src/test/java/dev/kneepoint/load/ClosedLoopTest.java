@@ -42,6 +42,32 @@ class ClosedLoopTest {
     }
 
     @Test
+    void usersStartEvenlyOverTheRampUpNotInLockStep() throws Exception {
+        // 4 users over 400 ms: first requests intended at +0, +100, +200, +300 ms, each dispatched no earlier.
+        // A request takes 500 ms, so no user's second request (intended >= +500 ms) sorts among the first four.
+        FakeSender sender = FakeSender.fixedLatency(ms(500));
+        RecordingListener listener = new RecordingListener();
+        ClosedLoopStep step = ClosedLoopStep.builder().concurrency(4).rampUp(Duration.ofMillis(400))
+                .duration(Duration.ofMillis(600)).build();
+        assertThat(step.rampUp()).isEqualTo(Duration.ofMillis(400));
+        assertThat(step.toBuilder().build()).isEqualTo(step);
+        assertThat(step.withConcurrency(8).rampUp()).isEqualTo(Duration.ofMillis(400));
+        run(step, sender, listener);
+        long stepStart = listener.stepStarts.get(0);
+        List<Long> firsts = listener.of("c=4").stream().map(r -> r.timing().intendedNanos() - stepStart).sorted()
+                .limit(4).toList();
+        assertThat(firsts).containsExactly(0L, ms(100), ms(200), ms(300));
+        assertThat(listener.of("c=4")).allMatch(r -> r.timing().dispatchNanos() >= r.timing().intendedNanos());
+        // Without a ramp every user's first request is intended at the step start.
+        RecordingListener lockStep = new RecordingListener();
+        run(ClosedLoopStep.builder().concurrency(4).duration(Duration.ofMillis(200)).build(), sender, lockStep);
+        long start = lockStep.stepStarts.get(0);
+        assertThat(lockStep.of("c=4").stream().filter(r -> r.timing().intendedNanos() == start).count()).isEqualTo(4);
+        assertThatThrownBy(() -> ClosedLoopStep.builder().concurrency(2).duration(Duration.ofSeconds(1))
+                .rampUp(Duration.ofMillis(-1)).build()).hasMessageContaining("ramp-up must be >= 0");
+    }
+
+    @Test
     void stepInfoDescribesThePlan() {
         ClosedLoopStep step = ClosedLoopStep.builder().concurrency(8).warmup(Duration.ofSeconds(2))
                 .duration(Duration.ofSeconds(10)).build();

@@ -42,7 +42,7 @@ class SweepSpecTest {
         SweepSpec spec = Kneepoint.sweep(NOWHERE).concurrency(1, 2, 4).thinkTime(Duration.ofMillis(5)).baseline(true)
                 .api("ollama-chat").inputTokens(64).outputTokens(8).seed(7).warmup(Duration.ofSeconds(1))
                 .maxRequestsPerStep(20).name("closed").validate();
-        assertThat(spec.mode()).isEqualTo(new Mode.Closed(List.of(1, 2, 4), Duration.ofMillis(5), true));
+        assertThat(spec.mode()).isEqualTo(new Mode.Closed(List.of(1, 2, 4), Duration.ofMillis(5), SweepDefaults.RAMP_UP, true));
         assertThat(spec.target().apiKind()).isEqualTo(ApiKind.OLLAMA_CHAT); // the api override, resolved
         assertThat(spec.prompts()).isEqualTo(new SweepSpec.Prompts(null, 64, 8, true, false));
         assertThat(spec.seed()).isEqualTo(7);
@@ -149,7 +149,7 @@ class SweepSpecTest {
         Sweep sweep = Kneepoint.ladder(NOWHERE, 1, 2);
         SweepSpec spec = sweep.validate();
         sweep.concurrency(8).thinkTime(Duration.ofSeconds(1)).name("other");
-        assertThat(spec.mode()).isEqualTo(new Mode.Closed(List.of(1, 2), Duration.ZERO, false));
+        assertThat(spec.mode()).isEqualTo(new Mode.Closed(List.of(1, 2), Duration.ZERO, SweepDefaults.RAMP_UP, false));
         assertThat(spec.name()).isEqualTo(SweepDefaults.NAME);
         List<Integer> concurrency = ((Mode.Closed) spec.mode()).concurrency();
         assertThatThrownBy(() -> concurrency.add(3)).isInstanceOf(UnsupportedOperationException.class);

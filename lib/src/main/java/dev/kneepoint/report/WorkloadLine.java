@@ -1,0 +1,49 @@
+package dev.kneepoint.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The workload a run measured, in one line for a report's header, from its manifest's {@code config}: the API and
+ * model, the prompt and answer lengths (and whether prompt lengths are words of a synthetic vocabulary or calibrated
+ * tokens), and for a closed loop how its users started. A number without its workload is not comparable to another.
+ */
+final class WorkloadLine {
+    private WorkloadLine() {}
+
+    /** {@code "Workload: ..."}, or empty when the manifest has no config (a run written by an older version). */
+    static String of(JsonNode manifest) {
+        JsonNode c = manifest == null ? null : manifest.path("config");
+        if (c == null || !c.isObject()) {
+            return "";
+        }
+        List<String> parts = new ArrayList<>();
+        JsonNode t = c.path("target");
+        if (t.isObject()) {
+            parts.add(t.path("api").asText("?") + " API" + (t.path("stream").asBoolean(true) ? ", streamed" : ", not streamed")
+                    + ", model " + t.path("model").asText("?"));
+        }
+        JsonNode w = c.path("workload");
+        if ("synthetic".equals(w.path("kind").asText())) {
+            String calibration = c.path("prompt_calibration").asText("");
+            boolean words = calibration.isEmpty() || calibration.startsWith("off");
+            parts.add("synthetic prompts of " + w.path("input_tokens").asInt() + (words ? " words" : " tokens")
+                    + " and answers of " + w.path("output_tokens").asInt() + " tokens"
+                    + (w.path("ignore_eos").asBoolean(false) ? " (ignore_eos)" : ""));
+        } else if (w.isObject()) {
+            parts.add(w.path("kind").asText("workload") + " workload");
+        }
+        if ("closed".equals(c.path("mode").asText())) {
+            double ramp = c.path("ramp_up_s").asDouble(Double.NaN);
+            parts.add(Double.isNaN(ramp) ? "closed loop"
+                    : ramp == 0 ? "closed loop, users started in lock-step (--ramp-up 0s: equal requests sent together "
+                            + "batch together, as real users' would not)"
+                            : String.format(Locale.ROOT, "closed loop, users started over %.2f s", ramp));
+        } else if (c.has("mode")) {
+            parts.add(c.path("mode").asText() + " loop");
+        }
+        return parts.isEmpty() ? "" : "Workload: " + String.join("; ", parts) + ".";
+    }
+}

@@ -1,0 +1,35 @@
+package dev.kneepoint.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+/** The workload line of a report's header, from manifests as the sweep writes them. */
+class WorkloadLineTest {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void aClosedLoopSaysItsApiModelLengthsAndHowUsersStarted() throws Exception {
+        String manifest = """
+                {"config": {"target": {"api": "chat", "stream": true, "model": "sim-gpu-8b"}, "mode": "closed",
+                 "ramp_up_s": 0.5, "workload": {"kind": "synthetic", "input_tokens": 256, "output_tokens": 64,
+                 "ignore_eos": true}, "prompt_calibration": "off: synthetic words, one token each on the embedded simulator"}}
+                """;
+        assertThat(WorkloadLine.of(JSON.readTree(manifest))).isEqualTo("Workload: chat API, streamed, model sim-gpu-8b; "
+                + "synthetic prompts of 256 words and answers of 64 tokens (ignore_eos); closed loop, users started over "
+                + "0.50 s.");
+        String lockStep = manifest.replace("\"ramp_up_s\": 0.5", "\"ramp_up_s\": 0.0")
+                .replace("\"off: synthetic words, one token each on the embedded simulator\"", "\"calibrated: 1.31 tokens/word\"");
+        assertThat(WorkloadLine.of(JSON.readTree(lockStep))).contains("synthetic prompts of 256 tokens")
+                .contains("users started in lock-step (--ramp-up 0s");
+    }
+
+    @Test
+    void anOpenLoopOrAnOldManifestSaysWhatItKnows() throws Exception {
+        assertThat(WorkloadLine.of(JSON.readTree("{\"config\": {\"mode\": \"open\", \"workload\": {\"kind\": \"trace\"}}}")))
+                .isEqualTo("Workload: trace workload; open loop.");
+        assertThat(WorkloadLine.of(JSON.readTree("{\"run_id\": \"x\"}"))).isEmpty();
+        assertThat(WorkloadLine.of(null)).isEmpty();
+    }
+}
