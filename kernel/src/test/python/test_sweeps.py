@@ -1,5 +1,5 @@
 """Real sweeps against the embedded simulator through the real kernel: interrupting an endless sweep keeps
-its partial results, and watch(...) shows live progress updated in place."""
+its partial results; a blocking run() and watch(...) show live progress updated in place."""
 import time
 
 import pytest
@@ -71,9 +71,10 @@ def test_an_interrupted_expression_shows_its_partial_result_before_the_error(ker
     km, kc = kernel
     content, outputs, took = interrupt_after(km, kc, f"{ENDLESS}.run()", wait_s=1.0)
     assert content["ename"] == "Interrupted" and took < 1.0
-    shown = [m for m in outputs if m["msg_type"] == "display_data"]
-    assert shown and shown[0]["content"]["data"]["text/plain"].startswith("RunResult[")
-    assert "incomplete" in shown[0]["content"]["data"]["text/plain"]
+    # The first display is the run's live progress (shown by itself); the partial result follows it.
+    shown = [m["content"]["data"]["text/plain"] for m in outputs if m["msg_type"] == "display_data"]
+    results = [t for t in shown if t.startswith("RunResult[")]
+    assert results and "incomplete" in results[0], shown
 
 
 def test_interrupting_await_of_a_started_handle_then_closing_it_keeps_the_partial_result(kernel):
@@ -110,6 +111,24 @@ def test_watch_shows_live_progress_updated_in_place_until_the_sweep_ends(kernel)
     assert any("c=2" in t for t in texts) and any("c=4" in t for t in texts), texts
     assert texts[-1].startswith("done")
     assert "<table" in updates[-1]["content"]["data"]["text/html"]
+    assert [m for m in outputs if m["msg_type"] == "execute_result"][0]["content"]["data"]["text/plain"] == "2"
+
+
+def test_a_blocking_run_shows_live_progress_without_watch(kernel):
+    _, kc = kernel
+    code = ("var plain = Kneepoint.ladder(target, 2, 4).stepDuration(Duration.ofMillis(1500))"
+            ".warmup(Duration.ZERO).outputDir(null).run();\nplain.steps().size()")
+    content, outputs = run(kc, code)
+    assert content["status"] == "ok", content
+    shown = [m for m in outputs if m["msg_type"] == "display_data"]
+    updates = [m for m in outputs if m["msg_type"] == "update_display_data"]
+    assert len(shown) == 1, [m["content"]["data"]["text/plain"] for m in shown]
+    assert len(updates) >= 3, [u["content"]["data"]["text/plain"] for u in updates]
+    texts = [u["content"]["data"]["text/plain"] for u in updates]
+    # Where the sweep is, then the running step: "step 2 of 2 (c=4), about 1 s left: step c=4: ..."
+    assert any("step 1 of 2 (c=2)" in t for t in texts) and any("step 2 of 2 (c=4)" in t for t in texts), texts
+    assert any("s left" in t for t in texts), texts
+    assert texts[-1].startswith("done")
     assert [m for m in outputs if m["msg_type"] == "execute_result"][0]["content"]["data"]["text/plain"] == "2"
 
 

@@ -1,6 +1,8 @@
 package dev.kneepoint.kernel;
 
+import dev.kneepoint.kernel.render.ResultRenderer;
 import dev.kneepoint.metrics.StepProgress;
+import dev.kneepoint.sweep.SweepWatch;
 import io.github.spencerpark.jupyter.channels.JupyterConnection;
 import io.github.spencerpark.jupyter.kernel.BaseKernel;
 import io.github.spencerpark.jupyter.kernel.LanguageInfo;
@@ -46,6 +48,9 @@ public final class KneepointKernel extends BaseKernel implements Notebook.Host {
         this.magics = new Magics(this::session, maven, this::interruptPending);
         this.displays = new Displays(getRenderer(), dev.kneepoint.kernel.render.TableRenderer.DEFAULT_MAX_ROWS);
         Notebook.attach(this);
+        // A blocking sweep run from a cell shows its progress in that cell, without watch(...).
+        SweepWatch.install(progress -> executing
+                ? live(() -> progress.get().step(), () -> ResultRenderer.headline(progress.get()))::close : null);
     }
 
     JShellSession session() {
@@ -195,8 +200,8 @@ public final class KneepointKernel extends BaseKernel implements Notebook.Host {
     }
 
     @Override
-    public LiveProgress live(Supplier<Optional<StepProgress>> progress) {
-        LiveProgress p = new LiveProgress(progress, new LiveProgress.Sink() {
+    public LiveProgress live(Supplier<Optional<StepProgress>> progress, Supplier<String> headline) {
+        LiveProgress p = new LiveProgress(progress, headline, new LiveProgress.Sink() {
             @Override
             public void show(String displayId, DisplayData data) {
                 data.setDisplayId(displayId);

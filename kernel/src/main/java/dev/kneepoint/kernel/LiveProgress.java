@@ -29,6 +29,7 @@ public final class LiveProgress implements AutoCloseable {
     }
 
     private final Supplier<Optional<StepProgress>> source;
+    private final Supplier<String> headline;
     private final Sink sink;
     private final String displayId;
     private final long periodMillis;
@@ -50,7 +51,17 @@ public final class LiveProgress implements AutoCloseable {
      */
     public LiveProgress(Supplier<Optional<StepProgress>> source, Sink sink, String displayId, long periodMillis,
                         LongSupplier nanoTime) {
+        this(source, () -> "", sink, displayId, periodMillis, nanoTime);
+    }
+
+    /**
+     * A display that also shows where the whole sweep is ({@code headline}, e.g. "step 3 of 6 (c=16), about 14 s
+     * left"), polled with the step's snapshot.
+     */
+    public LiveProgress(Supplier<Optional<StepProgress>> source, Supplier<String> headline, Sink sink, String displayId,
+                        long periodMillis, LongSupplier nanoTime) {
         this.source = Objects.requireNonNull(source, "source");
+        this.headline = Objects.requireNonNull(headline, "headline");
         this.sink = Objects.requireNonNull(sink, "sink");
         this.displayId = Objects.requireNonNull(displayId, "displayId");
         if (periodMillis <= 0) {
@@ -105,10 +116,17 @@ public final class LiveProgress implements AutoCloseable {
         }
         double elapsedS = (nanoTime.getAsLong() - startNanos) / 1e9;
         String state = done ? "done" : "running";
+        String where;
+        try {
+            where = done ? "" : headline.get();
+        } catch (RuntimeException e) {
+            where = "";
+        }
         String html = "<div class=\"kneepoint-progress\"><p><b>" + state + "</b> <small>"
-                + String.format(Locale.ROOT, "%.1f s", elapsedS) + "</small></p>\n"
+                + String.format(Locale.ROOT, "%.1f s", elapsedS) + "</small>"
+                + (where.isEmpty() ? "" : " " + Html.escape(where)) + "</p>\n"
                 + p.map(ResultRenderer::html).orElse(Html.note("waiting for the first step…")) + "</div>";
-        String text = state + String.format(Locale.ROOT, " %.1f s: ", elapsedS)
+        String text = state + String.format(Locale.ROOT, " %.1f s: ", elapsedS) + (where.isEmpty() ? "" : where + ": ")
                 + p.map(ResultRenderer::text).orElse("waiting for the first step");
         synchronized (publishLock) {
             String withoutClock = html.replaceFirst("<small>[^<]*</small>", "");

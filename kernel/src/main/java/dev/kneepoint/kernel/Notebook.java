@@ -1,5 +1,6 @@
 package dev.kneepoint.kernel;
 
+import dev.kneepoint.kernel.render.ResultRenderer;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepProgress;
 import dev.kneepoint.sweep.Sweep;
@@ -9,7 +10,9 @@ import java.util.function.Supplier;
 
 /**
  * What notebook cells call to talk to the notebook (statically imported by the startup script):
- * show a value now, update a shown value in place, and show a live progress display.
+ * show a value now, update a shown value in place, and show a live progress display. A blocking
+ * {@code Sweep.run()} in a cell shows its progress by itself (the kernel installs a
+ * {@link dev.kneepoint.sweep.SweepWatch} watcher); {@code watch} is for sweeps started with {@code start()}.
  *
  * <pre>{@code
  * var result = watch(Kneepoint.ladder(target, 1, 2, 4, 8));   // live progress until the sweep ends
@@ -23,7 +26,7 @@ public final class Notebook {
 
         void updateDisplay(String displayId, Object value);
 
-        LiveProgress live(Supplier<Optional<StepProgress>> progress);
+        LiveProgress live(Supplier<Optional<StepProgress>> progress, Supplier<String> headline);
     }
 
     private static volatile Host host;
@@ -57,7 +60,12 @@ public final class Notebook {
      * {@code progress} twice a second and updated in place until it is closed or the cell ends.
      */
     public static LiveProgress live(Supplier<Optional<StepProgress>> progress) {
-        return host().live(progress);
+        return host().live(progress, () -> "");
+    }
+
+    /** A live display of a whole sweep: step N of M and the time left above the running step's snapshot. */
+    static LiveProgress live(SweepHandle handle) {
+        return host().live(handle::progress, () -> ResultRenderer.headline(handle.sweepProgress()));
     }
 
     /**
@@ -76,7 +84,7 @@ public final class Notebook {
      * kernel still reports the cell as interrupted).
      */
     public static RunResult watch(SweepHandle handle) {
-        try (LiveProgress ignored = live(handle::progress)) {
+        try (LiveProgress ignored = live(handle)) {
             try {
                 return handle.await();
             } catch (InterruptedException e) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kneepoint.analysis.Knee;
 import dev.kneepoint.analysis.KneeReport;
 import dev.kneepoint.kernel.render.Html;
+import dev.kneepoint.kernel.render.ResultRenderer;
+import dev.kneepoint.sweep.SweepProgress;
 import dev.kneepoint.kernel.render.SpectrumRenderer;
 import dev.kneepoint.metrics.Distribution;
 import dev.kneepoint.metrics.RunResult;
@@ -117,6 +119,18 @@ class DisplaysTest {
                 .contains("<th>role</th>").contains("<details><summary>Method and evidence</summary>");
         assertThat(h.indexOf("Peak output throughput")).isLessThan(h.indexOf("<table"));
         assertThat((String) shown.getData(MIMEType.TEXT_PLAIN)).startsWith("Answer:\n  Peak output throughput");
+    }
+
+    @Test
+    void aSweepsHeadlineSaysStepOfStepsAndTheTimeLeft() {
+        var none = java.util.Optional.<dev.kneepoint.metrics.StepProgress>empty();
+        assertThat(ResultRenderer.headline(new SweepProgress(0, 0, "", none, 0.2, Double.NaN)))
+                .isEqualTo("starting (preparing the first step)");
+        assertThat(ResultRenderer.headline(new SweepProgress(3, 6, "c=16", none, 20, 14.4)))
+                .isEqualTo("step 3 of 6 (c=16), about 14 s left");
+        assertThat(ResultRenderer.headline(new SweepProgress(2, 9, "rate=40", none, 20, 600)))
+                .isEqualTo("step 2 of 9 (rate=40), about 10 min left");
+        assertThat(ResultRenderer.headline(new SweepProgress(1, 2, "c=1", none, 1, Double.NaN))).isEqualTo("step 1 of 2 (c=1)");
     }
 
     @Test

@@ -38,6 +38,21 @@ class LiveProgressTest {
     }
 
     @Test
+    void aHeadlineSaysWhereTheSweepIsUntilTheEnd() {
+        AtomicReference<String> where = new AtomicReference<>("step 1 of 2 (c=8), about 3 s left");
+        Recorder sink = new Recorder();
+        LiveProgress live = new LiveProgress(() -> Optional.of(progress(1)), where::get, sink, "id-h", 500, () -> 0L);
+        live.poll();
+        where.set("step 2 of 2 (c=16), about 1 s left");
+        assertThat(live.poll()).as("the headline changed").isTrue();
+        live.close();
+        List<Message> m = sink.snapshot();
+        assertThat(m.get(0).text()).startsWith("running 0.0 s: step 1 of 2 (c=8), about 3 s left: step c=8");
+        assertThat(m.get(1).html()).contains("step 2 of 2 (c=16), about 1 s left");
+        assertThat(m.get(2).text()).startsWith("done 0.0 s: step c=8"); // the end shows the last step, no estimate
+    }
+
+    @Test
     void showsOnceThenUpdatesInPlaceOnlyWhenTheSnapshotChanges() {
         AtomicReference<Optional<StepProgress>> current = new AtomicReference<>(Optional.empty());
         AtomicLong now = new AtomicLong(0);

@@ -4,7 +4,6 @@ import dev.kneepoint.client.StreamingClient;
 import dev.kneepoint.io.RunDirectory;
 import dev.kneepoint.load.BackgroundStream;
 import dev.kneepoint.load.GateDecision;
-import dev.kneepoint.load.LoadProgress;
 import dev.kneepoint.load.LoadResult;
 import dev.kneepoint.load.LoadRun;
 import dev.kneepoint.load.RunHandle;
@@ -41,6 +40,7 @@ final class SweepExecution {
     /** The rate sweep whose probes {@link #gate} plans the open steps after, else null. */
     private final Mode.RateSweep rateSweep;
     private RunAggregator aggregator;
+    private ProgressTracker tracker;
     private RunDirectory directory;
     private StreamingClient client;
     private LoadRun loadRun;
@@ -154,13 +154,14 @@ final class SweepExecution {
         }
         this.client = new StreamingClient(spec.target());
         RunListener listeners = directory == null ? aggregator : directory;
+        this.tracker = new ProgressTracker(spec.progress(), spec.steps(), this::progress, System::nanoTime);
         this.loadRun = LoadRun.builder()
                 .sender(client)
                 .workload(workload)
                 .listener(listeners)
                 .clock(clock)
                 .ladder(ladder.withGate(this::gate))
-                .progress(spec.progress() == null ? new LoadProgress() {} : spec.progress())
+                .progress(tracker)
                 .background(spec.background())
                 .build();
         if (directory != null && spec.telemetry().enabled()) {
@@ -171,13 +172,18 @@ final class SweepExecution {
 
     RunResult runBlocking() {
         LoadResult load;
-        try {
+        try (SweepWatch.Display shown = SweepWatch.show(tracker::snapshot)) {
             load = loadRun.run();
         } catch (RuntimeException e) {
             finish(null);
             throw e;
         }
         return finish(load);
+    }
+
+    /** Where the sweep is: step of steps, the running step's snapshot, time left. */
+    SweepProgress sweepProgress() {
+        return tracker.snapshot();
     }
 
     SweepHandle startAsync() {

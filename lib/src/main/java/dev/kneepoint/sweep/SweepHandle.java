@@ -27,6 +27,11 @@ public final class SweepHandle implements AutoCloseable {
         return execution.progress();
     }
 
+    /** Where the sweep is: step N of M, the running step's snapshot and the time left by the plan. */
+    public SweepProgress sweepProgress() {
+        return execution.sweepProgress();
+    }
+
     public boolean isDone() {
         return handle.isDone();
     }

@@ -3,6 +3,7 @@ package dev.kneepoint.kernel.render;
 import dev.kneepoint.metrics.Distribution;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepProgress;
+import dev.kneepoint.sweep.SweepProgress;
 import dev.kneepoint.metrics.StepResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,6 +99,18 @@ public final class ResultRenderer {
         return String.format(Locale.ROOT, "step %s: %d done, %d failed, %s out tok/s, ttft p99 %s ms (sched %s ms)%s",
                 p.step(), p.requestsDone(), p.requestsFailed(), Html.num(p.outputTokensPerS()), Html.num(p.ttftP99Ms()),
                 Html.num(p.ttftSchedP99Ms()), p.inFlight() >= 0 ? ", " + p.inFlight() + " in flight" : "");
+    }
+
+    /** Where a sweep is, in a few words: {@code "step 3 of 6 (c=16), about 14 s left"}. */
+    public static String headline(SweepProgress p) {
+        if (p.stepNumber() == 0) {
+            return "starting (preparing the first step)";
+        }
+        double left = p.remainingS();
+        String time = Double.isNaN(left) ? "" : left < 90
+                ? String.format(Locale.ROOT, ", about %.0f s left", left)
+                : String.format(Locale.ROOT, ", about %.0f min left", left / 60);
+        return "step " + p.stepNumber() + " of " + p.stepCount() + " (" + p.stepLabel() + ")" + time;
     }
 
     /** A live progress snapshot as a one-row table. */

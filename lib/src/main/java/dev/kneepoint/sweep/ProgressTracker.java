@@ -1,0 +1,80 @@
+package dev.kneepoint.sweep;
+
+import dev.kneepoint.load.ExecutedStep;
+import dev.kneepoint.load.GateDecision;
+import dev.kneepoint.load.LoadProgress;
+import dev.kneepoint.load.LoadResult;
+import dev.kneepoint.metrics.StepInfo;
+import dev.kneepoint.metrics.StepProgress;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Follows a sweep's steps as the load layer starts them ({@link LoadProgress}), passing every event on to the user's
+ * own progress, and answers {@link SweepProgress} snapshots from any thread.
+ */
+final class ProgressTracker implements LoadProgress {
+    private final LoadProgress user;
+    private final SweepSpec.Steps plan;
+    private final Supplier<Optional<StepProgress>> live;
+    private final LongSupplier nanoTime;
+    private final long startNanos;
+    private volatile StepInfo current;
+    private volatile int stepCount;
+    private volatile long stepStartNanos;
+
+    ProgressTracker(LoadProgress user, SweepSpec.Steps plan, Supplier<Optional<StepProgress>> live, LongSupplier nanoTime) {
+        this.user = user == null ? LoadProgress.NONE : user;
+        this.plan = plan;
+        this.live = live;
+        this.nanoTime = nanoTime;
+        this.startNanos = nanoTime.getAsLong();
+    }
+
+    @Override
+    public void stepStarting(StepInfo step, int count) {
+        stepStartNanos = nanoTime.getAsLong();
+        stepCount = count;
+        current = step;
+        user.stepStarting(step, count);
+    }
+
+    @Override
+    public void stepEnded(ExecutedStep step, GateDecision decision) {
+        user.stepEnded(step, decision);
+    }
+
+    @Override
+    public void pausing(Duration pause) {
+        user.pausing(pause);
+    }
+
+    @Override
+    public void runEnded(LoadResult result) {
+        user.runEnded(result);
+    }
+
+    SweepProgress snapshot() {
+        long now = nanoTime.getAsLong();
+        StepInfo s = current;
+        double elapsed = (now - startNanos) / 1e9;
+        if (s == null) {
+            return new SweepProgress(0, stepCount, "", Optional.empty(), elapsed, Double.NaN);
+        }
+        return new SweepProgress(s.index() + 1, stepCount, s.label(), live.get(), elapsed,
+                remainingS(s, stepCount, (now - stepStartNanos) / 1e9));
+    }
+
+    /** The running step's planned rest plus warm-up, window and pause of each later step; NaN when not timed. */
+    private double remainingS(StepInfo s, int count, double inStepS) {
+        if (s.durationNanos() < 0) {
+            return Double.NaN;
+        }
+        double thisStep = (s.warmupNanos() + s.durationNanos()) / 1e9;
+        double later = (count - s.index() - 1)
+                * (plan.warmup().toNanos() + plan.duration().toNanos() + plan.pause().toNanos()) / 1e9;
+        return Math.max(0, thisStep - inStepS) + later;
+    }
+}
