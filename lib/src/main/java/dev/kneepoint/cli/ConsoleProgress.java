@@ -21,8 +21,12 @@ final class ConsoleProgress implements LoadProgress {
     @Override
     public void stepStarting(StepInfo step, int stepCount) {
         double seconds = (step.warmupNanos() + Math.max(0, step.durationNanos())) / 1e9;
-        out.printf(Locale.ROOT, "[%d/%d] step %s (%s loop, ~%.0f s)%n", step.index() + 1, stepCount,
-                step.label(), step.mode(), seconds);
+        // The steps of a sweep share their timing, so this one's length estimates every one left.
+        double left = step.durationNanos() < 0 ? Double.NaN : seconds * (stepCount - step.index());
+        out.printf(Locale.ROOT, "[%d/%d] step %s (%s loop, ~%.0f s%s)%n", step.index() + 1, stepCount,
+                step.label(), step.mode(), seconds, Double.isNaN(left) ? ""
+                        : left < 90 ? String.format(Locale.ROOT, "; about %.0f s left in the run", left)
+                        : String.format(Locale.ROOT, "; about %.0f min left in the run", left / 60));
     }
 
     @Override
