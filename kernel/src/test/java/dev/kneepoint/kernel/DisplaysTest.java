@@ -52,6 +52,17 @@ class DisplaysTest {
     }
 
     @Test
+    void decimalsRenderWithAboutFourSignificantDigits() {
+        Table t = Table.create("steps", IntColumn.create("c", new int[]{1, 8}),
+                DoubleColumn.create("good_fraction", new double[]{0.9955459187467254, Double.NaN}),
+                DoubleColumn.create("tok_s", new double[]{160.65337843667376, 2373.25}));
+        String h = html(displays.render(t));
+        assertThat(h).contains("<td>1</td><td>0.996</td><td>160.7</td>").contains("<td>8</td><td></td><td>2373.3</td>")
+                .doesNotContain("0.9955459");
+        assertThat(t.doubleColumn("tok_s").getDouble(0)).isEqualTo(160.65337843667376); // the data keeps it all
+    }
+
+    @Test
     void chartsRenderAsPngAndSvg() {
         XYChart chart = QuickChart.getChart("knee", "concurrency", "tok/s", "tok/s", new double[]{1, 2, 4, 8},
                 new double[]{100, 190, 350, 420});

@@ -3,9 +3,14 @@ package dev.kneepoint.kernel.render;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import tech.tablesaw.api.DoubleColumn;
+import tech.tablesaw.api.FloatColumn;
 import tech.tablesaw.api.Table;
 
-/** Tablesaw tables as HTML (first {@code maxRows} rows, with a note saying how many were left out) and text. */
+/**
+ * Tablesaw tables as HTML (first {@code maxRows} rows, with a note saying how many were left out, decimals rounded
+ * for reading) and text.
+ */
 public final class TableRenderer {
     /** Rows shown by default: enough to read a ladder, short enough to scroll past. */
     public static final int DEFAULT_MAX_ROWS = 50;
@@ -20,7 +25,7 @@ public final class TableRenderer {
         for (int r = 0; r < shown; r++) {
             List<String> row = new ArrayList<>(header.size());
             for (int c = 0; c < t.columnCount(); c++) {
-                row.add(t.getString(r, c));
+                row.add(cell(t, r, c));
             }
             rows.add(row);
         }
@@ -37,6 +42,20 @@ public final class TableRenderer {
                     t.rowCount(), t.columnCount())));
         }
         return b.toString();
+    }
+
+    /**
+     * A cell as a person reads it: decimals with about four significant digits ({@link Html#num}: 0.9955 reads
+     * 0.996, 160.653 reads 160.7); the table itself, its CSV and summary.json keep full precision.
+     */
+    static String cell(Table t, int r, int c) {
+        if (t.column(c) instanceof DoubleColumn d && !d.isMissing(r)) {
+            return Html.num(d.getDouble(r));
+        }
+        if (t.column(c) instanceof FloatColumn f && !f.isMissing(r)) {
+            return Html.num(f.getFloat(r));
+        }
+        return t.getString(r, c);
     }
 
     /** The table as fixed-width text, capped like the HTML. */
