@@ -69,7 +69,11 @@ class DisplaysTest {
         DisplayData d = displays.render(chart);
         byte[] png = Base64.getDecoder().decode((String) d.getData(MIMEType.parse("image/png")));
         assertThat(png).startsWith(0x89, 'P', 'N', 'G');
-        assertThat((String) d.getData(MIMEType.parse("image/svg+xml"))).contains("<svg");
+        String svg = (String) d.getData(MIMEType.parse("image/svg+xml"));
+        // Fits its output area: the root follows the container's width, up to the chart's own, keeping its viewBox.
+        String root = svg.substring(svg.indexOf("<svg"), svg.indexOf('>', svg.indexOf("<svg")));
+        assertThat(root).contains("width=\"100%\"").contains("max-width:" + chart.getWidth() + "px")
+                .contains("viewBox=").doesNotContain("height=\"");
         assertThat((String) d.getData(MIMEType.TEXT_PLAIN)).startsWith("XYChart[knee");
     }
 

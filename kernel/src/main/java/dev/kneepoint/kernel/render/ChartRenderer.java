@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.internal.chartpart.Chart;
@@ -27,7 +29,10 @@ public final class ChartRenderer {
         return Base64.getEncoder().encodeToString(png(chart));
     }
 
-    /** SVG document of the chart. */
+    /**
+     * SVG document of the chart, sized to fit its output area: it scales down to the area's width (a notebook with
+     * its file browser open is narrower than a 900 px chart) and never up past the chart's own width.
+     */
     public static String svg(Chart<?, ?> chart) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
@@ -35,6 +40,14 @@ public final class ChartRenderer {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out.toString(StandardCharsets.UTF_8);
+        return fitted(out.toString(StandardCharsets.UTF_8), chart.getWidth());
     }
+
+    /** The root element's fixed {@code width}/{@code height} replaced by a width that follows the container. */
+    static String fitted(String svg, int widthPx) {
+        return ROOT_SIZE.matcher(svg).replaceFirst(m -> Matcher.quoteReplacement(m.group(1) + " width=\"100%\" "
+                + "style=\"max-width:" + widthPx + "px;height:auto\"" + m.group(2)));
+    }
+
+    private static final Pattern ROOT_SIZE = Pattern.compile("(<svg\\b[^>]*?)\\s+height=\"[^\"]*\"([^>]*?)\\s+width=\"[^\"]*\"");
 }
