@@ -79,6 +79,14 @@ CELLS_JS = """() => {
   }));
 }"""
 
+# The kernel's status, "unknown" for the moments the session is between kernels.
+STATUS_JS = """() => { const s = window.jupyterapp.shell.currentWidget.sessionContext.session;
+  return s && s.kernel ? s.kernel.status : 'unknown'; }"""
+
+PROGRESS_JS = """() => window.jupyterapp.shell.currentWidget.content.widgets.some(c =>
+  c.model.type === 'code' && c.model.executionCount === null && c.model.outputs.toJSON().some(o =>
+    o.data && String(o.data['text/html'] || '').includes('kneepoint-progress')))"""
+
 # Each rendered chart (PNG or SVG) against the output area holding it: a chart wider than its area is clipped.
 CHARTS_JS = """() => [...document.querySelectorAll('.jp-OutputArea-output img, .jp-OutputArea-output svg')]
   .filter(e => e.getBoundingClientRect().width > 100)
@@ -98,14 +106,17 @@ def run_notebook(lab, name, watch_progress=False, timeout_s=420):
                            " && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel", timeout=90_000)
     page.wait_for_function("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status"
                            " === 'idle'", timeout=120_000)
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    # Not awaited (the command's promise ends with the last cell): the loop below watches the cells run.
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     progress_seen = False
     deadline = time.time() + timeout_s
     while True:
         cells = page.evaluate(CELLS_JS)
-        busy = page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status")
+        busy = page.evaluate(STATUS_JS)
         if watch_progress and not progress_seen and busy == "busy":
-            progress_seen = page.locator(".kneepoint-progress").count() > 0
+            # In the notebook's model (JupyterLab renders only the cells in view): a cell still running whose
+            # output holds the live progress display.
+            progress_seen = page.evaluate(PROGRESS_JS)
             if progress_seen:
                 page.screenshot(path=str(SHOTS / f"{name}-progress.png"))
         if all(c["count"] for c in cells) and busy == "idle":
