@@ -1,5 +1,6 @@
 package dev.kneepoint.client;
 
+import dev.kneepoint.metrics.Problems;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,7 +22,7 @@ final class TargetChecks {
 
     /** The certificates of {@code trustCertificate} (empty when none, or when a problem was added). */
     static List<X509Certificate> readTrusted(Path trustCertificate, boolean insecureSkipTlsVerify,
-                                             List<String> problems) {
+                                             Problems problems) {
         if (trustCertificate == null) {
             return List.of();
         }
@@ -41,7 +42,7 @@ final class TargetChecks {
 
     /** The API key, stripped (null when none is configured, or when a problem was added; never in a problem). */
     static String readKey(String apiKeyEnv, Path apiKeyFile, UnaryOperator<String> environment,
-                          List<String> problems) {
+                          Problems problems) {
         if (apiKeyEnv != null && apiKeyFile != null) {
             problems.add("give the API key either from an environment variable or from a file, not both");
             return null;
@@ -73,9 +74,7 @@ final class TargetChecks {
         return null;
     }
 
-    static void checkPositive(List<String> problems, String name, Duration d) {
-        if (d == null || d.isNegative() || d.isZero()) {
-            problems.add(name + " must be a positive duration, got " + d);
-        }
+    static void checkPositive(Problems problems, String name, Duration d) {
+        problems.check(d != null && !d.isNegative() && !d.isZero(), name + " must be a positive duration, got " + d);
     }
 }

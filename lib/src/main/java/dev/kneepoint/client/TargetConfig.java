@@ -1,8 +1,8 @@
 package dev.kneepoint.client;
 
+import dev.kneepoint.metrics.Problems;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -305,19 +305,15 @@ public final class TargetConfig {
          * @throws IllegalArgumentException listing every problem found (never the key's value)
          */
         public TargetConfig build() {
-            List<String> problems = new ArrayList<>();
+            Problems problems = new Problems();
             HttpUrl base = null;
             if (baseUrl == null || baseUrl.isBlank()) {
                 problems.add("baseUrl is required (e.g. http://localhost:8000)");
             } else {
                 base = HttpUrl.parse(baseUrl.strip());
-                if (base == null) {
-                    problems.add("baseUrl '" + baseUrl + "' is not a valid http:// or https:// URL");
-                }
+                problems.check(base != null, "baseUrl '" + baseUrl + "' is not a valid http:// or https:// URL");
             }
-            if (model == null || model.isBlank()) {
-                problems.add("model is required (the model name the server serves)");
-            }
+            problems.check(model != null && !model.isBlank(), "model is required (the model name the server serves)");
             if (apiName != null) {
                 try {
                     apiKind = ApiKind.parse(apiName);
@@ -326,44 +322,30 @@ public final class TargetConfig {
                     problems.add(e.getMessage());
                 }
             }
-            if (apiKind == null && apiName == null) {
-                problems.add("apiKind is required; valid values: " + String.join(", ", ApiKind.labels()));
-            }
-            if (apiKind == ApiKind.TGI_GENERATE_STREAM && !stream) {
-                problems.add("TGI's /generate_stream always streams: keep stream(true), or use the OpenAI API"
-                        + " (api chat or completions) for non-streaming requests");
-            }
+            problems.check(apiKind != null || apiName != null,
+                            "apiKind is required; valid values: " + String.join(", ", ApiKind.labels()))
+                    .check(apiKind != ApiKind.TGI_GENERATE_STREAM || stream, "TGI's /generate_stream always streams:"
+                            + " keep stream(true), or use the OpenAI API (api chat or completions) for non-streaming"
+                            + " requests");
             TargetChecks.checkPositive(problems, "connectTimeout", connectTimeout);
             TargetChecks.checkPositive(problems, "firstTokenTimeout", firstTokenTimeout);
             TargetChecks.checkPositive(problems, "idleTimeout", idleTimeout);
             TargetChecks.checkPositive(problems, "totalTimeout", totalTimeout);
-            if (maxEventBytes <= 0) {
-                problems.add("maxEventBytes must be positive, got " + maxEventBytes);
-            }
+            problems.check(maxEventBytes > 0, "maxEventBytes must be positive, got " + maxEventBytes);
             if (transport == null) {
                 problems.add("transport is required (AUTO, OKHTTP or NIO)");
             } else if (transport == Transport.NIO && base != null && base.isHttps()) {
                 problems.add("transport NIO serves only plain http:// URLs, not '" + baseUrl.strip()
                         + "'; use transport AUTO or OKHTTP for https://");
             }
-            extraHeaders.forEach((k, v) -> {
-                if (k == null || k.isBlank() || v == null) {
-                    problems.add("extra header '" + k + "' needs a non-blank name and a value");
-                }
-            });
-            extraBody.keySet().forEach(k -> {
-                if (k == null || k.isBlank()) {
-                    problems.add("extra body fields need non-blank names");
-                }
-            });
+            extraHeaders.forEach((k, v) -> problems.check(k != null && !k.isBlank() && v != null,
+                    "extra header '" + k + "' needs a non-blank name and a value"));
+            extraBody.keySet().forEach(k -> problems.check(k != null && !k.isBlank(),
+                    "extra body fields need non-blank names"));
             List<java.security.cert.X509Certificate> trusted =
                     TargetChecks.readTrusted(trustCertificate, insecureSkipTlsVerify, problems);
             String key = TargetChecks.readKey(apiKeyEnv, apiKeyFile, environment, problems);
-            if (!problems.isEmpty()) {
-                throw new IllegalArgumentException("Invalid target configuration ("
-                        + problems.size() + " problem" + (problems.size() > 1 ? "s" : "") + "):\n - "
-                        + String.join("\n - ", problems));
-            }
+            problems.throwListIfAny("target configuration", " - ");
             return new TargetConfig(this, base, endpointOf(base, apiKind), key, trusted);
         }
 

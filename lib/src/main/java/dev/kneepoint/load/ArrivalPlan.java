@@ -1,7 +1,7 @@
 package dev.kneepoint.load;
 
+import dev.kneepoint.metrics.Problems;
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -49,17 +49,12 @@ public final class ArrivalPlan {
     }
 
     private ArrivalPlan(Process process, double rateRps, double cv, long seed) {
-        List<String> problems = new ArrayList<>();
-        if (!(rateRps > 0) || Double.isInfinite(rateRps)) {
-            problems.add("rate must be a finite number > 0 requests/s, got " + rateRps);
-        }
-        if (!(cv > 0) || Double.isInfinite(cv)) {
-            problems.add("cv (coefficient of variation of inter-arrival times) must be a finite number > 0, got " + cv);
-        }
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("Invalid " + process.name().toLowerCase(Locale.ROOT)
-                    + " arrival plan: " + String.join("; ", problems));
-        }
+        new Problems()
+                .check(rateRps > 0 && !Double.isInfinite(rateRps),
+                        "rate must be a finite number > 0 requests/s, got " + rateRps)
+                .check(cv > 0 && !Double.isInfinite(cv),
+                        "cv (coefficient of variation of inter-arrival times) must be a finite number > 0, got " + cv)
+                .throwPlainIfAny("Invalid " + process.name().toLowerCase(Locale.ROOT) + " arrival plan");
         this.process = process;
         this.rateRps = rateRps;
         this.cv = cv;
@@ -97,7 +92,7 @@ public final class ArrivalPlan {
      * @throws IllegalArgumentException listing every problem
      */
     public static ArrivalPlan trace(long[] offsetsNanos, double timeScale) {
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         if (offsetsNanos == null || offsetsNanos.length == 0) {
             problems.add("a trace needs at least one request instant");
         } else {
@@ -109,12 +104,9 @@ public final class ArrivalPlan {
                 }
             }
         }
-        if (!(timeScale > 0) || Double.isInfinite(timeScale)) {
-            problems.add("time scale must be a finite number > 0 (2 = twice as fast), got " + timeScale);
-        }
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("Invalid trace arrival plan: " + String.join("; ", problems));
-        }
+        problems.check(timeScale > 0 && !Double.isInfinite(timeScale),
+                        "time scale must be a finite number > 0 (2 = twice as fast), got " + timeScale)
+                .throwPlainIfAny("Invalid trace arrival plan");
         return new ArrivalPlan(offsetsNanos.clone(), timeScale);
     }
 

@@ -1,8 +1,8 @@
 package dev.kneepoint.load;
 
+import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.request.Workload;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -45,26 +45,20 @@ public record BackgroundStream(Workload workload, ArrivalPlan arrival, String ta
 
     /** Validates every setting and reports all problems at once. */
     public BackgroundStream {
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         stepRatesRps = stepRatesRps == null ? List.of() : List.copyOf(stepRatesRps);
         for (int k = 0; k < stepRatesRps.size(); k++) {
             double r = stepRatesRps.get(k);
-            if (!(r >= 0) || Double.isInfinite(r)) {
-                problems.add("the background rate of step " + k + " must be a finite number >= 0 requests per second"
-                        + " (0: no background during that step), got " + r);
-            }
+            problems.check(r >= 0 && !Double.isInfinite(r), "the background rate of step " + k + " must be a finite"
+                    + " number >= 0 requests per second (0: no background during that step), got " + r);
         }
-        StepBounds.require(workload, "a workload is required", problems);
-        StepBounds.require(arrival, "an arrival plan is required (ArrivalPlan.constant/poisson/gamma)", problems);
-        if (tag == null || !tag.matches("[A-Za-z0-9._-]{1,40}") || tag.equals("default")) {
-            problems.add("tag must be 1-40 letters, digits, '.', '_' or '-' and not 'default', got '" + tag + "'");
-        }
-        if (drainTimeout == null || drainTimeout.isNegative()) {
-            problems.add("drainTimeout must be >= 0, got " + drainTimeout);
-        }
-        if (!problems.isEmpty()) {
-            throw StepBounds.invalid("background stream", problems);
-        }
+        problems.check(workload != null, "a workload is required")
+                .check(arrival != null, "an arrival plan is required (ArrivalPlan.constant/poisson/gamma)")
+                .check(tag != null && tag.matches("[A-Za-z0-9._-]{1,40}") && !tag.equals("default"),
+                        "tag must be 1-40 letters, digits, '.', '_' or '-' and not 'default', got '" + tag + "'")
+                .check(drainTimeout != null && !drainTimeout.isNegative(),
+                        "drainTimeout must be >= 0, got " + drainTimeout)
+                .throwIfAny("background stream");
     }
 
     /** A Poisson stream at {@code rateRps} with the default tag and a 30 s drain. */

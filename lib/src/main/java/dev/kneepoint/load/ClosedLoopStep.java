@@ -1,9 +1,8 @@
 package dev.kneepoint.load;
 
+import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.metrics.StepInfo;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -131,23 +130,14 @@ public final class ClosedLoopStep extends Step {
         public Builder label(String stepLabel) { this.label = stepLabel; return this; }
 
         public ClosedLoopStep build() {
-            List<String> problems = new ArrayList<>();
-            if (concurrency < 1) {
-                problems.add("concurrency must be >= 1 user, got " + concurrency);
-            }
-            if (thinkTime == null || thinkTime.isNegative()) {
-                problems.add("think time must be >= 0, got " + thinkTime);
-            }
-            if (rampUp == null || rampUp.isNegative()) {
-                problems.add("ramp-up must be >= 0 (0 starts every user at once), got " + rampUp);
-            }
-            if (label != null && label.isBlank()) {
-                problems.add("label must not be blank");
-            }
+            Problems problems = new Problems()
+                    .check(concurrency >= 1, "concurrency must be >= 1 user, got " + concurrency)
+                    .check(thinkTime != null && !thinkTime.isNegative(), "think time must be >= 0, got " + thinkTime)
+                    .check(rampUp != null && !rampUp.isNegative(),
+                            "ramp-up must be >= 0 (0 starts every user at once), got " + rampUp)
+                    .check(label == null || !label.isBlank(), "label must not be blank");
             StepBounds.check(warmup, duration, maxRequests, drainTimeout, problems);
-            if (!problems.isEmpty()) {
-                throw StepBounds.invalid("closed-loop step", problems);
-            }
+            problems.throwIfAny("closed-loop step");
             return new ClosedLoopStep(this);
         }
     }

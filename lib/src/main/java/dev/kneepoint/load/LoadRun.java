@@ -1,5 +1,6 @@
 package dev.kneepoint.load;
 
+import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.metrics.RunClock;
 import dev.kneepoint.metrics.RunListener;
 import dev.kneepoint.metrics.StepInfo;
@@ -253,24 +254,22 @@ public final class LoadRun {
         public Builder background(BackgroundStream stream) { this.background = stream; return this; }
 
         public LoadRun build() {
-            List<String> problems = new ArrayList<>();
-            StepBounds.require(sender, "a RequestSender is required", problems);
-            StepBounds.require(workload, "a Workload is required", problems);
-            StepBounds.require(listener, "a RunListener is required (it receives every measurement)", problems);
+            Problems problems = new Problems()
+                    .check(sender != null, "a RequestSender is required")
+                    .check(workload != null, "a Workload is required")
+                    .check(listener != null, "a RunListener is required (it receives every measurement)");
             if (ladder == null) {
                 problems.add("a ladder or a step is required");
             } else if (ladderTwice) {
                 problems.add("give either one ladder or one step, not several");
             }
-            StepBounds.require(progress, "progress must not be null (use LoadProgress.NONE)", problems);
+            problems.check(progress != null, "progress must not be null (use LoadProgress.NONE)");
             if (background != null && background.perStep() && ladder != null
                     && background.stepRatesRps().size() != ladder.steps().size()) {
                 problems.add("the background stream has " + background.stepRatesRps().size() + " per-step rates but the"
                         + " ladder has " + ladder.steps().size() + " steps: give one rate per step (0 for none)");
             }
-            if (!problems.isEmpty()) {
-                throw StepBounds.invalid("load run", problems);
-            }
+            problems.throwIfAny("load run");
             return new LoadRun(this);
         }
     }

@@ -1,10 +1,9 @@
 package dev.kneepoint.load;
 
+import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.request.Workload;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -176,14 +175,11 @@ public final class OpenLoopStep extends Step {
         public Builder label(String stepLabel) { this.label = stepLabel; return this; }
 
         public OpenLoopStep build() {
-            List<String> problems = new ArrayList<>();
-            StepBounds.require(arrival, "an arrival plan is required (ArrivalPlan.constant/poisson/gamma)", problems);
-            if (capPolicy != null && maxInFlight < 1) {
-                problems.add("maxInFlight must be >= 1 when capped, got " + maxInFlight);
-            }
-            if (label != null && label.isBlank()) {
-                problems.add("label must not be blank");
-            }
+            Problems problems = new Problems()
+                    .check(arrival != null, "an arrival plan is required (ArrivalPlan.constant/poisson/gamma)")
+                    .check(capPolicy == null || maxInFlight >= 1,
+                            "maxInFlight must be >= 1 when capped, got " + maxInFlight)
+                    .check(label == null || !label.isBlank(), "label must not be blank");
             StepBounds.check(warmup, duration, maxRequests, drainTimeout, problems);
             if (arrival != null && duration != null && warmup != null && !warmup.isNegative()) {
                 double expected = arrival.rateRps() * (warmup.toNanos() + (double) duration.toNanos()) / 1e9;
@@ -196,9 +192,7 @@ public final class OpenLoopStep extends Step {
             if (maxRequests > MAX_PLANNED) {
                 problems.add("maxRequests must be <= " + MAX_PLANNED + " (the plan is precomputed), got " + maxRequests);
             }
-            if (!problems.isEmpty()) {
-                throw StepBounds.invalid("open-loop step", problems);
-            }
+            problems.throwIfAny("open-loop step");
             return new OpenLoopStep(this);
         }
     }

@@ -1,7 +1,7 @@
 package dev.kneepoint.load;
 
+import dev.kneepoint.metrics.Problems;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -10,35 +10,15 @@ record StepBounds(Duration warmup, Duration duration, long maxRequests, Duration
 
     /** Adds every problem with these bounds to {@code problems}. */
     static void check(Duration warmup, Duration duration, long maxRequests, Duration drainTimeout,
-                      List<String> problems) {
-        if (warmup == null || warmup.isNegative()) {
-            problems.add("warm-up must be >= 0, got " + warmup);
-        }
-        if (duration != null && (duration.isNegative() || duration.isZero())) {
-            problems.add("duration must be > 0 when given, got " + duration);
-        }
-        if (maxRequests != -1 && maxRequests <= 0) {
-            problems.add("maxRequests must be > 0 when given, got " + maxRequests);
-        }
-        if (duration == null && maxRequests == -1) {
-            problems.add("a step needs a duration, a maxRequests bound, or both; got neither");
-        }
-        if (drainTimeout == null || drainTimeout.isNegative()) {
-            problems.add("drain timeout must be >= 0, got " + drainTimeout);
-        }
-    }
-
-    /** Adds {@code problem} to {@code problems} when a required setting, {@code value}, is missing (null). */
-    static void require(Object value, String problem, List<String> problems) {
-        if (value == null) {
-            problems.add(problem);
-        }
-    }
-
-    /** The one exception reporting every problem of {@code what} (e.g. {@code open-loop step}). */
-    static IllegalArgumentException invalid(String what, List<String> problems) {
-        return new IllegalArgumentException("Invalid " + what + " (" + problems.size() + " problem"
-                + (problems.size() == 1 ? "" : "s") + "): " + String.join("; ", problems));
+                      Problems problems) {
+        problems.check(warmup != null && !warmup.isNegative(), "warm-up must be >= 0, got " + warmup)
+                .check(duration == null || (!duration.isNegative() && !duration.isZero()),
+                        "duration must be > 0 when given, got " + duration)
+                .check(maxRequests == -1 || maxRequests > 0, "maxRequests must be > 0 when given, got " + maxRequests)
+                .check(duration != null || maxRequests != -1,
+                        "a step needs a duration, a maxRequests bound, or both; got neither")
+                .check(drainTimeout != null && !drainTimeout.isNegative(),
+                        "drain timeout must be >= 0, got " + drainTimeout);
     }
 
     Optional<Duration> durationOpt() {

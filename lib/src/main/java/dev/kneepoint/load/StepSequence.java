@@ -1,5 +1,6 @@
 package dev.kneepoint.load;
 
+import dev.kneepoint.metrics.Problems;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -29,7 +30,7 @@ public final class StepSequence {
     private final StepGate gate;
 
     private StepSequence(Step baseline, List<? extends Step> levels, Duration pause, StepGate gate) {
-        List<String> problems = new ArrayList<>();
+        Problems problems = new Problems();
         if (levels == null || levels.isEmpty()) {
             problems.add("a ladder needs at least one step");
         } else if (levels.stream().anyMatch(java.util.Objects::isNull)) {
@@ -38,7 +39,7 @@ public final class StepSequence {
         if (pause == null || pause.isNegative()) {
             problems.add("pause between steps must be >= 0, got " + pause);
         }
-        StepBounds.require(gate, "gate must not be null (use StepGate.always())", problems);
+        problems.check(gate != null, "gate must not be null (use StepGate.always())");
         if (problems.isEmpty()) {
             Set<String> seen = new HashSet<>();
             List<Step> all = new ArrayList<>();
@@ -52,9 +53,7 @@ public final class StepSequence {
                 }
             }
         }
-        if (!problems.isEmpty()) {
-            throw StepBounds.invalid("ladder", problems);
-        }
+        problems.throwIfAny("ladder");
         this.baseline = baseline;
         this.levels = List.copyOf(levels);
         this.pause = pause;

@@ -1,6 +1,7 @@
 package dev.kneepoint.metrics;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 
@@ -32,6 +33,12 @@ public final class Problems {
         return this;
     }
 
+    /** Adds every one of {@code more}, in order; returns this. */
+    public Problems addAll(Collection<String> more) {
+        found.addAll(more);
+        return this;
+    }
+
     /** True when no problem was found. */
     public boolean isEmpty() {
         return found.isEmpty();
@@ -57,7 +64,17 @@ public final class Problems {
      * @throws IllegalArgumentException listing every problem
      */
     public void throwListIfAny(String what) {
-        throwIfAny(what, ":\n  - ", "\n  - ");
+        throwListIfAny(what, "  - ");
+    }
+
+    /**
+     * Throws when a problem was found, one problem a line, each line starting with {@code bullet}: with
+     * {@code " - "}, {@code Invalid <what> (N problem[s]):\n - a\n - b}.
+     *
+     * @throws IllegalArgumentException listing every problem
+     */
+    public void throwListIfAny(String what, String bullet) {
+        throwIfAny(what, ":\n" + bullet, "\n" + bullet);
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.load.ArrivalPlan;
 import dev.kneepoint.load.BackgroundStream;
 import dev.kneepoint.load.StepSequence;
+import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.sweep.SweepSpec.Mode;
 import dev.kneepoint.workload.TraceWorkload;
 import java.time.Duration;
@@ -147,10 +148,7 @@ final class SweepChecks {
                 problems.add(e.getMessage());
             }
         }
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("Invalid sweep (" + problems.size() + " problem"
-                    + (problems.size() == 1 ? "" : "s") + "):\n  - " + String.join("\n  - ", problems));
-        }
+        new Problems().addAll(problems).throwListIfAny("sweep");
         return ladder;
     }
 

@@ -1,6 +1,7 @@
 package dev.kneepoint.workload;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.request.RequestSpec;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -270,17 +271,14 @@ public final class DatasetWorkload implements DescribedWorkload, AutoCloseable {
          *                          it cannot be read or holds no record
          */
         public DatasetWorkload build() {
-            List<String> p = new ArrayList<>();
+            Problems p = new Problems();
             if (file == null) p.add("dataset file is required");
             else if (!Files.isRegularFile(file)) p.add("dataset file " + file + " does not exist or is not a file");
             if (output == null) p.add("outputTokens is required");
             if (control == null) p.add("output control is required");
             if (window < 1) p.add("shuffle window must be >= 1, got " + window);
             if (tag == null || tag.isBlank()) p.add("tag must not be blank");
-            if (!p.isEmpty()) {
-                throw new IllegalArgumentException("Invalid dataset workload (" + p.size() + " problem"
-                        + (p.size() > 1 ? "s" : "") + "):\n - " + String.join("\n - ", p));
-            }
+            p.throwListIfAny("dataset workload", " - ");
             Scan s = scan(file);
             if (!s.problems().isEmpty() && !lenient) {
                 throw new DatasetException(file, s.problems());

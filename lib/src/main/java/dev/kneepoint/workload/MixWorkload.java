@@ -1,5 +1,6 @@
 package dev.kneepoint.workload;
 
+import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.request.RequestSpec;
 import dev.kneepoint.request.Workload;
 import java.util.ArrayList;
@@ -100,7 +101,7 @@ public final class MixWorkload implements DescribedWorkload {
         }
 
         public MixWorkload build() {
-            List<String> p = new ArrayList<>();
+            Problems p = new Problems();
             if (components.isEmpty()) {
                 p.add("a mix needs at least one component");
             }
@@ -121,10 +122,7 @@ public final class MixWorkload implements DescribedWorkload {
                 }
                 fixed.add(new Component(c.weight(), tag, c.workload()));
             }
-            if (!p.isEmpty()) {
-                throw new IllegalArgumentException("Invalid mix (" + p.size() + " problem" + (p.size() > 1 ? "s" : "")
-                        + "):\n - " + String.join("\n - ", p));
-            }
+            p.throwListIfAny("mix", " - ");
             return new MixWorkload(fixed, seed);
         }
     }

@@ -1,6 +1,7 @@
 package dev.kneepoint.workload;
 
 import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.request.RequestSpec;
 import dev.kneepoint.request.SessionWorkload;
 import java.util.ArrayList;
@@ -175,17 +176,14 @@ public final class MultiTurnWorkload implements DescribedWorkload, SessionWorklo
         public Builder thinkTime(java.time.Duration d) { this.thinkTime = d; return this; }
 
         public MultiTurnWorkload build() {
-            List<String> p = new ArrayList<>();
+            Problems p = new Problems();
             if (turns < 1) p.add("turns must be >= 1, got " + turns);
             if (user == null) p.add("userTokens is required");
             if (output == null) p.add("outputTokens is required");
             if (systemTokens < 0) p.add("systemTokens must be >= 0, got " + systemTokens);
             checkShared(p);
             if (thinkTime == null || thinkTime.isNegative()) p.add("thinkTime must be >= 0, got " + thinkTime);
-            if (!p.isEmpty()) {
-                throw new IllegalArgumentException("Invalid multi-turn workload (" + p.size() + " problem"
-                        + (p.size() > 1 ? "s" : "") + "):\n - " + String.join("\n - ", p));
-            }
+            p.throwListIfAny("multi-turn workload", " - ");
             return new MultiTurnWorkload(this, resolveCalibrator(), resolveSalt());
         }
     }

@@ -1,6 +1,6 @@
 package dev.kneepoint.workload;
 
-import java.util.List;
+import dev.kneepoint.metrics.Problems;
 
 /**
  * The settings every generated-prompt workload builder shares ({@link SyntheticWorkload.Builder},
@@ -48,7 +48,7 @@ public abstract class PromptSettings<B extends PromptSettings<B>> {
     public B tag(String t) { this.tag = t; return self(); }
 
     /** Adds the problems of the shared settings to {@code problems}. */
-    void checkShared(List<String> problems) {
+    void checkShared(Problems problems) {
         if (control == null) problems.add("output control is required");
         if (tag == null || tag.isBlank()) problems.add("tag must not be blank");
     }

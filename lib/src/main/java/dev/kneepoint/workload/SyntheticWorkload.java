@@ -2,6 +2,7 @@ package dev.kneepoint.workload;
 
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.request.RequestSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -146,7 +147,7 @@ public final class SyntheticWorkload implements DescribedWorkload {
 
         /** Validates, measures the tokenizer if one was given, and builds. */
         public SyntheticWorkload build() {
-            List<String> p = new ArrayList<>();
+            Problems p = new Problems();
             if (input == null) p.add("inputTokens is required");
             if (output == null) p.add("outputTokens is required");
             checkShared(p);
@@ -157,10 +158,7 @@ public final class SyntheticWorkload implements DescribedWorkload {
                 p.add("inputTokens (mean " + input.mean() + ") must exceed the shared prefix (" + prefixTokens
                         + " tokens): inputTokens is the whole prompt, prefix included");
             }
-            if (!p.isEmpty()) {
-                throw new IllegalArgumentException("Invalid synthetic workload (" + p.size() + " problem"
-                        + (p.size() > 1 ? "s" : "") + "):\n - " + String.join("\n - ", p));
-            }
+            p.throwListIfAny("synthetic workload", " - ");
             return new SyntheticWorkload(copy(), resolveCalibrator(), resolveSalt());
         }
 

@@ -2,9 +2,9 @@ package dev.kneepoint.workload;
 
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.request.RequestSpec;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -187,7 +187,7 @@ public final class TraceWorkload implements DescribedWorkload {
          * @throws DatasetException         listing every bad line of the trace
          */
         public TraceWorkload build() {
-            List<String> p = new ArrayList<>();
+            Problems p = new Problems();
             if (file == null) {
                 p.add("trace file is required");
             } else if (trace == null && !java.nio.file.Files.isRegularFile(file)) {
@@ -201,10 +201,7 @@ public final class TraceWorkload implements DescribedWorkload {
             checkShared(p);
             if (api == null) p.add("api is required (CHAT or COMPLETIONS)");
             if (defaultOutput < 0) p.add("default output tokens must be >= 0 (0: no bound), got " + defaultOutput);
-            if (!p.isEmpty()) {
-                throw new IllegalArgumentException("Invalid trace workload (" + p.size() + " problem"
-                        + (p.size() > 1 ? "s" : "") + "):\n - " + String.join("\n - ", p));
-            }
+            p.throwListIfAny("trace workload", " - ");
             Trace t = trace != null ? trace : Trace.read(file, blockSize);
             PromptCalibrator c = resolveCalibrator();
             Builder copy = new Builder(t);
