@@ -28,6 +28,12 @@ final class StepJson {
     /** A double field of a JSON object: its name and how it is read off the value. */
     private record DoubleField<T>(String name, ToDoubleFunction<T> value) {}
 
+    /** A {@link StepInfo}'s bounds, its last three components: warm-up, duration (-1: none), request cap (-1: none). */
+    private static final List<LongField<StepInfo>> BOUNDS = List.of(
+            new LongField<>("warmup_ns", StepInfo::warmupNanos, 0),
+            new LongField<>("duration_ns", StepInfo::durationNanos, -1),
+            new LongField<>("max_requests", StepInfo::maxRequests, -1));
+
     /** {@link StepWindow}'s times in the order of its components (then {@code completed}). */
     private static final List<LongField<StepWindow>> WINDOW = List.of(
             new LongField<>("step_start_ns", StepWindow::stepStartNanos, 0),
@@ -65,17 +71,15 @@ final class StepJson {
         g.writeStringField("arrival", s.arrival());
         g.writeNumberField("max_in_flight", s.maxInFlight());
         g.writeStringField("cap_policy", s.capPolicy());
-        g.writeNumberField("warmup_ns", s.warmupNanos());
-        g.writeNumberField("duration_ns", s.durationNanos());
-        g.writeNumberField("max_requests", s.maxRequests());
+        writeLongs(g, BOUNDS, s);
         g.writeEndObject();
     }
 
     static StepInfo readInfo(JsonNode n) {
+        long[] b = readLongs(n, BOUNDS);
         return new StepInfo(n.path("index").asInt(), n.path("label").asText(), n.path("mode").asText(),
                 n.path("concurrency").asInt(-1), Json.doubleOrNaN(n, "rate_rps"), n.path("arrival").asText(""),
-                n.path("max_in_flight").asInt(-1), n.path("cap_policy").asText(""), n.path("warmup_ns").asLong(0),
-                n.path("duration_ns").asLong(-1), n.path("max_requests").asLong(-1));
+                n.path("max_in_flight").asInt(-1), n.path("cap_policy").asText(""), b[0], b[1], b[2]);
     }
 
     static void writeWindow(JsonGenerator g, StepWindow w) throws IOException {
