@@ -4,8 +4,10 @@ import dev.kneepoint.metrics.ClientCheck;
 import dev.kneepoint.metrics.Distribution;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepFigures;
 import dev.kneepoint.metrics.StepResult;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -72,13 +74,9 @@ public final class Tables {
                 IntColumn.create("concurrency", steps.stream().mapToInt(s -> s.info().concurrency()).toArray()),
                 DoubleColumn.create("rate_rps", steps.stream().mapToDouble(s -> s.info().rateRps())),
                 DoubleColumn.create("window_s", steps.stream().mapToDouble(StepResult::windowS)),
-                BooleanColumn.create("completed", steps.stream().map(s -> s.window().completed())),
-                LongColumn.create("requests_ok", steps.stream().mapToLong(s -> s.counts().requestsOk())),
-                LongColumn.create("requests_failed", steps.stream().mapToLong(s -> s.counts().requestsFailed())),
-                LongColumn.create("cancelled", steps.stream().mapToLong(s -> s.counts().cancelled())),
-                LongColumn.create("dropped", steps.stream().mapToLong(s -> s.counts().dropped())),
-                LongColumn.create("warmup_requests", steps.stream().mapToLong(s -> s.counts().warmupRequests())),
-                DoubleColumn.create("failure_rate", steps.stream().mapToDouble(s -> s.rates().failureRate())),
+                BooleanColumn.create("completed", steps.stream().map(s -> s.window().completed())));
+        addCounts(t, steps, StepFigures.OUTCOMES);
+        t.addColumns(DoubleColumn.create("failure_rate", steps.stream().mapToDouble(s -> s.rates().failureRate())),
                 StringColumn.create("failures_by_class", steps.stream().map(s -> joined(s.counts().failuresByClass()))),
                 DoubleColumn.create("output_tokens_per_s",
                         steps.stream().mapToDouble(s -> s.rates().outputTokensPerS())),
@@ -86,11 +84,9 @@ public final class Tables {
                 DoubleColumn.create("requests_per_s", steps.stream().mapToDouble(s -> s.rates().requestsPerS())),
                 DoubleColumn.create("goodput_rps", steps.stream().mapToDouble(s -> s.rates().goodputRps())),
                 DoubleColumn.create("good_fraction", steps.stream().mapToDouble(s -> s.rates().goodFraction())),
-                DoubleColumn.create("concurrency_mean", steps.stream().mapToDouble(s -> s.rates().concurrencyMean())),
-                LongColumn.create("output_len_mismatch", steps.stream().mapToLong(s -> s.counts().outputLenMismatch())),
-                LongColumn.create("count_discrepancy", steps.stream().mapToLong(s -> s.counts().countDiscrepancy())),
-                LongColumn.create("retried", steps.stream().mapToLong(s -> s.counts().retried())),
-                StringColumn.create("token_sources", steps.stream().map(s -> joined(s.counts().tokenSources()))),
+                DoubleColumn.create("concurrency_mean", steps.stream().mapToDouble(s -> s.rates().concurrencyMean())));
+        addCounts(t, steps, StepFigures.DISCREPANCIES);
+        t.addColumns(StringColumn.create("token_sources", steps.stream().map(s -> joined(s.counts().tokenSources()))),
                 StringColumn.create("slo", steps.stream().map(s -> s.slo().toString())));
         for (LatencyMetric m : LatencyMetric.values()) {
             String b = m.baseName();
@@ -136,7 +132,7 @@ public final class Tables {
     }
 
     /** True when some step's OK requests carried reasoning tokens. */
-    static boolean hasReasoning(java.util.List<StepResult> steps) {
+    static boolean hasReasoning(List<StepResult> steps) {
         return steps.stream().anyMatch(s -> s.tokens().reasoningTokens() > 0);
     }
 
@@ -168,6 +164,12 @@ public final class Tables {
      */
     public static Table steps(RunResult run, dev.kneepoint.telemetry.TelemetryData telemetry) {
         return TelemetryTables.steps(run, telemetry);
+    }
+
+    private static void addCounts(Table t, List<StepResult> steps, List<StepFigures.Count> counts) {
+        for (StepFigures.Count c : counts) {
+            t.addColumns(LongColumn.create(c.name(), steps.stream().mapToLong(c.value())));
+        }
     }
 
     private static void addStat(Table t, String name, RunResult run, LatencyMetric m,

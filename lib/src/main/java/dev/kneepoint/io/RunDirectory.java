@@ -132,29 +132,19 @@ public final class RunDirectory implements RunListener, AutoCloseable {
     }
 
     @Override
-    public void stepStarted(StepInfo step, long stepStartNanos) {
-        aggregator.stepStarted(step, stepStartNanos);
-        writeStepStarted(step, stepStartNanos);
-    }
-
-    @Override
     public void stepStarted(StepInfo step, long stepStartNanos, WindowPlan plan) {
         aggregator.stepStarted(step, stepStartNanos, plan);
-        writeStepStarted(step, stepStartNanos);
-    }
-
-    @Override
-    public void stepLoadStopping(StepInfo step) {
-        aggregator.stepLoadStopping(step);
-    }
-
-    private void writeStepStarted(StepInfo step, long stepStartNanos) {
         writeStepLine(g -> {
             g.writeStringField("event", "step_started");
             g.writeNumberField("step_start_ns", stepStartNanos);
             g.writeFieldName("step");
             StepJson.writeInfo(g, step);
         });
+    }
+
+    @Override
+    public void stepLoadStopping(StepInfo step) {
+        aggregator.stepLoadStopping(step);
     }
 
     @Override
@@ -165,11 +155,6 @@ public final class RunDirectory implements RunListener, AutoCloseable {
         }
         requests.append(record);
         aggregator.requestFinished(record);
-    }
-
-    @Override
-    public void stepFinished(StepInfo step, StepWindow window) {
-        stepFinished(step, window, ClientHealth.NOT_MEASURED);
     }
 
     @Override

@@ -10,7 +10,10 @@ import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepWindow;
 import java.io.IOException;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * JSON forms of {@link StepInfo}, {@link StepWindow}, {@link Slo} and the client self-check ({@link ClientHealth},
@@ -18,6 +21,45 @@ import java.util.Locale;
  */
 final class StepJson {
     private StepJson() {}
+
+    /** A number field of a JSON object: its name, how it is read off the value, what a missing one reads as. */
+    private record LongField<T>(String name, ToLongFunction<T> value, long missing) {}
+
+    /** A double field of a JSON object: its name and how it is read off the value. */
+    private record DoubleField<T>(String name, ToDoubleFunction<T> value) {}
+
+    /** A {@link StepInfo}'s bounds, its last three components: warm-up, duration (-1: none), request cap (-1: none). */
+    private static final List<LongField<StepInfo>> BOUNDS = List.of(
+            new LongField<>("warmup_ns", StepInfo::warmupNanos, 0),
+            new LongField<>("duration_ns", StepInfo::durationNanos, -1),
+            new LongField<>("max_requests", StepInfo::maxRequests, -1));
+
+    /** {@link StepWindow}'s times in the order of its components (then {@code completed}). */
+    private static final List<LongField<StepWindow>> WINDOW = List.of(
+            new LongField<>("step_start_ns", StepWindow::stepStartNanos, 0),
+            new LongField<>("start_ns", StepWindow::startNanos, 0),
+            new LongField<>("end_ns", StepWindow::endNanos, 0));
+
+    /** {@link ClientHealth}'s fields in the order of its components, for {@link #writeHealth} and {@link #readHealth}. */
+    private static final List<LongField<ClientHealth>> HEALTH = List.of(
+            new LongField<>("span_ns", ClientHealth::spanNanos, 0),
+            new LongField<>("processors", ClientHealth::processors, 0),
+            new LongField<>("cpu_ns", ClientHealth::cpuNanos, -1),
+            new LongField<>("gc_pause_ns", ClientHealth::gcPauseNanos, 0),
+            new LongField<>("gc_count", ClientHealth::gcCount, 0),
+            new LongField<>("probe_samples", ClientHealth::probeSamples, 0),
+            new LongField<>("probe_p50_ns", ClientHealth::probeP50Nanos, -1),
+            new LongField<>("probe_p99_ns", ClientHealth::probeP99Nanos, -1),
+            new LongField<>("probe_max_ns", ClientHealth::probeMaxNanos, -1),
+            new LongField<>("probe_period_ns", ClientHealth::probePeriodNanos, 0));
+
+    /** {@link ClientThresholds}' fields in the order of its components, for {@link #writeThresholds} and back. */
+    private static final List<DoubleField<ClientThresholds>> THRESHOLDS = List.of(
+            new DoubleField<>("schedule_lag_floor_ms", ClientThresholds::scheduleLagFloorMs),
+            new DoubleField<>("schedule_lag_fraction", ClientThresholds::scheduleLagFraction),
+            new DoubleField<>("cpu_fraction", ClientThresholds::cpuFraction),
+            new DoubleField<>("gc_pause_fraction", ClientThresholds::gcPauseFraction),
+            new DoubleField<>("probe_delay_p99_ms", ClientThresholds::probeDelayP99Ms));
 
     static void writeInfo(JsonGenerator g, StepInfo s) throws IOException {
         g.writeStartObject();
@@ -29,31 +71,27 @@ final class StepJson {
         g.writeStringField("arrival", s.arrival());
         g.writeNumberField("max_in_flight", s.maxInFlight());
         g.writeStringField("cap_policy", s.capPolicy());
-        g.writeNumberField("warmup_ns", s.warmupNanos());
-        g.writeNumberField("duration_ns", s.durationNanos());
-        g.writeNumberField("max_requests", s.maxRequests());
+        writeLongs(g, BOUNDS, s);
         g.writeEndObject();
     }
 
     static StepInfo readInfo(JsonNode n) {
+        long[] b = readLongs(n, BOUNDS);
         return new StepInfo(n.path("index").asInt(), n.path("label").asText(), n.path("mode").asText(),
                 n.path("concurrency").asInt(-1), Json.doubleOrNaN(n, "rate_rps"), n.path("arrival").asText(""),
-                n.path("max_in_flight").asInt(-1), n.path("cap_policy").asText(""), n.path("warmup_ns").asLong(0),
-                n.path("duration_ns").asLong(-1), n.path("max_requests").asLong(-1));
+                n.path("max_in_flight").asInt(-1), n.path("cap_policy").asText(""), b[0], b[1], b[2]);
     }
 
     static void writeWindow(JsonGenerator g, StepWindow w) throws IOException {
         g.writeStartObject();
-        g.writeNumberField("step_start_ns", w.stepStartNanos());
-        g.writeNumberField("start_ns", w.startNanos());
-        g.writeNumberField("end_ns", w.endNanos());
+        writeLongs(g, WINDOW, w);
         g.writeBooleanField("completed", w.completed());
         g.writeEndObject();
     }
 
     static StepWindow readWindow(JsonNode n) {
-        return new StepWindow(n.path("step_start_ns").asLong(), n.path("start_ns").asLong(),
-                n.path("end_ns").asLong(), n.path("completed").asBoolean());
+        long[] v = readLongs(n, WINDOW);
+        return new StepWindow(v[0], v[1], v[2], n.path("completed").asBoolean());
     }
 
     static void writeSlo(JsonGenerator g, Slo s) throws IOException {
@@ -79,16 +117,7 @@ final class StepJson {
     /** The raw client health, as steps.jsonl keeps it (integer nanoseconds, -1 for absent). */
     static void writeHealth(JsonGenerator g, ClientHealth h) throws IOException {
         g.writeStartObject();
-        g.writeNumberField("span_ns", h.spanNanos());
-        g.writeNumberField("processors", h.processors());
-        g.writeNumberField("cpu_ns", h.cpuNanos());
-        g.writeNumberField("gc_pause_ns", h.gcPauseNanos());
-        g.writeNumberField("gc_count", h.gcCount());
-        g.writeNumberField("probe_samples", h.probeSamples());
-        g.writeNumberField("probe_p50_ns", h.probeP50Nanos());
-        g.writeNumberField("probe_p99_ns", h.probeP99Nanos());
-        g.writeNumberField("probe_max_ns", h.probeMaxNanos());
-        g.writeNumberField("probe_period_ns", h.probePeriodNanos());
+        writeLongs(g, HEALTH, h);
         g.writeEndObject();
     }
 
@@ -97,20 +126,16 @@ final class StepJson {
         if (n == null || !n.isObject()) {
             return ClientHealth.NOT_MEASURED;
         }
-        return new ClientHealth(n.path("span_ns").asLong(0), n.path("processors").asInt(0), n.path("cpu_ns").asLong(-1),
-                n.path("gc_pause_ns").asLong(0), n.path("gc_count").asLong(0), n.path("probe_samples").asLong(0),
-                n.path("probe_p50_ns").asLong(-1), n.path("probe_p99_ns").asLong(-1), n.path("probe_max_ns").asLong(-1),
-                n.path("probe_period_ns").asLong(0));
+        long[] v = readLongs(n, HEALTH);
+        return new ClientHealth(v[0], (int) v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]);
     }
 
     /** Thresholds; a signal turned off (infinite limit) is written as {@code null}. */
     static void writeThresholds(JsonGenerator g, ClientThresholds t) throws IOException {
         g.writeStartObject();
-        Json.number(g, "schedule_lag_floor_ms", t.scheduleLagFloorMs());
-        Json.number(g, "schedule_lag_fraction", t.scheduleLagFraction());
-        Json.number(g, "cpu_fraction", t.cpuFraction());
-        Json.number(g, "gc_pause_fraction", t.gcPauseFraction());
-        Json.number(g, "probe_delay_p99_ms", t.probeDelayP99Ms());
+        for (DoubleField<ClientThresholds> f : THRESHOLDS) {
+            Json.number(g, f.name(), f.value().applyAsDouble(t));
+        }
         g.writeEndObject();
     }
 
@@ -119,8 +144,19 @@ final class StepJson {
         if (n == null || !n.isObject()) {
             return ClientThresholds.defaults();
         }
-        return new ClientThresholds(limit(n, "schedule_lag_floor_ms"), limit(n, "schedule_lag_fraction"),
-                limit(n, "cpu_fraction"), limit(n, "gc_pause_fraction"), limit(n, "probe_delay_p99_ms"));
+        double[] v = THRESHOLDS.stream().mapToDouble(f -> limit(n, f.name())).toArray();
+        return new ClientThresholds(v[0], v[1], v[2], v[3], v[4]);
+    }
+
+    private static <T> void writeLongs(JsonGenerator g, List<LongField<T>> fields, T value) throws IOException {
+        for (LongField<T> f : fields) {
+            g.writeNumberField(f.name(), f.value().applyAsLong(value));
+        }
+    }
+
+    /** The values of {@code fields} in {@code n}, in their order, each missing one as the field's default. */
+    private static long[] readLongs(JsonNode n, List<? extends LongField<?>> fields) {
+        return fields.stream().mapToLong(f -> n.path(f.name()).asLong(f.missing())).toArray();
     }
 
     private static double limit(JsonNode n, String field) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.kneepoint.metrics.BackgroundResult;
 import dev.kneepoint.metrics.Distribution;
 import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepFigures;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepResult;
 import java.io.IOException;
@@ -138,11 +139,7 @@ public final class SummaryJson {
         Json.number(g, "window_s", s.windowS());
         g.writeFieldName("window");
         StepJson.writeWindow(g, s.window());
-        g.writeNumberField("requests_ok", s.counts().requestsOk());
-        g.writeNumberField("requests_failed", s.counts().requestsFailed());
-        g.writeNumberField("cancelled", s.counts().cancelled());
-        g.writeNumberField("dropped", s.counts().dropped());
-        g.writeNumberField("warmup_requests", s.counts().warmupRequests());
+        writeFigures(g, s, StepFigures.OUTCOMES);
         Json.number(g, "failure_rate", s.rates().failureRate());
         writeCounts(g, "failures_by_class", s.counts().failuresByClass());
         for (Map.Entry<String, Distribution> e : s.distributions().entrySet()) {
@@ -154,9 +151,7 @@ public final class SummaryJson {
         Json.number(g, "goodput_rps", s.rates().goodputRps());
         Json.number(g, "good_fraction", s.rates().goodFraction());
         Json.number(g, "concurrency_mean", s.rates().concurrencyMean());
-        g.writeNumberField("output_len_mismatch", s.counts().outputLenMismatch());
-        g.writeNumberField("count_discrepancy", s.counts().countDiscrepancy());
-        g.writeNumberField("retried", s.counts().retried());
+        writeFigures(g, s, StepFigures.DISCREPANCIES);
         g.writeNumberField("reasoning_tokens", s.tokens().reasoningTokens());
         Json.number(g, "mean_reasoning_tokens", s.tokens().meanReasoningTokens());
         writeCounts(g, "token_sources", s.counts().tokenSources());
@@ -165,6 +160,12 @@ public final class SummaryJson {
         g.writeFieldName("client_check");
         StepJson.writeCheck(g, s.clientCheck());
         g.writeEndObject();
+    }
+
+    private static void writeFigures(JsonGenerator g, StepResult s, List<StepFigures.Count> counts) throws IOException {
+        for (StepFigures.Count c : counts) {
+            g.writeNumberField(c.name(), c.value().applyAsLong(s));
+        }
     }
 
     private static void writeCounts(JsonGenerator g, String name, Map<String, Long> counts) throws IOException {

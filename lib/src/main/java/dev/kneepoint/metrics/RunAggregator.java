@@ -68,19 +68,15 @@ public final class RunAggregator implements RunListener {
         return clientThresholds;
     }
 
-    /** Starts a step whose window is not known in advance: its aggregator keeps its windowed facts until it ends. */
-    @Override
-    public void stepStarted(StepInfo step, long stepStartNanos) {
-        start(step, stepStartNanos, StepAggregator.forUnknownWindow(step, slo, clientThresholds), null);
-    }
-
-    /** Starts a step with a planned window: its aggregator counts windowed facts as they come (constant memory). */
+    /**
+     * Starts a step. With a planned window its aggregator counts windowed facts as they come (constant memory);
+     * with a null {@code plan} (a window not known in advance) it keeps its windowed facts until the step ends.
+     */
     @Override
     public void stepStarted(StepInfo step, long stepStartNanos, WindowPlan plan) {
-        start(step, stepStartNanos, StepAggregator.forPlannedWindow(step, slo, clientThresholds, plan), plan);
-    }
-
-    private void start(StepInfo step, long stepStartNanos, StepAggregator a, WindowPlan plan) {
+        StepAggregator a = plan == null
+                ? StepAggregator.forUnknownWindow(step, slo, clientThresholds)
+                : StepAggregator.forPlannedWindow(step, slo, clientThresholds, plan);
         if (firstStepStart < 0) {
             firstStepStart = stepStartNanos;
         }
@@ -117,11 +113,6 @@ public final class RunAggregator implements RunListener {
         } else {
             a.accept(record);
         }
-    }
-
-    @Override
-    public void stepFinished(StepInfo step, StepWindow window) {
-        stepFinished(step, window, ClientHealth.NOT_MEASURED);
     }
 
     @Override

@@ -11,17 +11,14 @@ package dev.kneepoint.metrics;
  * thread-safe and quick (no blocking I/O beyond a buffered append).
  */
 public interface RunListener {
-    default void stepStarted(StepInfo step, long stepStartNanos) {}
-
     /**
      * The step started, with what is known of its window ({@link WindowPlan}: where it starts, the planned end it
-     * may be set back to). The load layer calls this one, and later {@link #stepLoadStopping} before it reads the
-     * clock for the window's end; the default forwards to {@link #stepStarted(StepInfo, long)}. A listener that
-     * aggregates as records arrive uses the plan to keep constant memory ({@link RunAggregator}).
+     * may be set back to), or a null {@code plan} when the driver knows nothing of it in advance. The load layer
+     * always gives a plan, and later calls {@link #stepLoadStopping} before it reads the clock for the window's end.
+     * A listener that aggregates as records arrive uses the plan to keep constant memory ({@link RunAggregator}).
+     * The default does nothing.
      */
-    default void stepStarted(StepInfo step, long stepStartNanos, WindowPlan plan) {
-        stepStarted(step, stepStartNanos);
-    }
+    default void stepStarted(StepInfo step, long stepStartNanos, WindowPlan plan) {}
 
     /**
      * The step is about to stop issuing load (called once or more on the driving thread, after
@@ -34,14 +31,9 @@ public interface RunListener {
 
     void requestFinished(RequestRecord record);
 
-    default void stepFinished(StepInfo step, StepWindow window) {}
-
     /**
-     * The step finished, with the load generator's own health over its window ({@link ClientHealth}). The load
-     * layer calls this one; the default forwards to {@link #stepFinished(StepInfo, StepWindow)}, so a listener
-     * that does not care about client health overrides only that.
+     * The step finished, with the load generator's own health over its window ({@link ClientHealth}, or
+     * {@link ClientHealth#NOT_MEASURED} when the driver did not measure it). The default does nothing.
      */
-    default void stepFinished(StepInfo step, StepWindow window, ClientHealth client) {
-        stepFinished(step, window);
-    }
+    default void stepFinished(StepInfo step, StepWindow window, ClientHealth client) {}
 }

@@ -1,5 +1,6 @@
 package dev.kneepoint.analysis;
 
+import dev.kneepoint.metrics.ClientHealth;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunAggregator;
@@ -124,7 +125,7 @@ public final class AnalysisBenchmark {
     static Object[] load(int n) {
         RunAggregator agg = new RunAggregator(Slo.builder().ttftMs(500).build());
         for (int s = 0; s < STEPS; s++) {
-            agg.stepStarted(info(s), s * (STEP_NANOS + 10_000_000_000L));
+            agg.stepStarted(info(s), s * (STEP_NANOS + 10_000_000_000L), null);
         }
         Iterable<RequestRecord> source = records(n);
         Iterable<RequestRecord> teed = () -> {
@@ -141,7 +142,7 @@ public final class AnalysisBenchmark {
         Table requests = Tables.requests(teed);
         for (int s = 0; s < STEPS; s++) {
             long start = s * (STEP_NANOS + 10_000_000_000L);
-            agg.stepFinished(info(s), new StepWindow(start, start, start + STEP_NANOS + 5_000_000_000L, true));
+            agg.stepFinished(info(s), new StepWindow(start, start, start + STEP_NANOS + 5_000_000_000L, true), ClientHealth.NOT_MEASURED);
         }
         return new Object[] {requests, agg.result("bench", true, Instant.EPOCH, "synthetic 1M")};
     }

@@ -1,5 +1,6 @@
 package dev.kneepoint.analysis;
 
+import dev.kneepoint.metrics.ClientHealth;
 import static dev.kneepoint.metrics.TestRecords.failed;
 import static dev.kneepoint.metrics.TestRecords.ok;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,9 +30,9 @@ class GoodputTest {
         records.add(failed(4, step, 300, 400, new Outcome.HttpError(500, "")));
         records.add(ok(5, step, 1900, 1900, new double[] {1950, 2100}, new int[] {1, 1}).build());
         RunAggregator agg = new RunAggregator(Slo.builder().ttftMs(100).build());
-        agg.stepStarted(TestRecords.closedStep(step, 4), 0);
+        agg.stepStarted(TestRecords.closedStep(step, 4), 0, null);
         records.forEach(agg::requestFinished);
-        agg.stepFinished(TestRecords.closedStep(step, 4), TestRecords.window(0, 2000));
+        agg.stepFinished(TestRecords.closedStep(step, 4), TestRecords.window(0, 2000), ClientHealth.NOT_MEASURED);
         var run = agg.result("g", true, Instant.EPOCH, "t");
 
         Table t = Goodput.of(records, run, Slo.builder().ttftMs(200).build());

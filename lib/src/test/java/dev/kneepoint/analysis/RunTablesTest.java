@@ -1,5 +1,6 @@
 package dev.kneepoint.analysis;
 
+import dev.kneepoint.metrics.ClientHealth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kneepoint.io.LoadedRun;
@@ -33,7 +34,7 @@ class RunTablesTest {
             for (int s = 0; s < 3; s++) {
                 String label = "c=" + (1 << s);
                 double start = s * 1000;
-                run.stepStarted(TestRecords.closedStep(label, 1 << s), TestRecords.nanos(start));
+                run.stepStarted(TestRecords.closedStep(label, 1 << s), TestRecords.nanos(start), null);
                 for (int i = 0; i < 20; i++) {
                     double t = start + i * 45;
                     if (i % 7 == 3) {
@@ -46,7 +47,7 @@ class RunTablesTest {
                     b.warmup = i < 2;
                     run.requestFinished(b.build());
                 }
-                run.stepFinished(TestRecords.closedStep(label, 1 << s), TestRecords.window(start + 90, start + 950));
+                run.stepFinished(TestRecords.closedStep(label, 1 << s), TestRecords.window(start + 90, start + 950), ClientHealth.NOT_MEASURED);
             }
         }
         Path jsonl = dir.resolve("requests.jsonl");

@@ -1,5 +1,6 @@
 package dev.kneepoint.io;
 
+import dev.kneepoint.metrics.ClientHealth;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.kneepoint.metrics.BackgroundResult;
 import dev.kneepoint.metrics.RequestRecord;
@@ -76,7 +77,7 @@ final class BackgroundSoak {
                     switch ((int) s[1]) {
                         case 0 -> run.stepStarted(info, stepStart, new WindowPlan(warmupEnd, plannedEnd));
                         case 1 -> run.stepLoadStopping(info);
-                        default -> run.stepFinished(info, new StepWindow(stepStart, warmupEnd, plannedEnd, true));
+                        default -> run.stepFinished(info, new StepWindow(stepStart, warmupEnd, plannedEnd, true), ClientHealth.NOT_MEASURED);
                     }
                 }
             }

@@ -19,7 +19,7 @@ public final class CrashChild {
         System.out.flush();
         RunClock clock = RunClock.system();
         StepInfo step = TestRecords.closedStep("c=1", 1);
-        run.stepStarted(step, 0);
+        run.stepStarted(step, 0, null);
         long deadline = System.nanoTime() + 60_000_000_000L;
         for (long id = 0; System.nanoTime() < deadline; id++) {
             double now = clock.now() / 1e6;

@@ -1,5 +1,6 @@
 package dev.kneepoint.io;
 
+import dev.kneepoint.metrics.ClientHealth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -29,9 +30,9 @@ class RetriedSummaryTest {
         Path dir;
         try (RunDirectory run = RunDirectory.builder(tmp).open()) {
             dir = run.path();
-            run.stepStarted(info, 0);
+            run.stepStarted(info, 0, null);
             records.forEach(run::requestFinished);
-            run.stepFinished(info, TestRecords.window(1000, 2000));
+            run.stepFinished(info, TestRecords.window(1000, 2000), ClientHealth.NOT_MEASURED);
             live = run.aggregator().results().get(0);
         }
         assertThat(live.counts().retried()).isEqualTo(4); // RetriedCountTest.scripted: 2 OK + 2 failed resent

@@ -1,5 +1,6 @@
 package dev.kneepoint.io;
 
+import dev.kneepoint.metrics.ClientHealth;
 import static dev.kneepoint.metrics.TestRecords.failed;
 import static dev.kneepoint.metrics.TestRecords.ok;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -69,9 +70,9 @@ class RunDirectoryTest {
                 .targetUrl("http://x/v1").model("m").config(Map.of("seed", 42)).slo(Slo.builder().ttftMs(50).build())
                 .open()) {
             dir = run.path();
-            run.stepStarted(info, 0);
+            run.stepStarted(info, 0, null);
             records.forEach(run::requestFinished);
-            run.stepFinished(info, TestRecords.window(0, 100));
+            run.stepFinished(info, TestRecords.window(0, 100), ClientHealth.NOT_MEASURED);
             live = run.aggregator().results().get(0);
             // The writer's result carries its directory; a result aggregated in memory does not.
             assertThat(run.result(true).directory()).contains(dir);
@@ -111,11 +112,11 @@ class RunDirectoryTest {
             dir = run.path();
             for (int s = 0; s < 2; s++) {
                 StepInfo info = new StepInfo(s, "c=" + (s + 1), StepInfo.CLOSED, s + 1, Double.NaN, "", -1, "", 0, -1, -1);
-                run.stepStarted(info, s * 1_000_000_000L);
+                run.stepStarted(info, s * 1_000_000_000L, null);
                 run.requestFinished(ok(s, info.label(), s * 1000, s * 1000, new double[] {s * 1000 + 20 + s * 10},
                         new int[] {1}).build());
                 run.stepFinished(info, new dev.kneepoint.metrics.StepWindow(s * 1_000_000_000L,
-                        s * 1_000_000_000L, (s + 1) * 1_000_000_000L, true));
+                        s * 1_000_000_000L, (s + 1) * 1_000_000_000L, true), ClientHealth.NOT_MEASURED);
             }
         }
         HistogramLogReader reader = new HistogramLogReader(new File(dir.resolve("ttft.hlog").toString()));
@@ -153,7 +154,7 @@ class RunDirectoryTest {
             run.stepStarted(info, 0, WindowPlan.startingAt(0));
             records.forEach(run::requestFinished);
             run.stepLoadStopping(info);
-            run.stepFinished(info, TestRecords.window(0, 100));
+            run.stepFinished(info, TestRecords.window(0, 100), ClientHealth.NOT_MEASURED);
             live = run.aggregator().results().get(0);
         }
         StepResult again = RunLoader.load(dir).result().step("c=4");
@@ -167,7 +168,7 @@ class RunDirectoryTest {
             run.stepStarted(info, 0, WindowPlan.startingAt(TestRecords.nanos(50)));
             records.forEach(run::requestFinished);
             run.stepLoadStopping(info);
-            assertThatThrownBy(() -> run.stepFinished(info, TestRecords.window(0, 100)))
+            assertThatThrownBy(() -> run.stepFinished(info, TestRecords.window(0, 100), ClientHealth.NOT_MEASURED))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("starting at 50000000");
         }
     }

@@ -1,5 +1,6 @@
 package dev.kneepoint.io;
 
+import dev.kneepoint.metrics.ClientHealth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kneepoint.metrics.Outcome;
@@ -27,22 +28,22 @@ class RunLoaderStreamTest {
         Path dir;
         try (RunDirectory run = RunDirectory.builder(parent).open()) {
             dir = run.path();
-            run.stepStarted(TestRecords.closedStep("c=1", 1), 0);
+            run.stepStarted(TestRecords.closedStep("c=1", 1), 0, null);
             for (int i = 0; i < 6; i++) {
                 RequestRecord.Builder b = TestRecords.ok(i, "c=1", i * 100, i * 100 + 1,
                         new double[] {i * 100 + 20, i * 100 + 30, i * 100 + 45}, new int[] {1, 2, 1});
                 b.tag = i % 2 == 0 ? "chat" : "summarize";
                 run.requestFinished(b.build());
             }
-            run.stepFinished(TestRecords.closedStep("c=1", 1), TestRecords.window(0, 700));
-            run.stepStarted(TestRecords.closedStep("c=2", 2), TestRecords.nanos(800));
+            run.stepFinished(TestRecords.closedStep("c=1", 1), TestRecords.window(0, 700), ClientHealth.NOT_MEASURED);
+            run.stepStarted(TestRecords.closedStep("c=2", 2), TestRecords.nanos(800), null);
             for (int i = 6; i < 12; i++) {
                 run.requestFinished(i % 3 == 0
                         ? TestRecords.failed(i, "c=2", i * 100, i * 100 + 5, new Outcome.HttpError(503, "busy \"quoted\""))
                         : TestRecords.ok(i, "c=2", i * 100, i * 100 + 2, new double[] {i * 100 + 40, i * 100 + 70},
                                 new int[] {1, 3}).build());
             }
-            run.stepFinished(TestRecords.closedStep("c=2", 2), TestRecords.window(800, 1300));
+            run.stepFinished(TestRecords.closedStep("c=2", 2), TestRecords.window(800, 1300), ClientHealth.NOT_MEASURED);
         }
         Path jsonl = dir.resolve("requests.jsonl");
         List<String> lines = new ArrayList<>(Files.readAllLines(jsonl));

@@ -1,5 +1,6 @@
 package dev.kneepoint.io;
 
+import dev.kneepoint.metrics.ClientHealth;
 import static dev.kneepoint.metrics.TestRecords.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,11 +23,11 @@ class RunLoaderTest {
         Path dir;
         try (RunDirectory run = RunDirectory.builder(tmp).open()) {
             dir = run.path();
-            run.stepStarted(TestRecords.closedStep("c=1", 1), 0);
+            run.stepStarted(TestRecords.closedStep("c=1", 1), 0, null);
             for (int i = 0; i < 3; i++) {
                 run.requestFinished(ok(i, "c=1", i * 10, i * 10, new double[] {i * 10 + 5}, new int[] {1}).build());
             }
-            run.stepFinished(TestRecords.closedStep("c=1", 1), TestRecords.window(0, 100));
+            run.stepFinished(TestRecords.closedStep("c=1", 1), TestRecords.window(0, 100), ClientHealth.NOT_MEASURED);
         }
         Path jsonl = dir.resolve("requests.jsonl");
         var lines = new java.util.ArrayList<>(Files.readAllLines(jsonl));
@@ -45,7 +46,7 @@ class RunLoaderTest {
     @Test
     void aStepThatNeverFinishedGetsAWindowUpToItsLastRecordAndTheRunIsIncomplete() throws Exception {
         RunDirectory run = RunDirectory.builder(tmp).open();
-        run.stepStarted(TestRecords.closedStep("c=1", 1), 0);
+        run.stepStarted(TestRecords.closedStep("c=1", 1), 0, null);
         run.requestFinished(ok(0, "c=1", 0, 0, new double[] {500}, new int[] {5}).build()); // ends at 501 ms
         run.flush();
         // No close: the process "died" here. Load what is on disk.

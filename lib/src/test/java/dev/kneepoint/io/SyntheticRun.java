@@ -1,5 +1,6 @@
 package dev.kneepoint.io;
 
+import dev.kneepoint.metrics.ClientHealth;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.Slo;
@@ -45,7 +46,7 @@ public final class SyntheticRun {
                         open ? -1 : Integer.parseInt(labels[s].substring(2)), open ? 50 : Double.NaN,
                         open ? "poisson" : "", -1, "", stepNanos / 20, stepNanos, -1);
                 long start = s * (stepNanos + 1_000_000_000L);
-                run.stepStarted(info, start);
+                run.stepStarted(info, start, null);
                 int count = requests / labels.length;
                 for (int j = 0; j < count; j++, id++) {
                     long intended = start + (long) ((double) j / count * (stepNanos - 2_000_000_000L));
@@ -58,7 +59,7 @@ public final class SyntheticRun {
                     run.flush();
                     copy(complete, crashed); // the process "dies" before the last step finishes
                 }
-                run.stepFinished(info, new StepWindow(start, start + stepNanos / 20, start + stepNanos, true));
+                run.stepFinished(info, new StepWindow(start, start + stepNanos / 20, start + stepNanos, true), ClientHealth.NOT_MEASURED);
             }
         }
         Path jsonl = crashed.resolve("requests.jsonl");

@@ -50,7 +50,7 @@ class CancelStragglersTest {
         }
 
         @Override public void stepStarted(StepInfo step, long start, WindowPlan plan) {
-            super.stepStarted(step, start);
+            super.stepStarted(step, start, plan);
             dir.stepStarted(step, start, plan);
         }
 
@@ -64,7 +64,7 @@ class CancelStragglersTest {
         }
 
         @Override public void stepFinished(StepInfo step, StepWindow window, ClientHealth client) {
-            super.stepFinished(step, window);
+            super.stepFinished(step, window, client);
             dir.stepFinished(step, window, client);
         }
     }

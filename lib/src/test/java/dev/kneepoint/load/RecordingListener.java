@@ -1,9 +1,11 @@
 package dev.kneepoint.load;
 
+import dev.kneepoint.metrics.ClientHealth;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunListener;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepWindow;
+import dev.kneepoint.metrics.WindowPlan;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -21,7 +23,7 @@ class RecordingListener implements RunListener {
     volatile String violation;
 
     @Override
-    public synchronized void stepStarted(StepInfo step, long stepStartNanos) {
+    public synchronized void stepStarted(StepInfo step, long stepStartNanos, WindowPlan plan) {
         events.add("start " + step.label());
         started.add(step);
         stepStarts.add(stepStartNanos);
@@ -37,7 +39,7 @@ class RecordingListener implements RunListener {
     }
 
     @Override
-    public synchronized void stepFinished(StepInfo step, StepWindow window) {
+    public synchronized void stepFinished(StepInfo step, StepWindow window, ClientHealth client) {
         events.add("finish " + step.label() + (window.completed() ? "" : " (incomplete)"));
         windows.add(window);
         openStep = null;

@@ -29,12 +29,12 @@ class BackgroundEdgesTest {
         agg.stepLoadStopping(S0); // at 995
         hand(agg, handed, bg(4, 990, new long[] {995}, new int[] {1}, 996)); // drained: waits for the end
         hand(agg, handed, bg(5, 1_000, new long[] {1_003}, new int[] {5}, 1_004)); // intended at the end: not of s0
-        agg.stepFinished(S0, W0); // at 1,010
+        agg.stepFinished(S0, W0, ClientHealth.NOT_MEASURED); // at 1,010
         hand(agg, handed, bg(1, 500, new long[] {900, 1_100}, new int[] {2, 3}, 1_101)); // late, straddles the end
         hand(agg, handed, bg(3, 1_390, new long[] {1_400}, new int[] {2}, 1_400)); // just before s1 is started
         agg.stepStarted(S1, 1_400, new WindowPlan(1_400, 2_000));
         agg.stepLoadStopping(S1);
-        agg.stepFinished(S1, W1);
+        agg.stepFinished(S1, W1, ClientHealth.NOT_MEASURED);
 
         BackgroundResult r = agg.result("r", true, Instant.EPOCH, "t").background().orElseThrow();
         StepResult s0 = r.step("s0");

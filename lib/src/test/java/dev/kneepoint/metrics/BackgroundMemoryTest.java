@@ -79,7 +79,7 @@ class BackgroundMemoryTest {
                 switch (s.kind) {
                     case 0 -> agg.stepStarted(s.info, s.stepStart, s.plan);
                     case 1 -> agg.stepLoadStopping(s.info);
-                    default -> agg.stepFinished(s.info, s.window);
+                    default -> agg.stepFinished(s.info, s.window, ClientHealth.NOT_MEASURED);
                 }
                 loading = s.kind == 0;
             }

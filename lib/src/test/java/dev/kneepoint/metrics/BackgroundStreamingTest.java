@@ -89,14 +89,14 @@ class BackgroundStreamingTest {
                 } else if (e.signal == STARTED) {
                     firstStart = firstStart < 0 ? e.step.stepStart : firstStart;
                     if (e.step.plan == null) {
-                        agg.stepStarted(e.step.info, e.step.stepStart);
+                        agg.stepStarted(e.step.info, e.step.stepStart, null);
                     } else {
                         agg.stepStarted(e.step.info, e.step.stepStart, e.step.plan);
                     }
                 } else if (e.signal == STOPPING) {
                     agg.stepLoadStopping(e.step.info);
                 } else if (e.signal == FINISHED) {
-                    agg.stepFinished(e.step.info, e.step.window);
+                    agg.stepFinished(e.step.info, e.step.window, ClientHealth.NOT_MEASURED);
                     // every finished step but the last (run % 4) started is compacted; late records expand it again
                     assertThat(background(agg).compactedSteps()).as("compacted, run %d", run)
                             .isEqualTo(Math.max(0, e.step.info.index() + 1 - run % 4));

@@ -255,7 +255,7 @@ class LiveWindowEquivalenceTest {
         RunAggregator kept = new RunAggregator(SLO);
         StepInfo info = TestRecords.closedStep(S, 4);
         live.stepStarted(info, 0, WindowPlan.startingAt(50));
-        kept.stepStarted(info, 0);
+        kept.stepStarted(info, 0, null);
         for (int i = 0; i < 100; i++) {
             RequestRecord r = tokens(i, 10L * i, new long[] {10L * i + 5, 10L * i + 9}, 10L * i + 12);
             live.requestFinished(r);
@@ -263,8 +263,8 @@ class LiveWindowEquivalenceTest {
         }
         live.stepLoadStopping(info);
         StepWindow w = new StepWindow(0, 50, 1_000, true);
-        live.stepFinished(info, w);
-        kept.stepFinished(info, w);
+        live.stepFinished(info, w, ClientHealth.NOT_MEASURED);
+        kept.stepFinished(info, w, ClientHealth.NOT_MEASURED);
         assertThat(live.results()).hasSize(1).isEqualTo(kept.results());
         assertThat(live.results().get(0).rates().outputTokensPerS()).isEqualTo(190 / 950e-9); // 2 tokens x 95 requests
     }

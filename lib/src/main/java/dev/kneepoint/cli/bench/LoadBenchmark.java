@@ -1,5 +1,6 @@
 package dev.kneepoint.cli.bench;
 
+import dev.kneepoint.metrics.ClientHealth;
 import dev.kneepoint.analysis.Knee;
 import dev.kneepoint.analysis.KneeOptions;
 import dev.kneepoint.analysis.KneeReport;
@@ -93,7 +94,7 @@ public final class LoadBenchmark {
                 long warmup = stepNanos / 50;
                 StepInfo info = new StepInfo(s, "c=" + c, StepInfo.CLOSED, c, Double.NaN, "", -1, "", warmup,
                         stepNanos, -1);
-                run.stepStarted(info, stepStart);
+                run.stepStarted(info, stepStart, null);
                 for (long j = 0; j < count; j++) {
                     long intended = stepStart + (long) (j * (double) (stepNanos - 2 * e2eMeanNanos(c)) / count);
                     run.requestFinished(record(id++, c, intended, intended < stepStart + warmup));
@@ -101,7 +102,7 @@ public final class LoadBenchmark {
                         run.flush(); // bounds the writer's queue
                     }
                 }
-                run.stepFinished(info, new StepWindow(stepStart, stepStart + warmup, stepStart + stepNanos, true));
+                run.stepFinished(info, new StepWindow(stepStart, stepStart + warmup, stepStart + stepNanos, true), ClientHealth.NOT_MEASURED);
                 stepStart += stepNanos + GAP_NANOS;
             }
             return run.path();

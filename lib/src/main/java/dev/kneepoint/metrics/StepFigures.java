@@ -1,0 +1,29 @@
+package dev.kneepoint.metrics;
+
+import java.util.List;
+import java.util.function.ToLongFunction;
+
+/**
+ * The per-step counts that summary.json and the steps table ({@code Tables.steps}) both show under the same
+ * names: each name defined once, next to how it is read off a {@link StepResult}, in the order both show them.
+ */
+public final class StepFigures {
+    private StepFigures() {}
+
+    /** A whole-number figure of a step. */
+    public record Count(String name, ToLongFunction<StepResult> value) {}
+
+    /** How the step's requests ended: {@code requests_ok, requests_failed, cancelled, dropped, warmup_requests}. */
+    public static final List<Count> OUTCOMES = List.of(
+            new Count("requests_ok", s -> s.counts().requestsOk()),
+            new Count("requests_failed", s -> s.counts().requestsFailed()),
+            new Count("cancelled", s -> s.counts().cancelled()),
+            new Count("dropped", s -> s.counts().dropped()),
+            new Count("warmup_requests", s -> s.counts().warmupRequests()));
+
+    /** What the step's records disagreed on or needed: {@code output_len_mismatch, count_discrepancy, retried}. */
+    public static final List<Count> DISCREPANCIES = List.of(
+            new Count("output_len_mismatch", s -> s.counts().outputLenMismatch()),
+            new Count("count_discrepancy", s -> s.counts().countDiscrepancy()),
+            new Count("retried", s -> s.counts().retried()));
+}
