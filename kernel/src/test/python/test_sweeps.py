@@ -94,15 +94,13 @@ def test_watch_interrupted_stops_the_sweep_and_returns_its_partial_result(kernel
     assert [m for m in outputs if m["msg_type"] == "display_data"]  # the live display was shown
 
 
-def test_watch_shows_live_progress_updated_in_place_until_the_sweep_ends(kernel):
-    _, kc = kernel
-    code = ("var done = watch(Kneepoint.ladder(target, 2, 4).stepDuration(Duration.ofMillis(1500))"
-            ".warmup(Duration.ZERO).outputDir(null));\ndone.steps().size()")
+def progress_of(kc, code):
+    """Runs a cell that sweeps c=2 then c=4 for 1.5 s each and returns its one live display's update texts."""
     content, outputs = run(kc, code)
     assert content["status"] == "ok", content
     shown = [m for m in outputs if m["msg_type"] == "display_data"]
     updates = [m for m in outputs if m["msg_type"] == "update_display_data"]
-    assert len(shown) == 1
+    assert len(shown) == 1, [m["content"]["data"]["text/plain"] for m in shown]
     display_id = shown[0]["content"]["transient"]["display_id"]
     assert {u["content"]["transient"]["display_id"] for u in updates} == {display_id}
     # Polled every 0.5 s for two 1.5 s steps: the counts change at nearly every poll, so >= 3 updates.
@@ -112,24 +110,23 @@ def test_watch_shows_live_progress_updated_in_place_until_the_sweep_ends(kernel)
     assert texts[-1].startswith("done")
     assert "<table" in updates[-1]["content"]["data"]["text/html"]
     assert [m for m in outputs if m["msg_type"] == "execute_result"][0]["content"]["data"]["text/plain"] == "2"
+    return texts
+
+
+LADDER = "Kneepoint.ladder(target, 2, 4).stepDuration(Duration.ofMillis(1500)).warmup(Duration.ZERO).outputDir(null)"
+
+
+def test_watch_shows_live_progress_updated_in_place_until_the_sweep_ends(kernel):
+    _, kc = kernel
+    progress_of(kc, f"var done = watch({LADDER});\ndone.steps().size()")
 
 
 def test_a_blocking_run_shows_live_progress_without_watch(kernel):
     _, kc = kernel
-    code = ("var plain = Kneepoint.ladder(target, 2, 4).stepDuration(Duration.ofMillis(1500))"
-            ".warmup(Duration.ZERO).outputDir(null).run();\nplain.steps().size()")
-    content, outputs = run(kc, code)
-    assert content["status"] == "ok", content
-    shown = [m for m in outputs if m["msg_type"] == "display_data"]
-    updates = [m for m in outputs if m["msg_type"] == "update_display_data"]
-    assert len(shown) == 1, [m["content"]["data"]["text/plain"] for m in shown]
-    assert len(updates) >= 3, [u["content"]["data"]["text/plain"] for u in updates]
-    texts = [u["content"]["data"]["text/plain"] for u in updates]
+    texts = progress_of(kc, f"var plain = {LADDER}.run();\nplain.steps().size()")
     # Where the sweep is, then the running step: "step 2 of 2 (c=4), about 1 s left: step c=4: ..."
     assert any("step 1 of 2 (c=2)" in t for t in texts) and any("step 2 of 2 (c=4)" in t for t in texts), texts
     assert any("s left" in t for t in texts), texts
-    assert texts[-1].startswith("done")
-    assert [m for m in outputs if m["msg_type"] == "execute_result"][0]["content"]["data"]["text/plain"] == "2"
 
 
 def test_a_sweep_handle_renders_its_progress_then_its_result(kernel):
