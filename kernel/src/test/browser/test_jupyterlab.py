@@ -99,7 +99,12 @@ CHARTS_JS = """() => [...document.querySelectorAll('.jp-OutputArea-output img, .
 def run_notebook(lab, name, watch_progress=False, timeout_s=420):
     base, token, browser = lab
     page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
-    page.goto(f"{base}/lab/tree/{name}?token={token}")
+    # A workspace of its own, reset: else JupyterLab restores the previous page's notebook beside this one, and
+    # the commands below could reach that one.
+    page.goto(f"{base}/lab/workspaces/{name.split('-')[0]}/tree/{name}?reset&token={token}")
+    page.wait_for_function(f"() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+                           f" && window.jupyterapp.shell.currentWidget.context"
+                           f" && window.jupyterapp.shell.currentWidget.context.path === '{name}'", timeout=90_000)
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
                            " && window.jupyterapp.shell.currentWidget.sessionContext"
                            " && window.jupyterapp.shell.currentWidget.sessionContext.session"
