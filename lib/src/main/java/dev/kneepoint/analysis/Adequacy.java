@@ -3,6 +3,7 @@ package dev.kneepoint.analysis;
 import dev.kneepoint.metrics.StepResult;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -56,7 +57,7 @@ final class Adequacy {
         return steps.stream().filter(p).toList();
     }
 
-    private static String list(List<StepResult> steps, java.util.function.Function<StepResult, String> detail) {
+    private static String list(List<StepResult> steps, Function<StepResult, String> detail) {
         return steps.stream().map(s -> s.info().label() + " (" + detail.apply(s) + ")").collect(Collectors.joining(", "));
     }
 }

@@ -35,7 +35,7 @@ final class PromptReading {
                 boolean load = tg >= Readings.BLOWS_UP && tg >= Readings.BLOWS_UP * ig;
                 applies |= load;
                 ev.append("across load ").append(Readings.range(l, lo, hi)).append(": ")
-                        .append(Readings.span(l, lo, hi, "ttft", a.ttft(), b.ttft())).append(" vs itl p99 ")
+                        .append(Readings.span("ttft", 99, a.ttft(), b.ttft())).append(" vs itl p99 ")
                         .append(Format.ratio(ig)).append(" (blow-up means ttft >= ").append(Format.ratio(Readings.BLOWS_UP))
                         .append(" and >= ").append(Format.ratio(Readings.BLOWS_UP)).append(" the itl growth)")
                         .append(load ? ": met" : ": not met").append(". ");

@@ -58,10 +58,6 @@ final class Readings {
         return out;
     }
 
-    static String span(LoadCurve l, int lo, int hi, String name, Distribution a, Distribution b) {
-        return span(name, 99, a, b);
-    }
-
     /** {@code "name pP a -> b ms (xR)"}. */
     static String span(String name, double percentile, Distribution a, Distribution b) {
         double x = a.percentile(percentile);

@@ -43,11 +43,20 @@ public final class ChartRenderer {
         return fitted(out.toString(StandardCharsets.UTF_8), chart.getWidth());
     }
 
-    /** The root element's fixed {@code width}/{@code height} replaced by a width that follows the container. */
+    /**
+     * The root element's fixed {@code width} and {@code height} (in whatever order) replaced by a width that
+     * follows the container; its {@code viewBox} keeps the proportions.
+     */
     static String fitted(String svg, int widthPx) {
-        return ROOT_SIZE.matcher(svg).replaceFirst(m -> Matcher.quoteReplacement(m.group(1) + " width=\"100%\" "
-                + "style=\"max-width:" + widthPx + "px;height:auto\"" + m.group(2)));
+        Matcher root = ROOT.matcher(svg);
+        if (!root.find()) {
+            return svg;
+        }
+        String tag = SIZE.matcher(root.group()).replaceAll("");
+        tag = tag.substring(0, tag.length() - 1) + " width=\"100%\" style=\"max-width:" + widthPx + "px;height:auto\">";
+        return svg.substring(0, root.start()) + tag + svg.substring(root.end());
     }
 
-    private static final Pattern ROOT_SIZE = Pattern.compile("(<svg\\b[^>]*?)\\s+height=\"[^\"]*\"([^>]*?)\\s+width=\"[^\"]*\"");
+    private static final Pattern ROOT = Pattern.compile("<svg\\b[^>]*>");
+    private static final Pattern SIZE = Pattern.compile("\\s(?:width|height)=\"[^\"]*\"");
 }
