@@ -264,9 +264,11 @@ def test_rate_sweep_notebook_plans_its_rates_between_the_measured_ends(executed)
     # The ends as the manifest records them (full precision) are the ones printed (3 decimals).
     r_sync, r_max = float(exact.group(1)), float(exact.group(2))
     assert abs(r_sync - float(ends.group(1))) <= 5e-4 and abs(r_max - float(ends.group(2))) <= 5e-4, text
-    # The simulator (gpu-8b, 32 slots) probed with 64 users: r_sync ~2.7, r_max ~43 req/s measured. x5 leaves room for
-    # a loaded machine that slows the 64 users' client far more than the one user's.
-    assert users == 64 and r_max > 5 * r_sync, text
+    # The simulator (gpu-8b, 32 slots) probed with 64 users, then 128 (saturated: +<5 %, so no further doubling):
+    # r_sync ~2.7, r_max ~43 req/s measured, at either. x5 leaves room for a loaded machine that slows the many
+    # users' client far more than the one user's.
+    assert users in (64, 128) and r_max > 5 * r_sync, text
+    assert re.search(r"^saturation: saturated: ", text, re.M), text
     rates = [float(x) for x in planned.group(1).split(",")]
     n = len(rates)
     assert n == 5 and [int(k) for k, *_ in rows] == list(range(1, n + 1)), text  # fast mode: 5 open steps

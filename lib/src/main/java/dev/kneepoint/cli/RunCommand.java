@@ -46,8 +46,9 @@ final class RunCommand implements Callable<Integer> {
             + "evenly spaced strictly between their measured request throughputs; see docs/SCENARIOS.md")
     Integer rateSweep;
 
-    @Option(names = "--throughput-concurrency", paramLabel = "C", description = "Users of --rate-sweep's throughput "
-            + "step (default: " + SweepDefaults.THROUGHPUT_CONCURRENCY + ")")
+    @Option(names = "--throughput-concurrency", paramLabel = "C", description = "Users of --rate-sweep's first throughput "
+            + "step, doubled (at most 3 times) until throughput stops rising (default: "
+            + SweepDefaults.THROUGHPUT_CONCURRENCY + ")")
     Integer throughputConcurrency;
 
     @Option(names = "--time-scale", description = "Trace speed-up: 2 replays twice as fast, 0.5 at half speed (default: 1)")

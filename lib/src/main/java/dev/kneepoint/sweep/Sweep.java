@@ -88,9 +88,9 @@ public final class Sweep {
     }
 
     /**
-     * Users of a {@link #rateSweep(int) rate sweep}'s {@code throughput} step (default
-     * {@value SweepDefaults#THROUGHPUT_CONCURRENCY}): enough to keep the server's batch full. Too few and r_max is
-     * understated; too many only queues in the server (the step measures completions, not latency).
+     * Users of a {@link #rateSweep(int) rate sweep}'s first {@code throughput} step (default
+     * {@value SweepDefaults#THROUGHPUT_CONCURRENCY}); the sweep doubles them (at most 3 times) until throughput
+     * stops rising, so too few costs probes and too many only queues in the server.
      */
     public Sweep throughputConcurrency(int users) {
         settings.throughputConcurrency = users;

@@ -37,8 +37,8 @@ public final class SweepDefaults {
     /** Output length asked for ({@code max_tokens}), tokens. */
     public static final int OUTPUT_TOKENS = 128;
     /**
-     * Users of a {@link Sweep#rateSweep(int) rate sweep}'s {@code throughput} step: 256, vLLM's default
-     * {@code max_num_seqs}, so a server with default batching is saturated (requests beyond its batch queue in it).
+     * Users of a {@link Sweep#rateSweep(int) rate sweep}'s first {@code throughput} step: 256, vLLM's default
+     * {@code max_num_seqs} on smaller GPUs; the saturation check doubles them while throughput still rises.
      */
     public static final int THROUGHPUT_CONCURRENCY = 256;
     /** Parent folder of run directories. */

@@ -29,15 +29,21 @@ final class SweepRates {
     static final double MIN_HEADROOM = 1.05;
     /** A probe failing more than this fraction of its requests measured no rate worth planning from. */
     static final double MAX_PROBE_FAILURE = 0.5;
+    /** A doubling of the throughput probe's users that raises throughput by less than this saturated the server. */
+    static final double SATURATION_GAIN = 0.05;
+    /** The most doublings of the throughput probe's users (256 becomes at most 2,048). */
+    static final int MAX_DOUBLINGS = 3;
 
     private SweepRates() {
     }
 
     /** The two probes; the open steps are appended by {@link #plan} once both have run. */
     static StepSequence probes(SweepSpec spec, SweepSpec.Mode.RateSweep mode) {
-        ClosedLoopStep sync = SweepPlan.closedStep(spec, 1, Duration.ZERO, SweepDefaults.RAMP_UP).toBuilder().label(SYNCHRONOUS).build();
-        ClosedLoopStep max = sync.toBuilder().concurrency(mode.throughputConcurrency()).label(THROUGHPUT).build();
-        return StepSequence.of(List.of(sync, max));
+        return StepSequence.of(List.of(probe(spec, 1, SYNCHRONOUS), probe(spec, mode.throughputConcurrency(), THROUGHPUT)));
+    }
+
+    private static ClosedLoopStep probe(SweepSpec spec, int users, String label) {
+        return SweepPlan.closedStep(spec, users, Duration.ZERO, SweepDefaults.RAMP_UP).toBuilder().label(label).build();
     }
 
     /**
@@ -56,15 +62,17 @@ final class SweepRates {
     }
 
     /**
-     * The decision after a probe: proceed after {@code synchronous}; after {@code throughput}, the open steps
-     * (recording the plan in {@code record}), or a stop saying why none can be planned.
+     * The decision after a probe: proceed after {@code synchronous}; after a throughput probe, another at twice the
+     * users while throughput still rises (see {@link Saturation}), else the open steps (recording the plan in
+     * {@code record}), or a stop saying why none can be planned.
      */
     static GateDecision plan(SweepSpec spec, SweepSpec.Mode.RateSweep mode, List<StepResult> results,
                              Map<String, Object> record) {
         StepResult last = results.get(results.size() - 1);
         String label = last.info().label();
+        List<StepResult> probes = results.stream().filter(r -> r.info().label().startsWith(THROUGHPUT)).toList();
         String failed = failedProbe(last);
-        if (failed != null) {
+        if (failed != null && probes.size() < 2) {
             return GateDecision.stop("the rate sweep's " + label + " step " + failed + ": no rate to plan from."
                     + " Check the target and the workload (run a fixed ladder to see the failures)");
         }
@@ -73,18 +81,33 @@ final class SweepRates {
         }
         double rSync = results.stream().filter(r -> r.info().label().equals(SYNCHRONOUS)).findFirst()
                 .map(s -> s.rates().requestsPerS()).orElse(Double.NaN);
-        double rMax = last.rates().requestsPerS();
         record.put("synchronous_rps", rSync);
-        record.put("throughput_rps", rMax);
-        if (!(rMax > rSync * MIN_HEADROOM)) {
-            String why = String.format(Locale.ROOT, "no headroom to sweep: the throughput step (%d users) completed"
-                    + " %.3f requests/s, not more than %.0f%% above the synchronous step's %.3f requests/s (the server"
-                    + " serves about one request at a time, or the throughput step was too short to fill it)."
-                    + " Raise throughputConcurrency or stepDuration, or sweep fixed rates",
-                    mode.throughputConcurrency(), rMax, (MIN_HEADROOM - 1) * 100, rSync);
-            record.put("stopped", why);
-            return GateDecision.stop(why);
+        if (probes.size() == 1) {
+            double rFirst = last.rates().requestsPerS();
+            if (!(rFirst > rSync * MIN_HEADROOM)) {
+                record.put("throughput_rps", rFirst);
+                String why = String.format(Locale.ROOT, "no headroom to sweep: the throughput step (%d users) completed"
+                        + " %.3f requests/s, not more than %.0f%% above the synchronous step's %.3f requests/s (the"
+                        + " server serves about one request at a time, or the throughput step was too short to fill"
+                        + " it). Raise throughputConcurrency or stepDuration, or sweep fixed rates",
+                        mode.throughputConcurrency(), rFirst, (MIN_HEADROOM - 1) * 100, rSync);
+                record.put("stopped", why);
+                return GateDecision.stop(why);
+            }
         }
+        Saturation sat = new Saturation(probes, failed != null);
+        record.put("saturation", sat.describe());
+        if (sat.nextUsers() > 0) {
+            ClosedLoopStep next = probe(spec, sat.nextUsers(), THROUGHPUT + "-" + sat.nextUsers());
+            String why = probes.size() == 1 ? "did " + last.info().concurrency() + " users saturate the server"
+                    : "throughput still rising (" + sat.lastGainText() + ")";
+            return GateDecision.extend(List.of(next), why + ": probing " + sat.nextUsers() + " users");
+        }
+        StepResult best = sat.best();
+        double rMax = best.rates().requestsPerS();
+        record.put("throughput_rps", rMax);
+        record.put("throughput_probe", best.info().label());
+        record.put("throughput_users", best.info().concurrency());
         List<Double> rates = between(rSync, rMax, mode.openSteps());
         record.put("planned_rates_rps", rates);
         List<Step> open = new ArrayList<>();
@@ -92,7 +115,82 @@ final class SweepRates {
             open.add(SweepPlan.openStep(spec, r, mode.arrival(), mode.cap()).withRate(r));
         }
         return GateDecision.extend(open, String.format(Locale.ROOT,
-                "rates %s req/s, evenly between synchronous %.3f and throughput %.3f", rates, rSync, rMax));
+                "rates %s req/s, evenly between synchronous %.3f and throughput %.3f (%s)", rates, rSync, rMax,
+                sat.verdict()));
+    }
+
+    /**
+     * Whether the throughput probes so far filled the server. After the first, each further probe doubles the users,
+     * until one raises request throughput by less than {@link #SATURATION_GAIN} (saturated: more users only queue),
+     * fails most of its requests (saturated: the server gives up past that load), or {@link #MAX_DOUBLINGS}
+     * doublings are spent (not saturated: r_max is a lower bound, said in the plan). r_max is the highest request
+     * throughput a probe that did not fail measured.
+     *
+     * @param lastFailed the last probe failed most of its requests
+     */
+    record Saturation(List<StepResult> probes, boolean lastFailed) {
+        /** Users of the next probe, or 0 when the probing is over. */
+        int nextUsers() {
+            if (saturated() || probes.size() > MAX_DOUBLINGS) {
+                return 0;
+            }
+            return probes.get(probes.size() - 1).info().concurrency() * 2;
+        }
+
+        boolean saturated() {
+            return lastFailed || (probes.size() >= 2 && lastGain() < SATURATION_GAIN);
+        }
+
+        /** Relative throughput gain of the last probe over the one before (NaN with one probe). */
+        double lastGain() {
+            if (probes.size() < 2) {
+                return Double.NaN;
+            }
+            double before = probes.get(probes.size() - 2).rates().requestsPerS();
+            return probes.get(probes.size() - 1).rates().requestsPerS() / before - 1;
+        }
+
+        String lastGainText() {
+            return String.format(Locale.ROOT, "%+.0f%% from %d to %d users",
+                    100 * lastGain(), probes.get(probes.size() - 2).info().concurrency(),
+                    probes.get(probes.size() - 1).info().concurrency());
+        }
+
+        /** The probe with the highest request throughput among those that did not fail most requests. */
+        StepResult best() {
+            StepResult b = null;
+            for (StepResult p : probes) {
+                if (failedProbe(p) == null && (b == null || p.rates().requestsPerS() > b.rates().requestsPerS())) {
+                    b = p;
+                }
+            }
+            return b;
+        }
+
+        String verdict() {
+            if (lastFailed) {
+                return "saturated: the probe at " + probes.get(probes.size() - 1).info().concurrency()
+                        + " users failed most requests";
+            }
+            return saturated() ? "saturated: " + lastGainText()
+                    : "NOT saturated: " + lastGainText() + " after " + MAX_DOUBLINGS + " doublings, so r_max is a"
+                    + " lower bound; raise throughputConcurrency";
+        }
+
+        Map<String, Object> describe() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (StepResult p : probes) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("users", p.info().concurrency());
+                row.put("requests_per_s", p.rates().requestsPerS());
+                rows.add(row);
+            }
+            m.put("probes", rows);
+            m.put("saturated", nextUsers() > 0 ? null : saturated());
+            m.put("verdict", nextUsers() > 0 ? null : verdict());
+            return m;
+        }
     }
 
     /** Why a probe's rate cannot be trusted, or null. */
@@ -119,6 +217,7 @@ final class SweepRates {
         m.put("synchronous_rps", null);
         m.put("throughput_rps", null);
         m.put("planned_rates_rps", null);
+        m.put("saturation", null);
         return m;
     }
 }

@@ -27,9 +27,10 @@ class RateSweepOptionsTest {
                     "--duration", "400ms", "--warmup", "100ms", "--no-telemetry", "--no-client-warmup",
                     "--out", runs.toString(), "--name", "rs"), System.err, 0);
         }
-        // Progress: 2 steps known at the start, 4 once the throughput step planned the open ones.
+        // Progress: 2 steps known at the start; each doubled throughput probe adds one, the plan then adds the open two.
         assertThat(progress).contains("[1/2] step synchronous (closed loop").contains("[2/2] step throughput (closed loop")
-                .contains("ladder adds 2 steps: rates [").contains("[3/4] step rate=").contains("[4/4] step rate=");
+                .contains("ladder adds 1 steps: did 16 users saturate the server: probing 32 users")
+                .contains("ladder adds 2 steps: rates [");
         Path dir;
         try (Stream<Path> list = Files.list(runs)) {
             dir = list.findFirst().orElseThrow();
@@ -38,10 +39,13 @@ class RateSweepOptionsTest {
         assertThat(config.get("mode").asText()).isEqualTo("rate-sweep");
         assertThat(config.at("/rate_sweep/throughput_concurrency").asInt()).isEqualTo(16);
         JsonNode steps = new ObjectMapper().readTree(dir.resolve("summary.json").toFile()).get("steps");
-        assertThat(steps).hasSize(4);
+        int probes = config.at("/rate_sweep/saturation/probes").size();
+        assertThat(probes).isBetween(2, 4);
+        assertThat(steps).hasSize(1 + probes + 2);
+        assertThat(progress).contains("[" + steps.size() + "/" + steps.size() + "] step rate=");
         // The summary's steps say each step's real mode and rate: the planned rates, open loop.
         for (int k = 0; k < 2; k++) {
-            JsonNode step = steps.get(2 + k);
+            JsonNode step = steps.get(1 + probes + k);
             assertThat(step.get("mode").asText()).isEqualTo("open");
             assertThat(step.get("rate_rps").asDouble()).isEqualTo(config.at("/rate_sweep/planned_rates_rps/" + k).asDouble());
         }

@@ -52,15 +52,19 @@ class RateSweepTest {
         try (dev.kneepoint.sim.Simulator sim = Kneepoint.simulator("fast")) {
             r = shortSweep(Kneepoint.target(sim), 3).throughputConcurrency(32).outputDir(runs).name("rs").run();
         }
-        assertThat(r.steps()).hasSize(5);
-        assertThat(r.steps()).extracting(s -> s.info().mode())
-                .containsExactly("closed", "closed", "open", "open", "open");
+        // The throughput probe doubles its users until throughput stops rising (at most 3 times): 2 to 4 probes.
+        List<StepResult> probes = r.steps().stream().filter(s -> s.info().label().startsWith("throughput")).toList();
+        assertThat(probes.size()).isBetween(2, 4);
+        assertThat(r.steps()).hasSize(1 + probes.size() + 3);
+        assertThat(r.steps()).extracting(s -> s.info().mode()).containsExactlyElementsOf(
+                Stream.concat(Stream.generate(() -> "closed").limit(1 + probes.size()),
+                        Stream.generate(() -> "open").limit(3)).toList());
         StepResult sync = r.step("synchronous");
-        StepResult max = r.step("throughput");
         assertThat(sync.info().concurrency()).isEqualTo(1);
-        assertThat(max.info().concurrency()).isEqualTo(32);
+        assertThat(probes).extracting(s -> s.info().concurrency())
+                .containsExactlyElementsOf(Stream.iterate(32, u -> u * 2).limit(probes.size()).toList());
         double rSync = sync.rates().requestsPerS();
-        double rMax = max.rates().requestsPerS();
+        double rMax = probes.stream().mapToDouble(s -> s.rates().requestsPerS()).max().orElseThrow();
         assertThat(rMax).isGreaterThan(rSync * 1.05);
 
         JsonNode rs = manifest().at("/config/rate_sweep");
@@ -68,6 +72,15 @@ class RateSweepTest {
         // The manifest records the very numbers the plan used: the probes' request throughput, exactly.
         assertThat(rs.get("synchronous_rps").asDouble()).isEqualTo(rSync);
         assertThat(rs.get("throughput_rps").asDouble()).isEqualTo(rMax);
+        JsonNode sat = rs.get("saturation");
+        assertThat(sat.get("probes")).hasSize(probes.size());
+        assertThat(sat.get("verdict").asText()).containsAnyOf("saturated: ", "NOT saturated: ");
+        if (probes.size() < 4) { // stopped early: the last doubling gained less than 5 %
+            double gain = probes.get(probes.size() - 1).rates().requestsPerS()
+                    / probes.get(probes.size() - 2).rates().requestsPerS() - 1;
+            assertThat(gain).isLessThan(0.05);
+            assertThat(sat.get("saturated").asBoolean()).isTrue();
+        }
         List<Double> planned = new ArrayList<>();
         rs.get("planned_rates_rps").forEach(n -> planned.add(n.asDouble()));
         assertThat(planned).hasSize(3);
@@ -78,7 +91,7 @@ class RateSweepTest {
             // Evenly spaced: r_sync + (k+1)(r_max - r_sync)/4, up to the rounding to 5 significant digits (half a
             // unit in the 5th digit is at most 5e-5 of the rate; 1e-4 leaves a factor of two).
             assertThat(rate).isCloseTo(rSync + (k + 1) * gap, within(1e-4 * rate));
-            StepResult open = r.steps().get(2 + k);
+            StepResult open = r.steps().get(1 + probes.size() + k);
             // Each open step is planned at exactly the recorded rate, with the default Poisson arrivals.
             assertThat(open.info().rateRps()).isEqualTo(rate);
             assertThat(open.info().arrival()).startsWith("poisson");
@@ -87,7 +100,7 @@ class RateSweepTest {
         // The knee is computed over the open steps only: a concurrency of 1 or 32 is no point of the rate axis.
         KneeReport knee = Knee.analyze(r);
         assertThat(knee.steps().rowCount()).isEqualTo(3);
-        assertThat(manifest().get("ending").asText()).startsWith("completed: all 5 steps completed");
+        assertThat(manifest().get("ending").asText()).startsWith("completed: all " + r.steps().size() + " steps completed");
     }
 
     @Test
@@ -127,18 +140,44 @@ class RateSweepTest {
         assertThat(record).containsEntry("synchronous_rps", 10.0).containsEntry("throughput_rps", 10.4)
                 .doesNotContainKey("planned_rates_rps");
 
-        // 10.6 is 6% above: three rates at 10 + k 0.6 / 4.
+        // 10.6 is 6% above: enough headroom, and the next probe doubles the users to see whether 8 saturated.
         record.clear();
-        GateDecision ok = SweepRates.plan(s, m, List.of(sync, probe(1, "throughput", 8, 10.6, 10, 0)), record);
+        StepResult first = probe(1, "throughput", 8, 10.6, 10, 0);
+        GateDecision more = SweepRates.plan(s, m, List.of(sync, first), record);
+        assertThat(more).isInstanceOf(GateDecision.Extend.class);
+        assertThat(((GateDecision.Extend) more).more()).extracting(st -> st.info(0).label(), st -> st.info(0).concurrency())
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("throughput-16", 16));
+        assertThat(record).doesNotContainKey("planned_rates_rps");
+
+        // 16 users gain under 5% (10.6 -> 11.0: +3.8%): saturated; r_max is the highest, three rates at 10 + k 1.0 / 4.
+        record.clear();
+        GateDecision ok = SweepRates.plan(s, m, List.of(sync, first, probe(2, "throughput-16", 16, 11.0, 10, 0)), record);
         assertThat(ok).isInstanceOf(GateDecision.Extend.class);
         assertThat(((GateDecision.Extend) ok).more()).extracting(st -> st.info(0).rateRps())
-                .containsExactly(10.15, 10.3, 10.45);
-        assertThat(record.get("planned_rates_rps")).isEqualTo(List.of(10.15, 10.3, 10.45));
+                .containsExactly(10.25, 10.5, 10.75);
+        assertThat(record.get("planned_rates_rps")).isEqualTo(List.of(10.25, 10.5, 10.75));
+        assertThat(record).containsEntry("throughput_rps", 11.0).containsEntry("throughput_users", 16);
+        assertThat(((GateDecision.Extend) ok).note()).contains("saturated: +4% from 8 to 16 users");
 
-        // 6 of 10 failed: more than half, the rate is not trusted.
+        // Still rising after three doublings (8, 16, 32, 64 users): planned up to the last, said to be a lower bound.
+        record.clear();
+        GateDecision rising = SweepRates.plan(s, m, List.of(sync, first, probe(2, "throughput-16", 16, 14, 10, 0),
+                probe(3, "throughput-32", 32, 20, 10, 0), probe(4, "throughput-64", 64, 30, 10, 0)), record);
+        assertThat(((GateDecision.Extend) rising).more()).allSatisfy(st -> assertThat(st.info(0).isOpenLoop()).isTrue());
+        assertThat(record).containsEntry("throughput_rps", 30.0);
+        assertThat(((GateDecision.Extend) rising).note()).contains("NOT saturated: +50% from 32 to 64 users after 3"
+                + " doublings, so r_max is a lower bound");
+
+        // A doubled probe failing most of its requests saturated the server: r_max is the probe before it.
+        record.clear();
+        GateDecision broke = SweepRates.plan(s, m, List.of(sync, first, probe(2, "throughput-16", 16, 30, 4, 6)), record);
+        assertThat(record).containsEntry("throughput_rps", 10.6).containsEntry("throughput_probe", "throughput");
+        assertThat(((GateDecision.Extend) broke).note()).contains("saturated: the probe at 16 users failed most requests");
+
+        // 6 of 10 failed on the first throughput probe: more than half, the rate is not trusted.
         GateDecision failing = SweepRates.plan(s, m, List.of(sync, probe(1, "throughput", 8, 40, 4, 6)), record);
         assertThat(((GateDecision.Stop) failing).reason()).startsWith("the rate sweep's throughput step failed 6 of 10");
-        // 5 of 10 is not most: planned.
+        // 5 of 10 is not most: probing goes on.
         assertThat(SweepRates.plan(s, m, List.of(sync, probe(1, "throughput", 8, 40, 5, 5)), record))
                 .isInstanceOf(GateDecision.Extend.class);
     }
