@@ -1,5 +1,6 @@
 package dev.kneepoint.analysis;
 
+import dev.kneepoint.metrics.LatencyTrend;
 import dev.kneepoint.metrics.StepResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,9 @@ import java.util.stream.Collectors;
  *       its few largest samples, and below 100 it is the maximum itself.</li>
  *   <li>A window needs requests to begin and end in it: one shorter than {@link #MIN_WINDOW_E2E_P99S} times the
  *       step's E2E p99 holds few whole slow requests, so the tail it reports is the tail of the quick ones.</li>
+ *   <li>A window needs a steady state: a step whose {@code ttft_sched} {@linkplain #trending moved through the window}
+ *       (its {@link LatencyTrend}) reports percentiles that depend on how long it ran. A rising line is a queue that
+ *       grows (or a server that degrades), a falling one a warm-up too short.</li>
  * </ul>
  */
 final class Adequacy {
@@ -22,6 +26,10 @@ final class Adequacy {
     static final long MIN_REQUESTS_FOR_P99 = 100;
     /** Window length in E2E p99s below which a step's tail is under-sampled. */
     static final double MIN_WINDOW_E2E_P99S = 3;
+    /** Fitted latency change across the window, as a fraction of the step's mean, from which a step is not steady. */
+    static final double TREND_FRACTION = 0.5;
+    /** The slope's t statistic from which a change is more than noise: 5, not 3, since queueing noise is autocorrelated (a burst delays its successors), which inflates a least-squares t. */
+    static final double TREND_T = 5;
 
     private Adequacy() {}
 
@@ -44,7 +52,37 @@ final class Adequacy {
                             + " s") + ": few slow requests both start and end in it, so its tail is under-sampled; "
                     + "measure for at least " + Format.num(Math.ceil(neededS)) + " s per step.");
         }
+        List<StepResult> unsteady = matching(steps, Adequacy::trending);
+        if (!unsteady.isEmpty()) {
+            out.add("no steady state in " + list(unsteady, Adequacy::describeTrend) + ": its percentiles depend on "
+                    + "how long the step ran; a rising line is a queue that grows (the server fell behind) or a server "
+                    + "that degrades, a falling one a warm-up too short (lengthen --warmup).");
+        }
         return out;
+    }
+
+    /**
+     * Whether {@code s}'s {@code ttft_sched} moved through its window beyond noise: the fitted change is at least
+     * {@link #TREND_FRACTION} of the step's mean (and {@link Segment#LATENCY_FLOOR_MS}), with |t| ≥ {@link #TREND_T}.
+     */
+    static boolean trending(StepResult s) {
+        LatencyTrend t = s.latency().trend();
+        double rise = Math.abs(t.riseMs());
+        return t.measured() && Math.abs(t.t()) >= TREND_T && rise >= Segment.LATENCY_FLOOR_MS
+                && rise >= TREND_FRACTION * t.meanMs();
+    }
+
+    /** Whether {@code s}'s latency {@linkplain #trending rose} through its window: its queue grew. */
+    static boolean rising(StepResult s) {
+        return trending(s) && s.latency().trend().riseMs() > 0;
+    }
+
+    /** E.g. "ttft sched rose 2300 ms across the 4.8 s window, +140% of its mean, t=25". */
+    static String describeTrend(StepResult s) {
+        LatencyTrend t = s.latency().trend();
+        return "ttft sched " + (t.riseMs() > 0 ? "rose " : "fell ") + Format.num(Math.abs(t.riseMs())) + " ms across "
+                + Format.num(t.spanS()) + " s of starts, " + (t.riseMs() > 0 ? "+" : "-")
+                + Format.pct(Math.abs(t.riseMs()) / t.meanMs()) + " of its mean, t=" + Format.num(Math.abs(t.t()));
     }
 
     private static boolean windowTooShort(StepResult s) {

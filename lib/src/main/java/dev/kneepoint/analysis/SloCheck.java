@@ -11,7 +11,8 @@ import java.util.List;
  * the {@code percentile}-th percentile of each bounded latency (TTFT and E2E on the SLO's basis, TPOT)
  * is within its bound, the step's pooled ITL at the SLO's ITL percentile is within the ITL bound, the
  * step has OK requests, its failure rate, counting requests cancelled at the drain as failed, is at most
- * {@code maxFailureRate}, and an open-loop step {@linkplain #keptUp kept up} with its offered rate.
+ * {@code maxFailureRate}, and an open-loop step {@linkplain #keptUp kept up} with its offered rate and reached a
+ * steady state (its latency did not {@linkplain Adequacy#rising rise} through the window).
  */
 final class SloCheck {
     private SloCheck() {}
@@ -41,6 +42,9 @@ final class SloCheck {
             String lag = keptUp(s);
             if (lag != null) {
                 v.add(lag);
+            }
+            if (Adequacy.rising(s)) {
+                v.add("no steady state: " + Adequacy.describeTrend(s) + ": the queue grew through the step");
             }
         }
         return v;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kneepoint.metrics.BackgroundResult;
 import dev.kneepoint.metrics.Distribution;
+import dev.kneepoint.metrics.LatencyTrend;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepFigures;
 import dev.kneepoint.metrics.StepInfo;
@@ -26,14 +27,15 @@ import java.util.Map;
  * {@code ttft_ms, ttft_sched_ms, itl_ms, chunk_gap_ms, tpot_ms, e2e_ms, e2e_sched_ms, schedule_lag_ms} (and
  * {@code ttfat_ms}, the time to the first answer token, only for a step whose requests carried reasoning) an object
  * {@code {count, mean, stddev, min, p50, p90, p95, p99, p999, max}}, then {@code output_tokens_per_s,
- * input_tokens_per_s, requests_per_s, goodput_rps, good_fraction, concurrency_mean, output_len_mismatch,
+ * input_tokens_per_s, requests_per_s, goodput_rps, good_fraction, concurrency_mean, latency_trend{requests, span_s,
+ * slope_ms_per_s, rise_ms, mean_ms, t} (see {@link LatencyTrend}), output_len_mismatch,
  * count_discrepancy, retried, reasoning_tokens, mean_reasoning_tokens, token_sources{source: n}, slo{...},
  * client_check{...}} ({@code retried}: requests resent on a fresh connection after a stale kept-alive one, among the
  * OK and failed ones, {@link StepResult.Counts#retried()}; the reasoning counts cover the OK requests: output tokens carried as reasoning content, already part of the output
  * tokens; client_check: whether the load generator limited the step, with its evidence and signals, see
  * {@code StepJson.writeCheck}). After {@code steps}, {@code client_bound_steps[]}: the labels of the client-bound steps
  * (empty when the client kept up). The reasoning and client keys were added to version 1 without a version change, as
- * additive keys, and so was {@code retried} ({@link #retried} reads a summary written before it as 0). Sealed by a
+ * additive keys, and so were {@code retried} and {@code latency_trend} ({@link #retried} reads a summary written before it as 0). Sealed by a
  * golden-file test.
  *
  * <p>A run with background traffic ({@link dev.kneepoint.metrics.BackgroundResult}) has one more top-level
@@ -151,6 +153,7 @@ public final class SummaryJson {
         Json.number(g, "goodput_rps", s.rates().goodputRps());
         Json.number(g, "good_fraction", s.rates().goodFraction());
         Json.number(g, "concurrency_mean", s.rates().concurrencyMean());
+        writeTrend(g, s.latency().trend());
         writeFigures(g, s, StepFigures.DISCREPANCIES);
         g.writeNumberField("reasoning_tokens", s.tokens().reasoningTokens());
         Json.number(g, "mean_reasoning_tokens", s.tokens().meanReasoningTokens());
@@ -159,6 +162,17 @@ public final class SummaryJson {
         StepJson.writeSlo(g, s.slo());
         g.writeFieldName("client_check");
         StepJson.writeCheck(g, s.clientCheck());
+        g.writeEndObject();
+    }
+
+    private static void writeTrend(JsonGenerator g, LatencyTrend t) throws IOException {
+        g.writeObjectFieldStart("latency_trend");
+        g.writeNumberField("requests", t.requests());
+        Json.number(g, "span_s", t.spanS());
+        Json.number(g, "slope_ms_per_s", t.slopeMsPerS());
+        Json.number(g, "rise_ms", t.riseMs());
+        Json.number(g, "mean_ms", t.meanMs());
+        Json.number(g, "t", t.t());
         g.writeEndObject();
     }
 

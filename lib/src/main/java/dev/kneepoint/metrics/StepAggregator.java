@@ -58,6 +58,8 @@ public final class StepAggregator {
     private final Map<TokenSource, Long> sources = new EnumMap<>(TokenSource.class);
     /** Tokens arriving lately, for {@link #progress}; fed only while live. */
     private final LiveTokenRate tokenRate = new LiveTokenRate();
+    /** The OK requests' {@code ttft_sched} against their intended start, for the step's {@link LatencyTrend}. */
+    private final TrendSums trend = new TrendSums();
     private long ok;
     private long failed;
     private long cancelled;
@@ -268,6 +270,7 @@ public final class StepAggregator {
         record(h[TPOT], r.tpotNanos());
         record(h[E2E], r.e2eNanos());
         record(h[E2E_SCHED], r.e2eSchedNanos());
+        trend.add(r.timing().intendedNanos(), r.ttftSchedNanos());
         long[] t = r.timing().chunkNanos();
         int[] k = r.timing().chunkTokens();
         for (int i = 1; i < t.length; i++) {
@@ -353,7 +356,8 @@ public final class StepAggregator {
                     .meanOutputTokens(ok == 0 ? Double.NaN : (double) okOutputTokens / ok).slo(slo)
                     .reasoningTokens(okReasoningTokens) // failure rate, mean reasoning tokens: the builder's (per OK request)
                     .clientCheck(ClientCheck.evaluate(info, windowS, ok + failed + cancelled, lag, client, clientThresholds))
-                    .ttfat(firstAnswerSeen ? Distribution.of(h[TTFAT]) : Distribution.empty()).retried(retried).build();
+                    .ttfat(firstAnswerSeen ? Distribution.of(h[TTFAT]) : Distribution.empty()).trend(trend.trend())
+                    .retried(retried).build();
         }
     }
 }

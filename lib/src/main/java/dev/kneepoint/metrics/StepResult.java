@@ -86,10 +86,11 @@ public record StepResult(
      * @param ttfat       time to the first answer token ({@code t_first_answer − t_dispatch}) of the step's OK
      *                    requests that produced answer text; equal to TTFT for requests without reasoning. Empty when
      *                    the step's records carry no first-answer time (no request with reasoning)
+     * @param trend       how {@code ttft_sched} moved through the window ({@link LatencyTrend})
      */
     public record Latency(Distribution ttft, Distribution ttftSched, Distribution itl, Distribution chunkGap,
             Distribution tpot, Distribution e2e, Distribution e2eSched, Distribution scheduleLag,
-            Distribution ttfat) {
+            Distribution ttfat, LatencyTrend trend) {
 
         /**
          * The distributions by their file name ({@code ttft_ms} ...), in the order summary.json lists them;
@@ -225,6 +226,7 @@ public record StepResult(
         private Distribution e2eSched = Distribution.empty();
         private Distribution scheduleLag = Distribution.empty();
         private Distribution ttfat = Distribution.empty();
+        private LatencyTrend trend = LatencyTrend.NONE;
         private double outputTokensPerS = Double.NaN;
         private double inputTokensPerS = Double.NaN;
         private double requestsPerS = Double.NaN;
@@ -280,6 +282,8 @@ public record StepResult(
         public Builder scheduleLag(Distribution d) { this.scheduleLag = d; return this; }
         /** Time to the first answer token. */
         public Builder ttfat(Distribution d) { this.ttfat = d; return this; }
+        /** How {@code ttft_sched} moved through the window (default {@link LatencyTrend#NONE}). */
+        public Builder trend(LatencyTrend t) { this.trend = t; return this; }
         /** Output tokens arriving in the window / window length. */
         public Builder outputTokensPerS(double v) { this.outputTokensPerS = v; return this; }
         /** Prompt tokens of requests dispatched in the window / window length. */
@@ -333,7 +337,7 @@ public record StepResult(
             return new StepResult(info, window, seconds,
                     new Counts(requestsOk, requestsFailed, cancelled, dropped, warmupRequests, retried,
                             outputLenMismatch, countDiscrepancy, failuresByClass, tokenSources),
-                    new Latency(ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, ttfat),
+                    new Latency(ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, ttfat, trend),
                     new Rates(outputTokensPerS, inputTokensPerS, requestsPerS, goodputRps, goodFraction, rate,
                             concurrencyMean),
                     new Tokens(meanPromptTokens, meanOutputTokens, reasoningTokens, meanReasoning), slo, check);

@@ -37,6 +37,7 @@ final class StepResultChecks {
             nonNull(problems, "e2eSched", latency.e2eSched(), empty);
             nonNull(problems, "scheduleLag", latency.scheduleLag(), empty);
             nonNull(problems, "ttfat", latency.ttfat(), empty);
+            nonNull(problems, "trend", latency.trend(), "LatencyTrend.NONE when not measured");
         }
         nonNull(problems, "slo", slo, "Slo.none() when none");
         nonNull(problems, "clientCheck", clientCheck, "the builder derives one from the schedule lag");

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.withinPercentage;
 
+import dev.kneepoint.metrics.LatencyTrend;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
 import org.junit.jupiter.api.Test;
@@ -157,6 +158,35 @@ class KneeTest {
                         + "its queue grew through the step");
         assertThat(r.method()).contains("Max sustainable load under the SLO set: rate=50 (load 50; it and every "
                 + "lower step meet the SLO set and kept up with their offered rates)");
+    }
+
+    @Test
+    void anOpenLoopStepWhoseLatencyRoseThroughItsWindowIsNotSustainable() {
+        // rate=60 kept up in count (60 req/s) but ttft sched rose 1500 ms across 60 s of starts (mean 900 ms): a queue
+        // growing slowly. rate=40's rise of 17.5 ms on a mean of 50 ms (+35 %, t=6) is the size of Poisson bursts in a
+        // 5 s window, under half the mean; rate=20's fall of 30 ms (a warm-up too short) is a caveat, never a verdict.
+        RunResult run = run("creep", s(20, 2000, 50).open().achieved(20).trend(new LatencyTrend(1200, 60, -0.5, 60, -8)),
+                s(40, 4000, 50).open().achieved(40).trend(new LatencyTrend(2400, 60, 17.5 / 60, 50, 6)),
+                s(60, 6000, 900).open().achieved(60).trend(new LatencyTrend(3600, 60, 25, 900, 40)));
+        KneeReport r = Knee.analyze(run);
+        assertThat(r.maxSustainableStep()).isEqualTo("rate=40");
+        assertThat(r.steps().stringColumn("slo_violations").get(2)).isEqualTo("no steady state: ttft sched rose 1500 ms "
+                + "across 60 s of starts, +166.7% of its mean, t=40: the queue grew through the step");
+        assertThat(r.steps().stringColumn("slo_violations").get(0)).isEmpty();
+        assertThat(r.answer().caveats()).containsExactly("no steady state in rate=20 (ttft sched fell 30 ms across 60 s "
+                + "of starts, -50.0% of its mean, t=8), rate=60 (ttft sched rose 1500 ms across 60 s of starts, +166.7% "
+                + "of its mean, t=40): its percentiles depend on how long the step ran; a rising line is a queue that "
+                + "grows (the server fell behind) or a server that degrades, a falling one a warm-up too short "
+                + "(lengthen --warmup).");
+    }
+
+    @Test
+    void aClosedLoopTrendIsACaveatNotAVerdict() {
+        RunResult run = run("closed", s(1, 100, 50).slo(Slo.builder().e2eMs(2000).build()),
+                s(2, 200, 60).slo(Slo.builder().e2eMs(2000).build()).trend(new LatencyTrend(1200, 60, 1, 60, 9)));
+        KneeReport r = Knee.analyze(run);
+        assertThat(r.maxSustainableStep()).isEqualTo("c=2");
+        assertThat(r.answer().caveats()).singleElement().asString().startsWith("no steady state in c=2 (ttft sched rose");
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.kneepoint.metrics.ClientCheck;
 import dev.kneepoint.metrics.ClientHealth;
 import dev.kneepoint.metrics.ClientThresholds;
 import dev.kneepoint.metrics.Distribution;
+import dev.kneepoint.metrics.LatencyTrend;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.metrics.StepInfo;
@@ -53,6 +54,7 @@ public final class Ladders {
         Map<String, Long> failures = Map.of();
         Slo slo = Slo.none();
         ClientHealth client = ClientHealth.NOT_MEASURED;
+        LatencyTrend trend = LatencyTrend.NONE;
 
         Spec(double load, double tokensPerS, double latencyMs) {
             this.load = load;
@@ -72,6 +74,7 @@ public final class Ladders {
         public Spec achieved(double rps) { achievedRps = rps; return this; }
         public Spec slo(Slo s) { slo = s; return this; }
         public Spec client(ClientHealth h) { client = h; return this; }
+        public Spec trend(LatencyTrend t) { trend = t; return this; }
     }
 
     static StepResult step(int index, Spec s) {
@@ -93,7 +96,7 @@ public final class Ladders {
                 .e2eSched(lat).scheduleLag(lag).outputTokensPerS(s.tokensPerS).inputTokensPerS(rps * 100)
                 .requestsPerS(rps).goodputRps(rps).goodFraction(1).failureRate(fr).concurrencyMean(s.load)
                 .tokenSources(Map.of("server_usage", s.ok)).meanPromptTokens(100)
-                .meanOutputTokens(rps == 0 ? Double.NaN : s.tokensPerS / rps).slo(s.slo)
+                .meanOutputTokens(rps == 0 ? Double.NaN : s.tokensPerS / rps).slo(s.slo).trend(s.trend)
                 .clientCheck(ClientCheck.evaluate(info, 60, s.ok + s.failed, lag, s.client, ClientThresholds.defaults()))
                 .build();
     }

@@ -61,7 +61,7 @@ class StepResultBuilderTest {
                 .requestsFailed(1).cancelled(-2).warmupRequests(-3).dropped(5).retried(9).build());
         String canonicalMessage = messageOf(() -> new StepResult(null, null, -1,
                 new StepResult.Counts(2, 1, -2, 5, -3, 9, 0, 0, Map.of(), Map.of()),
-                new StepResult.Latency(null, e, e, e, e, e, e, e, e),
+                new StepResult.Latency(null, e, e, e, e, e, e, e, e, LatencyTrend.NONE),
                 new StepResult.Rates(1, 1, 1, 1, 1, 0.3, 1),
                 new StepResult.Tokens(1, 1, 0, 0),
                 Slo.none(), check));
@@ -69,14 +69,15 @@ class StepResultBuilderTest {
         // the nulls only the canonical constructor can be given (the builder fills its defaults in) and the rest
         assertThatThrownBy(() -> new StepResult(INFO, WINDOW, Double.NaN,
                 new StepResult.Counts(0, 0, 0, 0, 0, 0, -1, -1, null, null),
-                new StepResult.Latency(e, e, null, e, e, e, e, null, null),
+                new StepResult.Latency(e, e, null, e, e, e, e, null, null, null),
                 new StepResult.Rates(1, 1, 1, 1, 1, 0, 1),
                 new StepResult.Tokens(1, 1, -1, 0),
                 null, null))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("Invalid StepResult (11 problems): ")
+                .hasMessageStartingWith("Invalid StepResult (12 problems): ")
                 .hasMessageContaining("failuresByClass must not be null").hasMessageContaining("itl must not be null")
                 .hasMessageContaining("scheduleLag must not be null").hasMessageContaining("ttfat must not be null")
+                .hasMessageContaining("trend must not be null")
                 .hasMessageContaining("tokenSources must not be null").hasMessageContaining("slo must not be null")
                 .hasMessageContaining("clientCheck must not be null").hasMessageContaining("got NaN")
                 .hasMessageContaining("outputLenMismatch must be >= 0, got -1")
@@ -85,7 +86,7 @@ class StepResultBuilderTest {
         StepResult viaBuilder = StepResult.builder().info(INFO).window(WINDOW).requestsOk(3).build();
         assertThat(new StepResult(INFO, WINDOW, 2.0,
                 new StepResult.Counts(3, 0, 0, 0, 0, 0, 0, 0, Map.of(), Map.of()),
-                new StepResult.Latency(e, e, e, e, e, e, e, e, e),
+                new StepResult.Latency(e, e, e, e, e, e, e, e, e, LatencyTrend.NONE),
                 new StepResult.Rates(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0.0, Double.NaN),
                 new StepResult.Tokens(Double.NaN, Double.NaN, 0, 0.0),
                 Slo.none(), check)).isEqualTo(viaBuilder);
@@ -140,7 +141,7 @@ class StepResultBuilderTest {
                 .build();
         StepResult old = new StepResult(INFO, WINDOW, 2.0,
                 new StepResult.Counts(3, 1, 1, 0, 2, 0, 1, 0, failures, sources),
-                new StepResult.Latency(d, d, d, d, d, d, d, lag, Distribution.empty()),
+                new StepResult.Latency(d, d, d, d, d, d, d, lag, Distribution.empty(), LatencyTrend.NONE),
                 new StepResult.Rates(50, 150, 1.5, 1, 0.5, 0.25, 1.8),
                 new StepResult.Tokens(100, 33, 0, 0.0),
                 slo, ClientCheck.evaluate(INFO, 2.0, 5, lag, ClientHealth.NOT_MEASURED, ClientThresholds.defaults()));
