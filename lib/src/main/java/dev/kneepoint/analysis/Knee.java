@@ -14,7 +14,7 @@ import tech.tablesaw.api.Table;
  * <ol>
  *   <li>Steps are ordered by load x. T(x) is a step rate ({@link KneeOptions.Throughput}, default
  *       {@code output_tokens_per_s}); L(x) is a percentile (default p99) of a latency distribution
- *       (default {@code ttft_sched} for open-loop ladders, {@code e2e_sched} for closed-loop ones).</li>
+ *       (default {@code e2e_sched}, for open- and closed-loop ladders alike).</li>
  *   <li>Between neighbouring steps, elasticity {@code e = Δln T / Δln L}. A segment is <em>elastic</em> when
  *       latency did not rise and throughput did not fall ({@code e} reported as +inf), or when both rose
  *       and {@code e ≥ 1}. It is <em>inelastic</em> when {@code e < 1}, when throughput fell, or when either

@@ -3,7 +3,6 @@ package dev.kneepoint.analysis;
 import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
-import dev.kneepoint.metrics.StepInfo;
 import tech.tablesaw.api.Table;
 
 /**
@@ -11,9 +10,8 @@ import tech.tablesaw.api.Table;
  * {@link Builder#build()} reports every invalid setting at once.
  *
  * @param throughput      the throughput T(x) of each step
- * @param latency         the latency distribution behind L(x); null = the default: {@code ttft_sched}
- *                        for an open-loop ladder, {@code e2e_sched} for a closed-loop one (by the mode of
- *                        the lowest-load step)
+ * @param latency         the latency distribution behind L(x); null = the default, {@code e2e_sched}
+ *                        for every ladder, so that open- and closed-loop knees compare (docs/ANALYSIS.md)
  * @param percentile      which percentile of {@code latency} is L(x), in (0, 100]; default 99
  * @param persistence     how many consecutive inelastic segments make a knee; default 2
  * @param slo             SLO set a step must meet to be in the efficient zone; null = the run's own SLO
@@ -53,6 +51,12 @@ public record KneeOptions(Throughput throughput, LatencyMetric latency, double p
         }
     }
 
+    /**
+     * L(x) unless set: the user's whole wait from the intended start, one measure for open and closed loops alike,
+     * so the knees of a concurrency and a rate ladder of one server compare.
+     */
+    public static final LatencyMetric DEFAULT_LATENCY = LatencyMetric.E2E_SCHED;
+
     /** Defaults: output tokens/s, default latency at p99, persistence 2, the run's SLO, 1% failures. */
     public static KneeOptions defaults() {
         return builder().build();
@@ -67,8 +71,7 @@ public record KneeOptions(Throughput throughput, LatencyMetric latency, double p
         if (latency != null) {
             return latency;
         }
-        boolean open = run.steps().stream().anyMatch(s -> StepInfo.OPEN.equals(s.info().mode()));
-        return open ? LatencyMetric.TTFT_SCHED : LatencyMetric.E2E_SCHED;
+        return DEFAULT_LATENCY;
     }
 
     /** The SLO used for {@code run}: {@link #slo()} or the SLO of its first step, or none. */

@@ -212,9 +212,11 @@ class KneeTest {
     }
 
     @Test
-    void openLoopDefaultsToTtftSched() {
-        RunResult run = run("open", s(1, 100, 100).open(), s(2, 200, 100).open(), s(4, 300, 500).open());
-        assertThat(Knee.analyze(run).latencyColumn()).isEqualTo("ttft_sched_p99_ms");
+    void openAndClosedLoopsShareOneLatencyMeasure() {
+        RunResult open = run("open", s(1, 100, 100).open(), s(2, 200, 100).open(), s(4, 300, 500).open());
+        RunResult closed = run("closed", s(1, 100, 100), s(2, 200, 100), s(4, 300, 500));
+        assertThat(Knee.analyze(open).latencyColumn()).isEqualTo("e2e_sched_p99_ms");
+        assertThat(Knee.analyze(closed).latencyColumn()).isEqualTo("e2e_sched_p99_ms");
     }
 
     @Test
