@@ -12,7 +12,8 @@ import java.util.Objects;
  * judged), and what limits the service; then the caveats of steps too short or too thin to trust.
  *
  * @param sentences the answer, one sentence each
- * @param caveats   adequacy warnings, empty when every step measured enough
+ * @param caveats   adequacy warnings and how sure the knee is ({@link KneeEvidence}), empty when every step
+ *                  measured enough and the knee is resolved
  */
 public record Answer(List<String> sentences, List<String> caveats) {
 
@@ -27,7 +28,8 @@ public record Answer(List<String> sentences, List<String> caveats) {
         caveats = List.copyOf(caveats);
     }
 
-    static Answer of(LoadCurve l, Slo slo, int top, int knee, int sustainable, List<Reading> readings) {
+    static Answer of(LoadCurve l, Slo slo, int top, int knee, int sustainable, List<Reading> readings,
+                     List<String> kneeNotes) {
         List<String> s = new ArrayList<>();
         int peak = peak(l);
         if (peak < 0) {
@@ -40,7 +42,9 @@ public record Answer(List<String> sentences, List<String> caveats) {
         s.add(efficient(l, top, knee));
         s.add(capacity(l, slo, sustainable));
         s.add(limit(readings));
-        return new Answer(s, Adequacy.caveats(l.steps()));
+        List<String> caveats = new ArrayList<>(Adequacy.caveats(l.steps()));
+        caveats.addAll(kneeNotes);
+        return new Answer(s, caveats);
     }
 
     private static int peak(LoadCurve l) {

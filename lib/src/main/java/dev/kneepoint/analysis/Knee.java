@@ -76,16 +76,18 @@ public final class Knee {
             sustainable = i;
         }
         String latencyColumn = ladder.metric().percentileColumn(options.percentile());
-        Table stepsTable = stepsTable(ladder, violations, knee, zone, options);
+        KneeEvidence evidence = KneeEvidence.of(ladder, knee);
+        Table stepsTable = stepsTable(ladder, violations, knee, zone, options, evidence);
         Table elasticity = elasticityTable(ladder, segments);
-        String method = KneeText.method(run, ladder, options, slo, segments, knee, zone, top, sustainable, latencyColumn);
+        String method = KneeText.method(run, ladder, options, slo, segments, knee, zone, top, sustainable, latencyColumn,
+                evidence);
         List<Reading> readings = Readings.of(ladder, knee, options.requests());
         return new KneeReport(run.runId(), options.throughput().column(), latencyColumn, slo, stepsTable,
                 elasticity, knee < 0 ? null : ladder.label(knee), knee < 0 ? Double.NaN : ladder.load(knee), zone,
                 top < 0 ? null : ladder.label(top), top < 0 ? Double.NaN : ladder.load(top),
                 sustainable < 0 ? null : ladder.label(sustainable),
                 sustainable < 0 ? Double.NaN : ladder.load(sustainable), method, readings,
-                Answer.of(ladder, slo, top, knee, sustainable, readings));
+                Answer.of(ladder, slo, top, knee, sustainable, readings, evidence.notes()), evidence.refine());
     }
 
     /**
@@ -113,12 +115,15 @@ public final class Knee {
     }
 
     private static Table stepsTable(LoadCurve l, List<List<String>> violations, int knee, List<String> zone,
-                                    KneeOptions o) {
+                                    KneeOptions o, KneeEvidence evidence) {
+        String latency = l.metric().percentileColumn(o.percentile());
         return TableRows.of(IntStream.range(0, l.size()).boxed().toList())
                 .text("step", l::label)
                 .doubles("load", l::load)
                 .doubles(o.throughput().column(), i -> l.throughput()[i])
-                .doubles(l.metric().percentileColumn(o.percentile()), i -> l.latency()[i])
+                .doubles(latency, i -> l.latency()[i])
+                .doubles(latency.replace("_ms", "_ci_low_ms"), i -> evidence.low()[i])
+                .doubles(latency.replace("_ms", "_ci_high_ms"), i -> evidence.high()[i])
                 .booleans("meets_slo", i -> violations.get(i).isEmpty())
                 .text("slo_violations", i -> String.join("; ", violations.get(i)))
                 .text("role", i -> role(i, knee, zone.contains(l.label(i))))

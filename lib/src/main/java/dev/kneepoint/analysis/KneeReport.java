@@ -15,7 +15,9 @@ import tech.tablesaw.api.Table;
  * @param latencyColumn      what L(x) is, e.g. {@code ttft_sched_p99_ms}
  * @param slo                the SLO set the efficient zone was judged against
  * @param steps              one row per step in load order: {@code step, load, throughput, latency,
- *                           meets_slo, slo_violations, role, client_bound} (role: {@code efficient}, {@code knee},
+ *                           latency_ci_low, latency_ci_high, meets_slo, slo_violations, role, client_bound} (the latency
+ *                           columns are named after L, e.g. {@code e2e_sched_p99_ms} and {@code e2e_sched_p99_ci_low_ms}:
+ *                           its 95 % confidence interval, +inf when open upwards; role: {@code efficient}, {@code knee},
  *                           {@code below knee, misses SLO}, {@code beyond knee}; client_bound: the load generator
  *                           limited the step, see {@code StepResult.clientCheck()})
  * @param elasticity         one row per segment between neighbouring steps: {@code from_step, to_step,
@@ -30,18 +32,22 @@ import tech.tablesaw.api.Table;
  * @param method             how the verdict was reached, with the numbers
  * @param readings           plain-language readings with their evidence
  * @param answer             the plain answer and the adequacy caveats that open the report
+ * @param refineLoads        loads that would place the knee closer, between it and the next step (empty when there is
+ *                           no knee below the top step or the ladder is already fine there); the answer's caveats
+ *                           name them
  */
 public record KneeReport(String runId, String throughputColumn, String latencyColumn, Slo slo, Table steps,
                          Table elasticity, String kneeStep, double kneeLoad, List<String> efficientZone,
                          String recommendedStep, double recommendedLoad, String maxSustainableStep,
                          double maxSustainableLoad, String method, List<Reading> readings,
-                         Answer answer) {
+                         Answer answer, List<Double> refineLoads) {
 
     public KneeReport {
         Objects.requireNonNull(runId, "runId");
         efficientZone = List.copyOf(efficientZone);
         readings = List.copyOf(readings);
         Objects.requireNonNull(answer, "answer");
+        refineLoads = List.copyOf(refineLoads);
     }
 
     /** The knee step, if the ladder has one. */

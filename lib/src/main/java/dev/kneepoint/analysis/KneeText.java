@@ -10,15 +10,14 @@ final class KneeText {
     private KneeText() {}
 
     static String method(RunResult run, LoadCurve l, KneeOptions o, Slo slo, List<Segment> segments, int knee,
-                         List<String> zone, int top, int sustainable, String latencyColumn) {
+                         List<String> zone, int top, int sustainable, String latencyColumn, KneeEvidence evidence) {
         StringBuilder sb = new StringBuilder();
         int n = l.size();
         sb.append("LoadCurve: ").append(n).append(" step(s) of run ").append(run.runId()).append(" ordered by ")
                 .append(l.openLoop() ? "request rate (req/s)" : "concurrency (users)").append(": ")
                 .append(l.steps().stream().map(s -> s.info().label()).collect(Collectors.joining(", "))).append(".\n");
         sb.append("T = ").append(o.throughput().column()).append("; L = ").append(latencyColumn)
-                .append(o.latency() == null ? (l.openLoop() ? " (default for an open-loop ladder)"
-                        : " (default for a closed-loop ladder)") : "").append(".\n");
+                .append(o.latency() == null ? " (the default, for open and closed ladders alike)" : "").append(".\n");
         sb.append("Elasticity e = dln T / dln L between neighbouring steps; e < 1 means latency grows faster "
                 + "than throughput. Segments:\n");
         for (Segment s : segments) {
@@ -45,6 +44,7 @@ final class KneeText {
             }
             sb.append(".\n");
         }
+        evidence.notes().forEach(note -> sb.append("Knee evidence: ").append(note).append('\n'));
         sb.append(ClientReading.kneeWarning(l, knee, top));
         sb.append("SLO set: ").append(slo.describe()).append(", judged per step at p").append(Format.percentile(o.percentile()))
                 .append(", failure rate <= ").append(Format.pct(o.maxFailureRate())).append(".\n");

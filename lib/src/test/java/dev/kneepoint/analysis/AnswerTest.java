@@ -21,8 +21,10 @@ class AnswerTest {
                 + "about 50 tok/s per user (1000 / TPOT p50).");
         assertThat(a.sentences().get(2)).startsWith("Capacity under an SLO: not judged: no latency SLO given");
         assertThat(a.sentences().get(3)).startsWith("Limit: ");
-        assertThat(a.caveats()).isEmpty();
-        assertThat(a.toString()).startsWith("Answer:\n  Peak output throughput").doesNotContain("Caveats:");
+        // 1,000 requests a step, 60 s windows: nothing thin; only the doubling ladder is coarse around the knee.
+        assertThat(a.caveats()).containsExactly(
+                "the knee lies between c=16 and c=32: to place it closer, measure --concurrency 19,23,27.");
+        assertThat(a.toString()).startsWith("Answer:\n  Peak output throughput").contains("\nCaveats:\n- the knee");
     }
 
     @Test
@@ -68,7 +70,8 @@ class AnswerTest {
                         + "the step's maximum; lengthen those steps (or read their p90).",
                 "window shorter than 3 x E2E p99 in c=8 (60 s window, E2E p99 30 s), c=16 (60 s window, E2E p99 40 s): "
                         + "few slow requests both start and end in it, so its tail is under-sampled; measure for at "
-                        + "least 121 s per step.");
+                        + "least 121 s per step.",
+                "the knee lies between c=4 and c=8: to place it closer, measure --concurrency 5,6,7.");
         assertThat(a.toString()).contains("\nCaveats:\n- p99 rests on");
     }
 
