@@ -61,7 +61,9 @@ class RunUnderFaultsTest {
             TargetConfig target = Kneepoint.targetBuilder().baseUrl(sim.url()).model("sim-fast")
                     .idleTimeout(Duration.ofMillis(800)).firstTokenTimeout(Duration.ofMillis(800)).build();
             RunResult run = Kneepoint.rateLadder(target, 30, 60).inputTokens(32).outputTokens(16)
-                    .stepDuration(Duration.ofMillis(1500)).warmup(Duration.ZERO).outputDir(runs).name("faults").run();
+                    .stepDuration(Duration.ofMillis(1500)).warmup(Duration.ZERO).outputDir(runs).name("faults")
+                    .preflight(false) // every request the simulator sees must be a measured one
+                    .run();
             SimStats stats = sim.stats();
 
             assertThat(run.complete()).isTrue();

@@ -11,7 +11,8 @@ import tech.tablesaw.api.Table;
  * "Failures only under sustained load: stability, not compute." Applies when some step fails at least
  * 1% of its requests and either the first failing step is at or below the knee (throughput was still
  * scaling, so compute was not exhausted) or, with the per-request table, at least 75% of the failing
- * steps' failures ended in the later half of their step's window.
+ * steps' failures ended in the later half of their step's window. A target that never answered (no OK request in
+ * any step) gives {@code INSUFFICIENT_DATA}: its failures are about reaching it, not about its stability.
  */
 final class StabilityReading {
     private StabilityReading() {}
@@ -26,6 +27,11 @@ final class StabilityReading {
                 list.append(list.isEmpty() ? "" : ", ").append(s.info().label()).append(' ')
                         .append(Format.pct(s.rates().failureRate())).append(" ").append(s.counts().failuresByClass());
             }
+        }
+        if (!failing.isEmpty() && l.steps().stream().allMatch(s -> s.counts().requestsOk() == 0)) {
+            return new Reading(Kind.STABILITY, Status.INSUFFICIENT_DATA, "The target never answered a request: "
+                    + "nothing here is about its stability; fix the connection, key or model first (the failures "
+                    + "name the cause).", "no OK request in any step; failing steps: " + list + ".");
         }
         if (failing.isEmpty()) {
             return new Reading(Kind.STABILITY, Status.DOES_NOT_APPLY, "No step fails: nothing to attribute.",

@@ -26,7 +26,7 @@ public final class Main implements Runnable {
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof IllegalArgumentException || e instanceof java.io.UncheckedIOException) {
                 cmd.getErr().println("kneepoint: " + e.getMessage());
-                return 2;
+                return ExitCodes.BAD_INPUT;
             }
             throw e;
         });

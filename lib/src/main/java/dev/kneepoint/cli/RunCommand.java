@@ -21,7 +21,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "run", mixinStandardHelpOptions = true, defaultValueProvider = OptionDefaults.class,
         description = "Run a concurrency or request-rate ladder, a rate sweep, or replay a request trace, against an "
-                + "OpenAI-compatible server; prints the summary table and writes the run directory.")
+                + "OpenAI-compatible server; prints the summary table and writes the run directory.",
+        footer = ExitCodes.HELP)
 final class RunCommand implements Callable<Integer> {
     @Mixin
     TargetOptions target;
@@ -99,6 +100,10 @@ final class RunCommand implements Callable<Integer> {
             + "before the first step (the first requests then carry the JVM's class loading and JIT)")
     boolean noClientWarmup;
 
+    @Option(names = "--no-preflight", description = "Skip the check before the first step (GET /v1/models where the "
+            + "API has it, and one small request, must succeed; otherwise the run stops, exit 2, naming the cause)")
+    boolean noPreflight;
+
     @Override
     public Integer call() {
         Sweep sweep = configure(Kneepoint.sweep(access.applyTo(target.builder()).build()));
@@ -106,7 +111,7 @@ final class RunCommand implements Callable<Integer> {
         Path dir = output.directory(result);
         System.out.print(RunReport.write(dir));
         System.out.println("\nrun directory: " + dir + " (report.txt, steps.csv, plots as PNG)");
-        return result.complete() ? 0 : 3;
+        return ExitCodes.of(result);
     }
 
     Sweep configure(Sweep sweep) {
@@ -159,6 +164,9 @@ final class RunCommand implements Callable<Integer> {
         }
         if (noClientWarmup) {
             sweep.clientWarmup(false);
+        }
+        if (noPreflight) {
+            sweep.preflight(false);
         }
         return sweep.progress(new ConsoleProgress(System.err));
     }

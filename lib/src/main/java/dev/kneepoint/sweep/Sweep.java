@@ -319,6 +319,18 @@ public final class Sweep {
     }
 
     /**
+     * Check the target before the first step (default on, {@link dev.kneepoint.client.Preflight}): where the API has
+     * it {@code GET /v1/models} must answer, and one small request must come back OK; otherwise the run stops before
+     * measuring anything with a {@link dev.kneepoint.client.PreflightException} that names the cause (connection
+     * refused, DNS, TLS, a refused key, an unknown model with the served names). Off to measure a target that is
+     * expected to fail.
+     */
+    public Sweep preflight(boolean on) {
+        settings.preflight = on;
+        return this;
+    }
+
+    /**
      * Steady open-loop background traffic underneath the whole ladder: Poisson arrivals at {@code rateRps}
      * from the run's start to its last step's end, every request tagged {@code bg}. The steps of the result
      * (and the knee, the summary's {@code steps}) are the foreground's only; the background is measured apart

@@ -193,7 +193,8 @@ final class SweepChecks {
                 new SweepSpec.Prompts(s.workload, s.inputTokens, s.outputTokens, s.ignoreEos, s.calibrate), s.seed,
                 new SweepSpec.Steps(s.stepDuration, warmup, s.pause, s.drainTimeout, s.maxRequestsPerStep),
                 s.slo, s.clientThresholds, s.stopFailureRate, s.stopP99Ms, background, s.telemetry,
-                s.writeRunDirectory ? s.outputDir : null, s.progress, s.allowConcurrent, s.clientWarmup);
+                s.writeRunDirectory ? s.outputDir : null, s.progress, s.allowConcurrent, s.clientWarmup,
+                s.preflight);
     }
 
     /** A rate sweep plans its own steps: no other way of giving them, and sane sizes. */

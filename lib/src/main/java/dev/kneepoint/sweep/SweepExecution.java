@@ -1,5 +1,6 @@
 package dev.kneepoint.sweep;
 
+import dev.kneepoint.client.Preflight;
 import dev.kneepoint.client.StreamingClient;
 import dev.kneepoint.io.RunDirectory;
 import dev.kneepoint.load.BackgroundStream;
@@ -87,10 +88,12 @@ final class SweepExecution {
         }
         problems.addAll(traceAt, found);
         StepSequence ladder = SweepChecks.finish(spec, trace, problems, traceAt + found.size());
+        // Every input is right (finish threw otherwise): the target must now answer before the first step.
+        Preflight.Result preflight = spec.preflight() ? Preflight.check(spec.target()) : null;
         // Synthetic prompts are cut to the measured tokenizer; a trace was read with it (its prompts are its own).
         SyntheticWorkload synthetic = calibration != null && trace == null ? SweepCalibration.synthetic(spec, calibration)
                 : null;
-        return new SweepExecution(spec, new SweepInputs(calibration, synthetic, trace), rateSweep, ladder);
+        return new SweepExecution(spec, new SweepInputs(calibration, synthetic, trace, preflight), rateSweep, ladder);
     }
 
     private SweepExecution(SweepSpec spec, SweepInputs inputs, Mode.RateSweep rateSweep, StepSequence ladder) {

@@ -1,5 +1,6 @@
 package dev.kneepoint.sweep;
 
+import dev.kneepoint.client.Preflight;
 import dev.kneepoint.workload.Calibration;
 import dev.kneepoint.workload.SyntheticWorkload;
 import dev.kneepoint.workload.TraceWorkload;
@@ -10,6 +11,8 @@ import dev.kneepoint.workload.TraceWorkload;
  * @param calibration         the target's tokenizer when {@code calibrate} is on, else null
  * @param calibratedSynthetic the synthetic prompts cut with it (null for a trace, the user's workload, or no calibration)
  * @param trace               the trace replayed (read from its file, or the one given), else null
+ * @param preflight           what the check before the first step saw, null when it was off
  */
-record SweepInputs(Calibration calibration, SyntheticWorkload calibratedSynthetic, TraceWorkload trace) {
+record SweepInputs(Calibration calibration, SyntheticWorkload calibratedSynthetic, TraceWorkload trace,
+                   Preflight.Result preflight) {
 }

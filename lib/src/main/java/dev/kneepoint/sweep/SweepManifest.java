@@ -67,6 +67,8 @@ final class SweepManifest {
         m.put("baseline", baseline);
         m.put("slo", spec.slo().toString());
         m.put("concurrent_runs_allowed", spec.allowConcurrentRuns());
+        m.put("preflight", in.preflight() == null ? "off" : Map.of("served_models", in.preflight().servedModels(),
+                "request_ms", in.preflight().requestMs()));
         m.put("telemetry", spec.telemetry().describe());
         if (spec.background() != null) {
             m.put("background", background(spec.background()));

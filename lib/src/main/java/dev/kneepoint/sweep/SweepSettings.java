@@ -63,6 +63,7 @@ final class SweepSettings {
     LoadProgress progress;
     boolean allowConcurrent;
     boolean clientWarmup = true;
+    boolean preflight = true;
     /** A background stream the user built, or null; else the next three make one. */
     BackgroundStream background;
     double backgroundRate = Double.NaN;

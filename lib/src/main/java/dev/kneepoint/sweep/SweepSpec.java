@@ -37,11 +37,12 @@ import java.util.List;
  * @param progress             live progress listener, or null
  * @param allowConcurrentRuns  whether another sweep of this JVM may drive the same target meanwhile
  * @param clientWarmup         whether the client's request path is warmed first
+ * @param preflight            whether the target is checked before the first step ({@code Preflight})
  */
 public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts prompts, long seed, Steps steps,
                         Slo slo, ClientThresholds clientThresholds, double stopFailureRate, double stopP99Ms,
                         BackgroundStream background, Telemetry telemetry, Path outputDir, LoadProgress progress,
-                        boolean allowConcurrentRuns, boolean clientWarmup) {
+                        boolean allowConcurrentRuns, boolean clientWarmup, boolean preflight) {
 
     /** The kind of ladder a sweep runs, and what only that kind needs. */
     public sealed interface Mode {

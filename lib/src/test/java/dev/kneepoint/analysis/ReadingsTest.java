@@ -133,6 +133,16 @@ class ReadingsTest {
     }
 
     @Test
+    void aTargetThatNeverAnsweredIsNotCalledUnstable() {
+        var dead = run("dead", s(1, 0, 100).ok(0).failed(40, "CONNECTION_ERROR"),
+                s(2, 0, 100).ok(0).failed(80, "CONNECTION_ERROR"), s(4, 0, 100).ok(0).failed(160, "CONNECTION_ERROR"));
+        Reading r = readings(Knee.analyze(dead)).get(Kind.STABILITY);
+        assertThat(r.status()).isEqualTo(Status.INSUFFICIENT_DATA);
+        assertThat(r.finding()).startsWith("The target never answered a request").doesNotContain("memory");
+        assertThat(r.evidence()).contains("c=1 100.0% {CONNECTION_ERROR=40}");
+    }
+
+    @Test
     void stabilityWhenFailuresAppearWhileThroughputStillScales() {
         var run = run("stab", s(1, 100, 100), s(2, 200, 100).failed(30, "TIMEOUT(idle)"), s(4, 400, 100),
                 s(8, 420, 300), s(16, 420, 900));

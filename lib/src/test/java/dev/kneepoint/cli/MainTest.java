@@ -66,6 +66,27 @@ class MainTest {
     }
 
     @Test
+    void aDeadTargetStopsBeforeTheFirstStepWithExitCode2() throws Exception {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        String url = "http://127.0.0.1:" + port;
+        String err = errOf(() -> Main.execute("run", "--url", url, "--model", "m", "--concurrency", "1,2",
+                "--duration", "1s", "--warmup", "0s", "--out", out.toString()));
+        assertThat(err).contains("kneepoint: preflight failed: cannot connect to 127.0.0.1:" + port)
+                .contains("Check --url");
+        try (var dirs = java.nio.file.Files.list(out)) {
+            assertThat(dirs.toList()).as("nothing measured, no run directory").isEmpty();
+        }
+        // Without the preflight the run measures the failures, and says by its exit code that no step succeeded.
+        String printed = capture(() -> Main.execute("run", "--url", url, "--model", "m", "--concurrency", "1",
+                "--duration", "300ms", "--warmup", "0s", "--no-preflight", "--no-client-warmup",
+                "--out", out.toString()), ExitCodes.NO_SUCCESS);
+        assertThat(printed).contains("CONNECTION_ERROR");
+    }
+
+    @Test
     void anUnknownApiIsRejectedListingTheValidOnes() throws Exception {
         assertThat(errOf(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--concurrency", "1",
                 "--api", "triton", "--out", out.toString()))).contains("--api: unknown API 'triton'")

@@ -107,7 +107,7 @@ class RateSweepTest {
     void aTargetWhoseProbeFailsStopsAfterItWithTheReason() throws Exception {
         // Nothing listens on port 9: every request of the synchronous step fails (connection refused), fast.
         RunResult r = shortSweep(Kneepoint.target("http://127.0.0.1:9", "m"), 4).maxRequestsPerStep(20)
-                .telemetry(dev.kneepoint.telemetry.Telemetry.off()).outputDir(runs).name("down").run();
+                .telemetry(dev.kneepoint.telemetry.Telemetry.off()).outputDir(runs).name("down").preflight(false).run();
         assertThat(r.steps()).extracting(s -> s.info().label()).containsExactly("synchronous");
         assertThat(r.step("synchronous").counts().requestsOk()).isZero();
         JsonNode m = manifest();
