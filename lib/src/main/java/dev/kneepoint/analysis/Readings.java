@@ -2,6 +2,7 @@ package dev.kneepoint.analysis;
 
 import dev.kneepoint.analysis.Reading.Kind;
 import dev.kneepoint.analysis.Reading.Status;
+import dev.kneepoint.metrics.ClientCheck;
 import dev.kneepoint.metrics.Distribution;
 import dev.kneepoint.metrics.StepResult;
 import java.util.ArrayList;
@@ -159,7 +160,7 @@ final class Readings {
                 flagged.add(l.label(i));
                 continue;
             }
-            double lag = s.latency().scheduleLag().p99();
+            double lag = s.clientCheck().value(ClientCheck.LAG); // a closed loop's first wave left out, as there
             if (lag > worstLag) {
                 worst = i;
                 worstLag = lag;

@@ -54,7 +54,8 @@ public record ClientCheck(ClientHealth health, ClientThresholds limits, double m
      * @param info        the step (open loop: its rate gives the inter-arrival gap)
      * @param windowS     the window length, s
      * @param requests    requests of the step (closed loop: window / requests is the gap)
-     * @param scheduleLag the step's schedule lag distribution
+     * @param scheduleLag the step's schedule lag distribution, a closed loop's first wave left out (the aggregator's
+     *                    {@code FirstWave}: connection set-up is no client limit)
      * @param health      the client's own measurements over the window
      * @param t           the limits
      */

@@ -46,7 +46,7 @@ public final class StepAggregator {
     private final Object lock = new Object();
     /** Indexes of {@link #latencies}. */
     private static final int TTFT = 0, TTFT_SCHED = 1, ITL = 2, CHUNK_GAP = 3, TPOT = 4, E2E = 5, E2E_SCHED = 6,
-            SCHEDULE_LAG = 7, TTFAT = 8, LATENCIES = 9;
+            SCHEDULE_LAG = 7, TTFAT = 8, SETTLED_LAG = 9, LATENCIES = 10;
     /** The latency histograms, by the indexes above; null while the aggregator is compacted. */
     private Histogram[] latencies = newLatencies();
     private boolean firstAnswerSeen;
@@ -60,6 +60,8 @@ public final class StepAggregator {
     private final LiveTokenRate tokenRate = new LiveTokenRate();
     /** The OK requests' {@code ttft_sched} against their intended start, for the step's {@link LatencyTrend}. */
     private final TrendSums trend = new TrendSums();
+    /** Holds back a closed loop's first wave; the rest's schedule lag goes to {@code SETTLED_LAG}, for the client check. */
+    private final FirstWave firstWave;
     private long ok;
     private long failed;
     private long cancelled;
@@ -118,6 +120,7 @@ public final class StepAggregator {
         this.clientThresholds = Objects.requireNonNull(clientThresholds, "clientThresholds");
         this.facts = new WindowFacts(window);
         this.live = window == null;
+        this.firstWave = new FirstWave(FirstWave.sizeOf(info), lag -> latencies[SETTLED_LAG].recordValue(lag));
     }
 
     private static Histogram[] newLatencies() {
@@ -230,6 +233,7 @@ public final class StepAggregator {
         synchronized (lock) {
             inflate();
             facts.add(r, good);
+            firstWave.add(r);
             if (live) {
                 tokenRate.add(r);
             }
@@ -355,7 +359,8 @@ public final class StepAggregator {
                     .meanPromptTokens(ok == 0 ? Double.NaN : (double) okPromptTokens / ok)
                     .meanOutputTokens(ok == 0 ? Double.NaN : (double) okOutputTokens / ok).slo(slo)
                     .reasoningTokens(okReasoningTokens) // failure rate, mean reasoning tokens: the builder's (per OK request)
-                    .clientCheck(ClientCheck.evaluate(info, windowS, ok + failed + cancelled, lag, client, clientThresholds))
+                    .clientCheck(ClientCheck.evaluate(info, windowS, ok + failed + cancelled,
+                            Distribution.of(h[SETTLED_LAG]), client, clientThresholds))
                     .ttfat(firstAnswerSeen ? Distribution.of(h[TTFAT]) : Distribution.empty()).trend(trend.trend())
                     .retried(retried).build();
         }
