@@ -29,7 +29,7 @@ public record Answer(List<String> sentences, List<String> caveats) {
     }
 
     static Answer of(LoadCurve l, Slo slo, int top, int knee, int sustainable, List<Reading> readings,
-                     List<String> kneeNotes) {
+                     List<String> kneeNotes, OperatingPoints points) {
         List<String> s = new ArrayList<>();
         int peak = peak(l);
         if (peak < 0) {
@@ -41,13 +41,15 @@ public record Answer(List<String> sentences, List<String> caveats) {
                 + " (" + Format.num(p.rates().requestsPerS()) + " req/s).");
         s.add(efficient(l, top, knee));
         s.add(capacity(l, slo, sustainable));
+        s.add(points.sentence(l));
         s.add(limit(readings));
         List<String> caveats = new ArrayList<>(Adequacy.caveats(l.steps()));
         caveats.addAll(kneeNotes);
         return new Answer(s, caveats);
     }
 
-    private static int peak(LoadCurve l) {
+    /** The step of highest output throughput among those with OK requests (the first reaching it), -1 when none. */
+    static int peak(LoadCurve l) {
         int best = -1;
         for (int i = 0; i < l.size(); i++) {
             double t = l.steps().get(i).rates().outputTokensPerS();

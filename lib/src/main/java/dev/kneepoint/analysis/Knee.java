@@ -77,6 +77,7 @@ public final class Knee {
         }
         String latencyColumn = ladder.metric().percentileColumn(options.percentile());
         KneeEvidence evidence = KneeEvidence.of(ladder, knee);
+        OperatingPoints points = OperatingPoints.of(ladder, slo, top, knee, sustainable, Answer.peak(ladder));
         Table stepsTable = stepsTable(ladder, violations, knee, zone, options, evidence);
         Table elasticity = elasticityTable(ladder, segments);
         String method = KneeText.method(run, ladder, options, slo, segments, knee, zone, top, sustainable, latencyColumn,
@@ -87,7 +88,8 @@ public final class Knee {
                 top < 0 ? null : ladder.label(top), top < 0 ? Double.NaN : ladder.load(top),
                 sustainable < 0 ? null : ladder.label(sustainable),
                 sustainable < 0 ? Double.NaN : ladder.load(sustainable), method, readings,
-                Answer.of(ladder, slo, top, knee, sustainable, readings, evidence.notes()), evidence.refine());
+                Answer.of(ladder, slo, top, knee, sustainable, readings, evidence.notes(), points), evidence.refine(),
+                points);
     }
 
     /**

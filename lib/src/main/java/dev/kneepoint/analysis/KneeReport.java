@@ -35,12 +35,13 @@ import tech.tablesaw.api.Table;
  * @param refineLoads        loads that would place the knee closer, between it and the next step (empty when there is
  *                           no knee below the top step or the ladder is already fine there); the answer's caveats
  *                           name them
+ * @param operatingPoints    where to run for each goal: latency-first and throughput-first ({@link OperatingPoints})
  */
 public record KneeReport(String runId, String throughputColumn, String latencyColumn, Slo slo, Table steps,
                          Table elasticity, String kneeStep, double kneeLoad, List<String> efficientZone,
                          String recommendedStep, double recommendedLoad, String maxSustainableStep,
                          double maxSustainableLoad, String method, List<Reading> readings,
-                         Answer answer, List<Double> refineLoads) {
+                         Answer answer, List<Double> refineLoads, OperatingPoints operatingPoints) {
 
     public KneeReport {
         Objects.requireNonNull(runId, "runId");
@@ -48,6 +49,7 @@ public record KneeReport(String runId, String throughputColumn, String latencyCo
         readings = List.copyOf(readings);
         Objects.requireNonNull(answer, "answer");
         refineLoads = List.copyOf(refineLoads);
+        Objects.requireNonNull(operatingPoints, "operatingPoints");
     }
 
     /** The knee step, if the ladder has one. */
@@ -55,7 +57,11 @@ public record KneeReport(String runId, String throughputColumn, String latencyCo
         return Optional.ofNullable(kneeStep);
     }
 
-    /** The recommended operating point, if the efficient zone is not empty. */
+    /**
+     * The recommended operating point, if the efficient zone is not empty: the top of the efficient zone. For the
+     * point to run at by goal (an SLO capacity less headroom, the highest sustainable step), see
+     * {@link #operatingPoints()}.
+     */
     public Optional<String> recommended() {
         return Optional.ofNullable(recommendedStep);
     }

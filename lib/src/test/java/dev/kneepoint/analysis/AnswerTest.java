@@ -14,13 +14,16 @@ class AnswerTest {
     @Test
     void aClosedLadderWithoutSloNamesPeakEfficientRangeAndSaysCapacityIsNotJudged() {
         Answer a = Knee.analyze(KneeTest.sharp()).answer();
-        assertThat(a.sentences()).hasSize(4);
+        assertThat(a.sentences()).hasSize(5);
         // c=16, 32 and 64 all reach 1,600 tok/s: the peak is where it is first reached.
         assertThat(a.sentences().get(0)).isEqualTo("Peak output throughput 1600 tok/s at c=16 (16.7 req/s).");
         assertThat(a.sentences().get(1)).isEqualTo("Efficient up to c=16 (the knee): 1600 tok/s, e2e sched p99 100 ms, "
                 + "about 50 tok/s per user (1000 / TPOT p50).");
         assertThat(a.sentences().get(2)).startsWith("Capacity under an SLO: not judged: no latency SLO given");
-        assertThat(a.sentences().get(3)).startsWith("Limit: ");
+        assertThat(a.sentences().get(3)).isEqualTo("Operating points: latency-first c=16 (the knee); throughput-first "
+                + "not judged without a latency SLO (a closed loop sustains every load, only slower); peak throughput "
+                + "at c=16.");
+        assertThat(a.sentences().get(4)).startsWith("Limit: ");
         // 1,000 requests a step, 60 s windows: nothing thin; only the doubling ladder is coarse around the knee.
         assertThat(a.caveats()).containsExactly(
                 "the knee lies between c=16 and c=32: to place it closer, measure --concurrency 19,23,27.");
@@ -32,10 +35,15 @@ class AnswerTest {
         Slo slo = Slo.builder().e2eMs(150).build();
         Answer a = Knee.analyze(KneeTest.sharp(), slo, LatencyMetric.E2E).answer();
         assertThat(a.sentences().get(2)).isEqualTo("Highest load that meets E2E <= 150 ms: c=16.");
+        // 75 % of 16 users: 12, a load the ladder did not measure, said to be derived from the capacity.
+        assertThat(a.sentences().get(3)).isEqualTo("Operating points: latency-first c=12 (75.0% of the SLO capacity "
+                + "c=16, 25.0% headroom for bursts); throughput-first c=16 (the highest sustainable step, no headroom).");
         Answer none = Knee.analyze(KneeTest.sharp(), Slo.builder().e2eMs(50).build(), LatencyMetric.E2E).answer();
         assertThat(none.sentences().get(1)).isEqualTo("No step at or below the knee meets the SLO set: there is no "
                 + "efficient range.");
         assertThat(none.sentences().get(2)).isEqualTo("No step meets E2E <= 50 ms.");
+        assertThat(none.sentences().get(3)).isEqualTo("Operating points: latency-first none: no step at or below the "
+                + "knee meets the SLO set; throughput-first none: no step meets the SLO set.");
     }
 
     @Test
@@ -46,6 +54,25 @@ class AnswerTest {
         assertThat(a.sentences().get(0)).isEqualTo("Peak output throughput 7400 tok/s at rate=100 (74 req/s).");
         assertThat(a.sentences().get(2))
                 .isEqualTo("Highest load that kept up with its offered rate (no latency SLO given): rate=50.");
+        OperatingPoints p = Knee.analyze(run).operatingPoints();
+        assertThat(p.throughputFirst().step()).isEqualTo("rate=50");
+        assertThat(p.throughputFirst().load()).isEqualTo(50);
+        // No latency SLO: the latency-first point is the top of the efficient range, not a headroom off a capacity.
+        assertThat(p.latencyFirst().why()).doesNotContain("headroom");
+    }
+
+    @Test
+    void anOpenLoopUnderAnSloRunsLatencyFirstAtThreeQuartersOfItsCapacity() {
+        Slo slo = Slo.builder().ttftMs(100).build();
+        RunResult run = run("slo", s(20, 2000, 40).open().achieved(20).slo(slo), s(40, 4000, 50).open().achieved(40)
+                .slo(slo), s(79, 7900, 90).open().achieved(79).slo(slo), s(100, 8000, 400).open().achieved(80).slo(slo));
+        OperatingPoints p = Knee.analyze(run).operatingPoints();
+        assertThat(p.latencyFirst().load()).isCloseTo(59.25, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(p.latencyFirst().step()).isEqualTo("rate=79");
+        assertThat(p.throughputFirst().step()).isEqualTo("rate=79");
+        assertThat(Knee.analyze(run).answer().sentences().get(3)).isEqualTo("Operating points: latency-first "
+                + "rate=59.3 (75.0% of the SLO capacity rate=79, 25.0% headroom for bursts); throughput-first rate=79 "
+                + "(the highest sustainable step, no headroom).");
     }
 
     @Test
@@ -55,7 +82,7 @@ class AnswerTest {
         Reading client = r.readings().stream().filter(x -> x.kind() == Reading.Kind.CLIENT_BOUND).findFirst()
                 .orElseThrow();
         assertThat(client.status()).isEqualTo(Reading.Status.APPLIES);
-        assertThat(r.answer().sentences().get(3)).isEqualTo("Limit: " + client.finding());
+        assertThat(r.answer().sentences().get(4)).isEqualTo("Limit: " + client.finding());
     }
 
     @Test
