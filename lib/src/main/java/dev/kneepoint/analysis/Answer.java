@@ -66,9 +66,9 @@ public record Answer(List<String> sentences, List<String> caveats) {
             return "No step at or below the knee meets the SLO set: there is no efficient range.";
         }
         StepResult r = l.steps().get(top);
-        double tpot = r.latency().tpot().p50();
-        String perUser = Double.isNaN(tpot) || tpot <= 0 ? ""
-                : ", about " + Format.num(1000 / tpot) + " tok/s per user (1000 / TPOT p50)";
+        double perUserRate = Tables.userTokensPerS(r);
+        String perUser = Double.isNaN(perUserRate) ? ""
+                : ", about " + Format.num(perUserRate) + " tok/s per user (1000 / TPOT p50)";
         String where = top == knee ? " (the knee)" : knee < 0 ? " (no knee in the tested range: the limit may lie higher)"
                 : "";
         return "Efficient up to " + l.label(top) + where + ": " + Format.num(r.rates().outputTokensPerS()) + " tok/s, "

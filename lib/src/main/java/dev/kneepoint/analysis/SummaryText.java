@@ -26,6 +26,7 @@ public final class SummaryText {
             new Column("conc", s -> num(s.rates().concurrencyMean(), 1)),
             new Column("req/s", s -> num(s.rates().requestsPerS(), 2)),
             new Column("out_tok/s", s -> num(s.rates().outputTokensPerS(), 0)),
+            new Column("user_tok/s", s -> num(Tables.userTokensPerS(s), 1)),
             new Column("ttft_p50", s -> num(s.latency().ttft().p50(), 1)),
             new Column("ttft_p99", s -> num(s.latency().ttft().p99(), 1)),
             new Column("ttft_sched_p99", s -> num(s.latency().ttftSched().p99(), 1)),
@@ -54,8 +55,8 @@ public final class SummaryText {
         sb.append("run ").append(run.runId()).append(run.complete() ? "" : " (INCOMPLETE)")
                 .append(" against ").append(run.target()).append('\n');
         sb.append(format(run.steps()));
-        sb.append("latencies in ms; out_tok/s = system output token throughput in the window;"
-                + " ttft_sched includes client-side wait (open loop)\n");
+        sb.append("latencies in ms; out_tok/s = system output token throughput in the window; user_tok/s = one user's"
+                + " decode rate (1000 / TPOT p50); ttft_sched includes client-side wait (open loop)\n");
         if (Tables.hasReasoning(run.steps())) {
             sb.append("reason_tok = reasoning tokens per OK request; reason% = their share of the output tokens"
                     + " (part of out_tok/s, itl and tpot); ttfat = time to the first answer token (ttft counts"

@@ -55,7 +55,8 @@ public final class Tables {
 
     /**
      * One row per step with every step metric of METRICS.md: load, window, counts, failure classes,
-     * windowed rates, goodput, {@code retried} (requests resent on a fresh connection after a stale kept-alive one,
+     * windowed rates ({@code output_tokens_per_s}, the system's, then {@code user_tokens_per_s_p50}, one user's decode
+     * rate, {@link #userTokensPerS}), goodput, {@code retried} (requests resent on a fresh connection after a stale kept-alive one,
      * {@link StepResult.Counts#retried()}; after {@code count_discrepancy}), and for each distribution {@code <name>_count, _mean_ms, _stddev_ms,
      * _min_ms, _p50_ms, _p90_ms, _p95_ms, _p99_ms, _p99.9_ms, _max_ms}; then the client self-check:
      * {@code client_bound, client_evidence, client_cpu_pct, gc_pause_ms, gc_pause_pct, probe_delay_p99_ms,
@@ -80,6 +81,7 @@ public final class Tables {
                 StringColumn.create("failures_by_class", steps.stream().map(s -> joined(s.counts().failuresByClass()))),
                 DoubleColumn.create("output_tokens_per_s",
                         steps.stream().mapToDouble(s -> s.rates().outputTokensPerS())),
+                DoubleColumn.create("user_tokens_per_s_p50", steps.stream().mapToDouble(Tables::userTokensPerS)),
                 DoubleColumn.create("input_tokens_per_s", steps.stream().mapToDouble(s -> s.rates().inputTokensPerS())),
                 DoubleColumn.create("requests_per_s", steps.stream().mapToDouble(s -> s.rates().requestsPerS())),
                 DoubleColumn.create("goodput_rps", steps.stream().mapToDouble(s -> s.rates().goodputRps())),
@@ -129,6 +131,15 @@ public final class Tables {
                 DoubleColumn.create("ttfat_p99_ms", steps.stream().mapToDouble(s -> s.latency().ttfat().p99())),
                 DoubleColumn.create("answer_delay_p50_ms",
                         steps.stream().mapToDouble(s -> s.latency().ttfat().p50() - s.latency().ttft().p50())));
+    }
+
+    /**
+     * One user's decode rate in the step, {@code 1000 / TPOT p50} tok/s: the median of the requests'
+     * {@code user_tokens_per_s} (a per-user rate: the system's is {@code output_tokens_per_s}); NaN without TPOT.
+     */
+    static double userTokensPerS(StepResult s) {
+        double tpot = s.latency().tpot().p50();
+        return Double.isNaN(tpot) || tpot <= 0 ? Double.NaN : 1000 / tpot;
     }
 
     /** True when some step's OK requests carried reasoning tokens. */
