@@ -180,6 +180,7 @@ final class Exchange {
             case Outcome.HttpError h -> new Outcome.HttpError(h.status(), d);
             case Outcome.ConnectionError c -> new Outcome.ConnectionError(d);
             case Outcome.StreamError s -> new Outcome.StreamError(d);
+            case Outcome.Truncated t -> new Outcome.Truncated(d);
             default -> o;
         };
     }
