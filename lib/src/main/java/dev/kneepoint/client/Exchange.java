@@ -89,6 +89,7 @@ final class Exchange {
         if (!target.stream() || json) {
             return readWhole(body);
         }
+        state.onHeaders(response.header("Content-Type"));
         return readStream(body.source(), cancellation);
     }
 
