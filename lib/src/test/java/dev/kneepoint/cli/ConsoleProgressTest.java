@@ -43,7 +43,7 @@ class ConsoleProgressTest {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         new ConsoleProgress(new PrintStream(buf, true, StandardCharsets.UTF_8)).stepMeasured(result);
         assertThat(buf.toString(StandardCharsets.UTF_8).lines()).containsExactly(
-                "        ok 10 fail 3 (TIMEOUT(idle) 1, UNFINISHED 2) cancelled 25, warm-up 4" // classes in label order);
+                "        ok 10 fail 3 (TIMEOUT(idle) 1, UNFINISHED 2) cancelled 25, warm-up 4"); // classes in label order
         StepResult quiet = StepResult.builder().info(step(0, 0, 1))
                 .window(new StepWindow(0, 0, 1_000_000_000L, true)).requestsOk(5).build();
         assertThat(ConsoleProgress.outcomes(quiet)).isEqualTo("ok 5 fail 0 cancelled 0");
