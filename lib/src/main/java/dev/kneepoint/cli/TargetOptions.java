@@ -10,8 +10,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The server a command loads: its URL, model and API, and how requests ask for their answer (streamed or not, with
- * vLLM's per-chunk usage), and the four request timeouts (METRICS.md "Outcomes": {@code TIMEOUT(kind)}). Credentials, extra headers and TLS trust are {@link AccessOptions}. Unset, each setting is
- * {@link TargetConfig}'s default ({@link OptionDefaults}).
+ * vLLM's per-chunk usage), and the four request timeouts (METRICS.md "Outcomes": {@code TIMEOUT(kind)}). Credentials,
+ * extra headers and TLS trust are {@link AccessOptions}. Unset, each setting is {@link TargetConfig}'s default
+ * ({@link OptionDefaults}).
  */
 final class TargetOptions {
     @Option(names = "--url", required = true, description = "Server base URL, e.g. http://127.0.0.1:8000")
