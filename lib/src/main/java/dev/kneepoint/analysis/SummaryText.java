@@ -14,7 +14,8 @@ import java.util.function.Function;
  * (share of the output tokens), {@code ttfat_p50} and {@code ttfat_p99} (time to the first answer token); without
  * reasoning the table is unchanged. Notes follow the table, per step: nothing measured, client-bound, requests resent
  * on a fresh connection after a stale kept-alive one (only when some were: {@link StepResult.Counts#retried()}),
- * failures.
+ * failures by class, cancellations. Every outcome is counted in a column: {@code ok}, {@code fail} (every failure,
+ * {@code UNFINISHED} and {@code DROPPED} included) and {@code cancel} (stopped by the user: neutral, never hidden).
  */
 public final class SummaryText {
     private record Column(String header, Function<StepResult, String> value) {}
@@ -23,6 +24,7 @@ public final class SummaryText {
             new Column("step", s -> s.info().label()),
             new Column("ok", s -> Long.toString(s.counts().requestsOk())),
             new Column("fail", s -> Long.toString(s.counts().requestsFailed())),
+            new Column("cancel", s -> Long.toString(s.counts().cancelled())),
             new Column("conc", s -> num(s.rates().concurrencyMean(), 1)),
             new Column("req/s", s -> num(s.rates().requestsPerS(), 2)),
             new Column("out_tok/s", s -> num(s.rates().outputTokensPerS(), 0)),
@@ -112,6 +114,12 @@ public final class SummaryText {
             }
             if (!c.failuresByClass().isEmpty()) {
                 sb.append("failures in ").append(s.info().label()).append(": ").append(c.failuresByClass()).append('\n');
+            }
+            if (c.cancelled() > 0) {
+                sb.append(c.cancelled()).append(c.cancelled() == 1 ? " request" : " requests").append(" in ")
+                        .append(s.info().label()).append(c.cancelled() == 1 ? " was" : " were")
+                        .append(" cancelled before they ended (a stop, or never sent when the step ended):"
+                                + " neither OK nor failed\n");
             }
         }
         return sb.toString();

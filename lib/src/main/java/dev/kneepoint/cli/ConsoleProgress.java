@@ -2,16 +2,20 @@ package dev.kneepoint.cli;
 
 import dev.kneepoint.load.ExecutedStep;
 import dev.kneepoint.load.GateDecision;
-import dev.kneepoint.load.LoadProgress;
 import dev.kneepoint.load.LoadResult;
 import dev.kneepoint.metrics.ClientHealth;
 import dev.kneepoint.metrics.StepInfo;
+import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.sweep.SweepListener;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
 
-/** Prints one line per step start and end on a stream (stderr), so the summary on stdout stays clean. */
-final class ConsoleProgress implements LoadProgress {
+/**
+ * Prints one line per step start and end on a stream (stderr), so the summary on stdout stays clean; each ended step's
+ * line counts every outcome class, the neutral cancelled ones too ({@link #outcomes}).
+ */
+final class ConsoleProgress implements SweepListener {
     private final PrintStream out;
 
     ConsoleProgress(PrintStream out) {
@@ -42,6 +46,31 @@ final class ConsoleProgress implements LoadProgress {
             out.println("        ladder adds " + extend.more().size() + " steps"
                     + (extend.note().isEmpty() ? "" : ": " + extend.note()));
         }
+    }
+
+    @Override
+    public void stepMeasured(StepResult result) {
+        out.println("        " + outcomes(result));
+    }
+
+    /**
+     * {@code ok 10 fail 3 (UNFINISHED 2, TIMEOUT(idle) 1) cancelled 0}: every measured request in one of the three, the
+     * failures by class, warm-up requests after them when there were some.
+     */
+    static String outcomes(StepResult result) {
+        StepResult.Counts c = result.counts();
+        StringBuilder sb = new StringBuilder("ok ").append(c.requestsOk()).append(" fail ").append(c.requestsFailed());
+        if (!c.failuresByClass().isEmpty()) {
+            StringBuilder classes = new StringBuilder();
+            c.failuresByClass().forEach((label, n) -> classes.append(classes.isEmpty() ? "" : ", ").append(label)
+                    .append(' ').append(n));
+            sb.append(" (").append(classes).append(')');
+        }
+        sb.append(" cancelled ").append(c.cancelled());
+        if (c.warmupRequests() > 0) {
+            sb.append(", warm-up ").append(c.warmupRequests());
+        }
+        return sb.toString();
     }
 
     @Override

@@ -34,6 +34,10 @@ final class OptionDefaults implements IDefaultValueProvider {
     /** The library's default of each option that has one, by the option group declaring it and its longest name. */
     private static final Map<String, Object> LIBRARY = Map.ofEntries(
             entry(TargetOptions.class, "--api", CLIENT.apiKind().label()),
+            entry(TargetOptions.class, "--timeout-connect", CLIENT.connectTimeout()),
+            entry(TargetOptions.class, "--timeout-first-token", CLIENT.firstTokenTimeout()),
+            entry(TargetOptions.class, "--timeout-idle", CLIENT.idleTimeout()),
+            entry(TargetOptions.class, "--timeout-total", CLIENT.totalTimeout()),
             entry(StepTimingOptions.class, "--duration", SweepDefaults.STEP_DURATION),
             entry(StepTimingOptions.class, "--warmup", SweepDefaults.WARMUP),
             entry(StepTimingOptions.class, "--pause", SweepDefaults.PAUSE),

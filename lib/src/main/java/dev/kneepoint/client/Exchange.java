@@ -89,6 +89,7 @@ final class Exchange {
         if (!target.stream() || json) {
             return readWhole(body);
         }
+        state.onHeaders(response.header("Content-Type"));
         return readStream(body.source(), cancellation);
     }
 
@@ -180,6 +181,7 @@ final class Exchange {
             case Outcome.HttpError h -> new Outcome.HttpError(h.status(), d);
             case Outcome.ConnectionError c -> new Outcome.ConnectionError(d);
             case Outcome.StreamError s -> new Outcome.StreamError(d);
+            case Outcome.Truncated t -> new Outcome.Truncated(d);
             default -> o;
         };
     }

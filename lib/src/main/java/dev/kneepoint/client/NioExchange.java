@@ -216,6 +216,7 @@ final class NioExchange {
             body = new ByteArrayOutputStream(1024);
         } else {
             mode = Mode.STREAM;
+            state.onHeaders(contentType);
             parser = state.framer(target.maxEventBytes());
         }
     }

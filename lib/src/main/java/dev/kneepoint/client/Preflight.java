@@ -24,7 +24,8 @@ import okhttp3.ResponseBody;
 
 /**
  * The check before a run's first step (docs/RELIABILITY.md "Preflight"): where the API has it, {@code GET /v1/models}
- * must answer, and one small request must come back OK. Otherwise {@link #check} throws a {@link PreflightException}
+ * must answer, and one small request must bring tokens back (OK, or a fault after its first token: a stall or a cut
+ * stream is the run's to measure). Otherwise {@link #check} throws a {@link PreflightException}
  * naming the cause: connection refused, DNS, TLS, a refused API key, an unknown model (with the names the server
  * serves), or the server's own error. Nothing of it is measured: the request is not part of any step.
  */
@@ -43,9 +44,10 @@ public final class Preflight {
      *
      * @param servedModels the model ids {@code GET /v1/models} listed; empty when the API has no such list or the
      *                     server does not serve it (404)
-     * @param requestMs    the preflight request's end-to-end time, ms
+     * @param requestMs    the preflight request's end-to-end time, ms (NaN when it ended without a last token)
+     * @param outcome      how the preflight request ended: {@code OK}, or a fault after its first token
      */
-    public record Result(List<String> servedModels, double requestMs) {
+    public record Result(List<String> servedModels, double requestMs, String outcome) {
         public Result {
             servedModels = List.copyOf(servedModels);
         }
@@ -81,8 +83,10 @@ public final class Preflight {
             watchdog.interrupt();
         }
         Outcome o = r.outcome();
-        if (o.isOk()) {
-            return new Result(served, r.e2eNanos() / 1e6);
+        if (o.isOk() || r.timing().firstTokenNanos() >= 0) {
+            // Tokens came back: the target is reachable and serves the model; a fault after them (a stall, a cut
+            // stream) is the run's to measure, not a reason to refuse it.
+            return new Result(served, r.e2eNanos() < 0 ? Double.NaN : r.e2eNanos() / 1e6, o.label());
         }
         if (o instanceof Outcome.Cancelled) {
             throw new PreflightException(late.get() ? "the one request for " + MAX_TOKENS + " tokens did not end "

@@ -13,6 +13,9 @@ import java.util.Map;
  * timestamp. Owned by the request's thread.
  */
 final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
+    /** How many of the body's first bytes a {@code TRUNCATED} answer of the wrong content type shows in its detail. */
+    static final int HEAD_BYTES = 80;
+
     final TokenTally tally = new TokenTally();
     final ApiKind kind;
     final PayloadDecoder decoder;
@@ -25,6 +28,11 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
     int comments;
     /** The answer's content deltas, concatenated; null unless the spec asked to keep the text. */
     StringBuilder text;
+    /** The response's Content-Type header (null: none, or not told). */
+    private String contentType;
+    /** The body's first {@link #HEAD_BYTES} bytes, for the detail of an answer that was not a stream. */
+    private final byte[] head = new byte[HEAD_BYTES];
+    private int headLength;
 
     /** State for an OpenAI-shaped stream. */
     StreamState() {
@@ -43,9 +51,19 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
                 ? new NdjsonParser(this, maxEventBytes) : new SseParser(this, maxEventBytes);
     }
 
+    /** The streamed answer's Content-Type header (null when it had none), told by the transport before any body. */
+    void onHeaders(String type) {
+        this.contentType = type;
+    }
+
     /** Feeds one read's bytes, all stamped {@code nowNanos}. */
     void onRead(StreamFramer framer, long nowNanos, byte[] buf, int off, int len) {
         now = nowNanos;
+        if (headLength < HEAD_BYTES) {
+            int n = Math.min(len, HEAD_BYTES - headLength);
+            System.arraycopy(buf, off, head, headLength, n);
+            headLength += n;
+        }
         framer.feed(buf, off, len);
     }
 
@@ -173,8 +191,40 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
         }
         boolean endedProperly = doneNanos >= 0 || finishReason != null;
         if (!endedProperly) {
-            return Outcome.TRUNCATED;
+            return new Outcome.Truncated(notAStream());
         }
         return tally.tokenEvents() == 0 ? Outcome.EMPTY : Outcome.OK;
+    }
+
+    /**
+     * For a stream that ended without finishing: when its content type is not this framing's (a 200 answer that is
+     * an HTML page, a proxy's text), says so with the type and the body's first bytes (printable, at most
+     * {@link #HEAD_BYTES}); otherwise empty (a real stream cut short).
+     */
+    private String notAStream() {
+        boolean sse = kind.framing() == ApiKind.Framing.SSE;
+        String lower = contentType == null ? "" : contentType.toLowerCase(java.util.Locale.ROOT);
+        if (sse ? lower.contains("text/event-stream") : lower.contains("json")) {
+            return "";
+        }
+        return "the answer is not " + (sse ? "an event stream (text/event-stream)" : "an NDJSON stream")
+                + ": content type " + (contentType == null ? "none" : "'" + contentType.strip() + "'")
+                + ", body starts '" + printable(head, headLength) + "'";
+    }
+
+    /** {@code bytes} as UTF-8 with every control character or run of whitespace one space, stripped. */
+    static String printable(byte[] bytes, int length) {
+        String t = new String(bytes, 0, length, java.nio.charset.StandardCharsets.UTF_8);
+        StringBuilder sb = new StringBuilder(t.length());
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            boolean blank = Character.isWhitespace(c) || Character.isISOControl(c);
+            if (!blank) {
+                sb.append(c == '\uFFFD' ? '?' : c);
+            } else if (!sb.isEmpty() && sb.charAt(sb.length() - 1) != ' ') {
+                sb.append(' ');
+            }
+        }
+        return sb.toString().strip();
     }
 }

@@ -23,9 +23,28 @@ import okhttp3.HttpUrl;
  * <p>Timeouts (METRICS.md "Outcomes", {@code TIMEOUT(kind)}): {@code connect} bounds opening the
  * connection; {@code firstToken} runs from dispatch until the first token-carrying event;
  * {@code idle} is the longest silence allowed between reads once tokens flow; {@code total}
- * bounds the whole request.
+ * bounds the whole request. Their defaults are the {@code DEFAULT_*_TIMEOUT} constants (the command line's
+ * {@code --timeout-*} options show and take the same).
  */
 public final class TargetConfig {
+    /** Default bound on opening a connection (DNS, TCP, TLS): generous for a remote host, short for a dead one. */
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * Default bound from dispatch to the first token: 10 minutes, because under queueing a long prompt's prefill can
+     * wait behind a whole batch (a saturated server's TTFT runs to minutes); a server silent that long inside a step is
+     * ended by the step's drain instead, as {@code UNFINISHED}, a failure.
+     */
+    public static final Duration DEFAULT_FIRST_TOKEN_TIMEOUT = Duration.ofSeconds(600);
+    /**
+     * Default longest silence once tokens flow: 20 s. Far above any healthy gap between tokens (tens of ms; a
+     * preempted sequence's recompute or a long prefill stalling decode: a few seconds), and below the step's default
+     * drain ({@code Step.DEFAULT_DRAIN_TIMEOUT}, 30 s), so a stream that stalls inside a step, even at its very end,
+     * ends as {@code TIMEOUT(idle)} before the drain would cut it.
+     */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(20);
+    /** Default bound on the whole request: 30 minutes, above any finite answer's length at a sane token rate. */
+    public static final Duration DEFAULT_TOTAL_TIMEOUT = Duration.ofSeconds(1800);
+
     private static final List<String> SENSITIVE = List.of("authorization", "key", "token", "cookie", "secret");
 
     private final HttpUrl baseUrl;
@@ -223,10 +242,10 @@ public final class TargetConfig {
         private String apiKeyEnv;
         private Path apiKeyFile;
         private UnaryOperator<String> environment = System::getenv;
-        private Duration connectTimeout = Duration.ofSeconds(10);
-        private Duration firstTokenTimeout = Duration.ofSeconds(600);
-        private Duration idleTimeout = Duration.ofSeconds(60);
-        private Duration totalTimeout = Duration.ofSeconds(1800);
+        private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+        private Duration firstTokenTimeout = DEFAULT_FIRST_TOKEN_TIMEOUT;
+        private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+        private Duration totalTimeout = DEFAULT_TOTAL_TIMEOUT;
         private int maxEventBytes = SseParser.DEFAULT_MAX_EVENT_BYTES;
         private Path trustCertificate;
         private boolean insecureSkipTlsVerify;

@@ -24,6 +24,7 @@ final class RequestDraft {
             case Outcome.HttpError h -> new Outcome.HttpError(h.status(), detail);
             case Outcome.ConnectionError c -> new Outcome.ConnectionError(detail);
             case Outcome.StreamError s -> new Outcome.StreamError(detail);
+            case Outcome.Truncated t -> new Outcome.Truncated(detail);
             default -> o;
         };
     }

@@ -119,16 +119,16 @@ final class BackgroundRunner {
     }
 
     /**
-     * Stops issuing and ends the stream: when {@code drain}, in-flight requests get the stream's drain timeout
-     * before being cancelled; otherwise (the run was stopped or interrupted) they are cancelled at once. Keeps
+     * Stops issuing and ends the stream: when {@code drain}, in-flight requests get the stream's drain timeout,
+     * and those still unfinished then end {@code UNFINISHED}; otherwise (the run was stopped or interrupted) they are cancelled at once. Keeps
      * the caller's interrupt status.
      */
     void finish(boolean drain) {
         stopScheduler();
         boolean interrupted = Thread.interrupted();
         try {
-            if (drain && tracker.awaitIdle(stream.drainTimeout().toNanos())) {
-                tracker.close(); // a scheduler that outlived its join sends nothing more
+            if (drain) { // what the drain cuts is UNFINISHED; a scheduler that outlived its join sends nothing more
+                tracker.drainThenClose(stream.drainTimeout().toNanos());
             } else {
                 tracker.cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
             }

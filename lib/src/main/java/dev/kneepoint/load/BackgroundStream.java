@@ -10,7 +10,7 @@ import java.util.Objects;
  * A steady open-loop stream of requests that runs underneath a whole {@link LoadRun}: it starts before the
  * first step, keeps its arrival schedule through every step and every pause, and stops issuing when the
  * last step has ended (then its requests in flight get {@link #drainTimeout()} to finish, after which they
- * are cancelled). It models the traffic a production server already carries while a foreground ladder
+ * are cancelled and recorded {@code UNFINISHED}). It models the traffic a production server already carries while a foreground ladder
  * probes it (scenario E of the test matrix).
  *
  * <p>Every request of the stream takes its spec from {@link #workload()} with the tag replaced by

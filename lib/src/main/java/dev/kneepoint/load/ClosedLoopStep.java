@@ -16,7 +16,8 @@ import java.util.Objects;
  * <p>Warm-up: requests handed to the sender during the warm-up are flagged {@code warmup} and do not
  * count towards {@code maxRequests}. When the duration (after warm-up) has passed, or the last of
  * {@code maxRequests} measured requests was issued, users stop issuing; in-flight requests get
- * {@code drainTimeout} to finish and are then cancelled ({@code CANCELLED}).
+ * {@code drainTimeout} to finish (a request-bounded step waits for its last requests too), and those still
+ * unfinished then are cancelled and recorded {@code UNFINISHED}, a failure.
  *
  * <pre>{@code
  * ClosedLoopStep step = ClosedLoopStep.builder().concurrency(8)

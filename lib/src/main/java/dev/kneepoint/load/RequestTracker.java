@@ -48,6 +48,8 @@ final class RequestTracker {
     private final Condition delivered = lock.newCondition();
     private volatile boolean cancelled;
     private volatile boolean sealed;
+    /** Set when the drain gave up: the requests it cuts are {@code UNFINISHED} (failures), not cancelled. */
+    private volatile boolean drainExpired;
 
     /**
      * One request from registration to its one record: what the driving thread needs to record it
@@ -160,7 +162,7 @@ final class RequestTracker {
             if (!flights.remove(f.id(), f)) {
                 return false;
             }
-            run.deliver(record);
+            run.deliver(cutByDrain(f, record));
             return true;
         } finally {
             exitGate();
@@ -238,14 +240,36 @@ final class RequestTracker {
 
     /**
      * Ends a step's load: waits up to {@code drainNanos} for the requests in flight to finish, then
-     * {@link #close()}s; when they do not finish in time, {@link #cancelAndAwait cancels} what is left.
+     * {@link #close()}s; when they do not finish in time, {@link #cancelAndAwait cancels} what is left, and every
+     * dispatched request that ends cancelled from then on is recorded {@code UNFINISHED} (METRICS.md "Outcomes": a
+     * failure; the server did not finish it within the drain), never a silent {@code CANCELLED}. An interrupt during the
+     * wait is the user's stop: the caller cancels, and those requests stay {@code CANCELLED}.
      */
     void drainThenClose(long drainNanos) throws InterruptedException {
         if (awaitIdle(drainNanos)) {
             close();
         } else {
+            drainExpired = true;
             cancelAndAwait(StepRunners.CANCEL_GRACE_NANOS);
         }
+    }
+
+    /**
+     * {@code record} as delivered: a dispatched request that ended {@code CANCELLED} because the drain gave up is
+     * {@code UNFINISHED}, keeping all it measured.
+     */
+    private RequestRecord cutByDrain(Flight f, RequestRecord record) {
+        if (!drainExpired || f.handedNanos < 0 || !(record.outcome() instanceof Outcome.Cancelled)) {
+            return record;
+        }
+        RequestRecord.Builder b = record.toBuilder();
+        b.outcome = Outcome.UNFINISHED;
+        return b.build();
+    }
+
+    /** True once the drain gave up on the requests still in flight ({@link #drainThenClose}). */
+    boolean drainExpired() {
+        return drainExpired;
     }
 
     /**
@@ -285,7 +309,7 @@ final class RequestTracker {
         cancelAll();
         for (Flight f : flights.values()) {
             if (flights.remove(f.id(), f)) {
-                run.deliver(cancelledRecord(f));
+                run.deliver(cutByDrain(f, cancelledRecord(f)));
             }
         }
         sealed = true;
@@ -310,7 +334,8 @@ final class RequestTracker {
 
     /**
      * The record the driving thread writes for a request whose worker did not end in time (METRICS.md
-     * "Outcomes": {@code CANCELLED}, reported apart from failures), {@code t_end} = now. When the sender published
+     * "Outcomes": {@code CANCELLED}, reported apart from failures; {@code UNFINISHED} when the drain gave up on it,
+     * see {@link #cutByDrain}), {@code t_end} = now. When the sender published
      * its measurements ({@link Cancellation#onProgress}: Kneepoint's client does) the record keeps them: dispatch,
      * first byte, every token event so far with the client's counts. Otherwise: identity and spec, {@code t_dispatch}
      * = the instant the request was handed to the sender (absent if it never was: then it was never dispatched), no

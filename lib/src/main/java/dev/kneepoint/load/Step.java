@@ -12,8 +12,10 @@ import java.util.OptionalLong;
  * <p>Common rules: requests handed to the sender during {@link #warmup()} are flagged {@code warmup};
  * the step stops issuing when {@link #duration()} has passed after warm-up or when
  * {@link #maxRequests()} measured (non-warm-up) requests were issued, whichever comes first. Requests
- * still in flight then get up to {@link #drainTimeout()} to finish; after that they are cancelled and
- * end as {@code CANCELLED}.
+ * still in flight then get up to {@link #drainTimeout()} to finish (a request-bounded step too: it ends when its
+ * last dispatched request ends, not at the last dispatch); after that they are cancelled and end as
+ * {@code UNFINISHED}, a failure (the server did not finish them), never a silent {@code CANCELLED}, which is
+ * kept for the user's stop.
  */
 public abstract sealed class Step permits ClosedLoopStep, OpenLoopStep {
 

@@ -19,8 +19,10 @@
  *       warm-up ends; open loop decides by the planned time. {@code maxRequests} counts measured
  *       (non-warm-up) requests only.</li>
  *   <li>End of a step: no new requests once the bound is reached; requests in flight get the step's
- *       drain timeout (default 30 s), then are cancelled and end as {@code CANCELLED}. The step's
- *       window runs from the end of warm-up until its last request ended.</li>
+ *       drain timeout (default 30 s; a request-bounded step waits for its last requests the same way), then
+ *       are cancelled and end as {@code UNFINISHED}: a failure (the server did not finish them in time), not
+ *       the neutral {@code CANCELLED} of a stop. Requests queued at an open loop's cap that were never sent
+ *       stay {@code CANCELLED}. The step's window runs from the end of warm-up until it stopped issuing.</li>
  *   <li>Stop or interrupt: in-flight requests are cancelled (a sender that ignores the cancellation gets
  *       its thread interrupted after 0.4 s, and is abandoned after another 0.4 s), open-loop requests
  *       that were due but not yet fired (or still queued at the cap) end as {@code CANCELLED} without a

@@ -78,14 +78,37 @@ public sealed interface Outcome {
         public String label() { return "EMPTY"; }
     }
 
-    /** The stream ended without a finish reason or {@code [DONE]}. */
-    record Truncated() implements Outcome {
+    /**
+     * The stream ended without a finish reason or {@code [DONE]}; {@code detail} says why when the client knows
+     * (e.g. a 200 answer that was not an event stream: its content type and first bytes).
+     */
+    record Truncated(String detail) implements Outcome {
+        public Truncated {
+            detail = Objects.requireNonNullElse(detail, "");
+        }
+
+        /** Truncated with no detail. */
+        public Truncated() {
+            this("");
+        }
+
         public String label() { return "TRUNCATED"; }
     }
 
-    /** The run was stopped or interrupted while this request was scheduled or in flight. */
+    /**
+     * Stopped on the user's word while scheduled or in flight (an interrupt, {@code stop()}, {@code close()}): neutral,
+     * reported apart from failures.
+     */
     record Cancelled() implements Outcome {
         public String label() { return "CANCELLED"; }
+    }
+
+    /**
+     * Still in flight when its step's drain timeout ran out after the step stopped issuing: the server never finished
+     * it (a hung or stalled server, or a timeout longer than the drain). A failure, unlike {@link Cancelled}.
+     */
+    record Unfinished() implements Outcome {
+        public String label() { return "UNFINISHED"; }
     }
 
     /** Open loop with an in-flight cap and the drop policy: never sent, always counted. */
@@ -97,6 +120,7 @@ public sealed interface Outcome {
     Empty EMPTY = new Empty();
     Truncated TRUNCATED = new Truncated();
     Cancelled CANCELLED = new Cancelled();
+    Unfinished UNFINISHED = new Unfinished();
     Dropped DROPPED = new Dropped();
 
     /**
@@ -123,13 +147,14 @@ public sealed interface Outcome {
                 case "EMPTY" -> EMPTY;
                 case "TRUNCATED" -> TRUNCATED;
                 case "CANCELLED" -> CANCELLED;
+                case "UNFINISHED" -> UNFINISHED;
                 case "DROPPED" -> DROPPED;
                 default -> throw new IllegalArgumentException("unknown outcome label");
             };
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("Unknown outcome label '" + label
                     + "': expected OK, HTTP_ERROR(status), TIMEOUT(connect|first_token|idle|total), CONNECTION_ERROR,"
-                    + " STREAM_ERROR, EMPTY, TRUNCATED, CANCELLED or DROPPED", e);
+                    + " STREAM_ERROR, EMPTY, TRUNCATED, CANCELLED, UNFINISHED or DROPPED", e);
         }
     }
 }

@@ -6,26 +6,37 @@ import dev.kneepoint.load.LoadProgress;
 import dev.kneepoint.load.LoadResult;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepProgress;
+import dev.kneepoint.metrics.StepResult;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
  * Follows a sweep's steps as the load layer starts them ({@link LoadProgress}), passing every event on to the user's
- * own progress, and answers {@link SweepProgress} snapshots from any thread.
+ * own progress (and, to a {@link SweepListener}, each ended step's result), and answers {@link SweepProgress}
+ * snapshots from any thread.
  */
 final class ProgressTracker implements LoadProgress {
     private final LoadProgress user;
     private final SweepSpec.Steps plan;
     private final Supplier<Optional<StepProgress>> live;
     private final LongSupplier nanoTime;
+    /** A finished step's result by label, if the aggregator has it. */
+    private final Function<String, Optional<StepResult>> results;
     private final long startNanos;
     private volatile StepInfo current;
     private volatile int stepCount;
     private volatile long stepStartNanos;
 
     ProgressTracker(LoadProgress user, SweepSpec.Steps plan, Supplier<Optional<StepProgress>> live, LongSupplier nanoTime) {
+        this(user, plan, live, nanoTime, label -> Optional.empty());
+    }
+
+    ProgressTracker(LoadProgress user, SweepSpec.Steps plan, Supplier<Optional<StepProgress>> live, LongSupplier nanoTime,
+                    Function<String, Optional<StepResult>> results) {
+        this.results = results;
         this.user = user == null ? LoadProgress.NONE : user;
         this.plan = plan;
         this.live = live;
@@ -44,6 +55,9 @@ final class ProgressTracker implements LoadProgress {
     @Override
     public void stepEnded(ExecutedStep step, GateDecision decision) {
         user.stepEnded(step, decision);
+        if (user instanceof SweepListener listener) {
+            results.apply(step.info().label()).ifPresent(listener::stepMeasured);
+        }
     }
 
     @Override

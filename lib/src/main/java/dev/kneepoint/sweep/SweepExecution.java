@@ -157,7 +157,8 @@ final class SweepExecution {
         }
         this.client = new StreamingClient(spec.target());
         RunListener listeners = directory == null ? aggregator : directory;
-        this.tracker = new ProgressTracker(spec.progress(), spec.steps(), this::progress, System::nanoTime);
+        this.tracker = new ProgressTracker(spec.progress(), spec.steps(), this::progress, System::nanoTime,
+                label -> aggregator.results().stream().filter(r -> r.info().label().equals(label)).findFirst());
         this.loadRun = LoadRun.builder()
                 .sender(client)
                 .workload(workload)

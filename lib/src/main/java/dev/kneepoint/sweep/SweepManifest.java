@@ -3,6 +3,7 @@ package dev.kneepoint.sweep;
 import dev.kneepoint.load.BackgroundStream;
 import dev.kneepoint.sweep.SweepSpec.Mode;
 import dev.kneepoint.workload.DescribedWorkload;
+import dev.kneepoint.client.Preflight;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -67,12 +68,19 @@ final class SweepManifest {
         m.put("baseline", baseline);
         m.put("slo", spec.slo().toString());
         m.put("concurrent_runs_allowed", spec.allowConcurrentRuns());
-        m.put("preflight", in.preflight() == null ? "off" : Map.of("served_models", in.preflight().servedModels(),
-                "request_ms", in.preflight().requestMs()));
+        m.put("preflight", in.preflight() == null ? "off" : preflight(in.preflight()));
         m.put("telemetry", spec.telemetry().describe());
         if (spec.background() != null) {
             m.put("background", background(spec.background()));
         }
+        return m;
+    }
+
+    private static Map<String, Object> preflight(Preflight.Result p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("served_models", p.servedModels());
+        m.put("request_ms", Double.isFinite(p.requestMs()) ? p.requestMs() : null);
+        m.put("outcome", p.outcome());
         return m;
     }
 

@@ -87,6 +87,12 @@ class MainTest {
     }
 
     @Test
+    void aZeroTimeoutFailsWithAClearMessageAndExitCode2() throws Exception {
+        assertThat(errOf(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--concurrency", "1",
+                "--timeout-idle", "0s", "--out", out.toString()))).contains("--timeout-idle must be a positive duration");
+    }
+
+    @Test
     void anUnknownApiIsRejectedListingTheValidOnes() throws Exception {
         assertThat(errOf(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--concurrency", "1",
                 "--api", "triton", "--out", out.toString()))).contains("--api: unknown API 'triton'")

@@ -51,6 +51,39 @@ class OptionDefaultsTest {
     }
 
     @Test
+    void runsTimeoutOptionsDefaultToTheTargetsAndSetItsFourTimeouts() {
+        RunCommand unset = parse("run", "--url", "http://127.0.0.1:9", "--model", "m");
+        assertThat(unset.target.idleTimeout).isEqualTo(TargetConfig.DEFAULT_IDLE_TIMEOUT);
+        assertThat(unset.target.firstTokenTimeout).isEqualTo(TargetConfig.DEFAULT_FIRST_TOKEN_TIMEOUT);
+        RunCommand run = parse("run", "--url", "http://127.0.0.1:9", "--model", "m", "--timeout-connect", "2s",
+                "--timeout-first-token", "3m", "--timeout-idle", "1500ms", "--timeout-total", "1h");
+        TargetConfig t = run.target.builder().build();
+        assertThat(t.connectTimeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(t.firstTokenTimeout()).isEqualTo(Duration.ofMinutes(3));
+        assertThat(t.idleTimeout()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(t.totalTimeout()).isEqualTo(Duration.ofHours(1));
+        assertThat(t.describe()).containsEntry("idle_timeout_ms", 1500L);
+    }
+
+    @Test
+    void zeroOrNegativeTimeoutsAreRejectedEveryOneAtOnce() {
+        RunCommand run = parse("run", "--url", "http://127.0.0.1:9", "--model", "m", "--timeout-idle", "0s",
+                "--timeout-total", "PT-5S");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> run.target.builder())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--timeout-idle must be a positive duration such as 500ms, 20s or 10m, got 0s")
+                .hasMessageContaining("--timeout-total must be a positive duration")
+                .hasMessageNotContaining("--timeout-connect");
+    }
+
+    @Test
+    void runsHelpShowsTheTimeoutDefaults() {
+        String help = parsed("run", "--url", "u", "--model", "m").getUsageMessage().replaceAll("\\s+", " ");
+        assertThat(help).contains("stream is a timeout, not UNFINISHED (default: 20s)")
+                .contains("TIMEOUT (first_token) (default: 600s)").contains("TIMEOUT(total) (default: 1800s)");
+    }
+
+    @Test
     void demoKeepsItsOwnShortStepsAndTheLibrarysOtherDefaults() {
         DemoCommand demo = parse("demo");
         assertThat(demo.timing.duration).isEqualTo(Duration.ofSeconds(5));

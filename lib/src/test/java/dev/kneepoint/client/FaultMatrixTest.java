@@ -181,7 +181,20 @@ class FaultMatrixTest {
                 env -> env.raw((srv, s, out) -> send(out, SSE_HEAD + event(content("a")) + event(finish("b"))))));
         f.add(Fault.of("stream ends without finish reason nor [DONE]", "TRUNCATED",
                 env -> env.raw((srv, s, out) -> send(out, SSE_HEAD + event(role()) + event(content("a")))))
+                .detail("") // a real event stream cut short: nothing more to say
                 .then((r, env) -> assertThat(r.tokens().outputTokens()).isEqualTo(1)));
+        String page = "<!DOCTYPE html>\n<html><head><title>Gateway login</title></head>\n<body>"
+                + "x".repeat(200) + "</body></html>";
+        f.add(Fault.of("a 200 answer that is not an event stream (an HTML page)", "TRUNCATED",
+                env -> at(env.mock(new MockResponse.Builder().addHeader("Content-Type", "text/html; charset=utf-8")
+                        .body(page).build()).url("/").toString()))
+                .detail("the answer is not an event stream (text/event-stream): content type 'text/html; charset=utf-8',"
+                        + " body starts '<!DOCTYPE html> <html><head><title>Gateway login</title></head> <body>xxx")
+                .then((r, env) -> {
+                    // bounded: the first 80 bytes, whitespace folded, never the whole page
+                    String starts = r.outcome().detail().substring(r.outcome().detail().indexOf("body starts '") + 13);
+                    assertThat(starts).endsWith("'").hasSizeLessThanOrEqualTo(StreamState.HEAD_BYTES + 1);
+                }));
         f.add(Fault.of("stream with zero tokens", "EMPTY",
                 env -> env.raw((srv, s, out) -> send(out, SSE_HEAD + event(role()) + event(finish("")) + DONE))));
 

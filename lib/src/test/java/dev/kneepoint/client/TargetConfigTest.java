@@ -20,8 +20,10 @@ class TargetConfigTest {
         assertThat(t.stream()).isTrue();
         assertThat(t.connectTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(t.firstTokenTimeout()).isEqualTo(Duration.ofSeconds(600));
-        assertThat(t.idleTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(t.idleTimeout()).isEqualTo(Duration.ofSeconds(20));
         assertThat(t.totalTimeout()).isEqualTo(Duration.ofSeconds(1800));
+        // A stall inside a step must end as TIMEOUT(idle) before the step's drain cuts it (then UNFINISHED).
+        assertThat(t.idleTimeout()).isLessThan(dev.kneepoint.load.Step.DEFAULT_DRAIN_TIMEOUT);
         TargetConfig c = TargetConfig.builder().baseUrl("https://h.example/api").model("m")
                 .apiKind(ApiKind.COMPLETIONS).build();
         assertThat(c.endpoint().toString()).isEqualTo("https://h.example/api/v1/completions");

@@ -13,12 +13,21 @@ class OutcomeTest {
         List<Outcome> all = List.of(Outcome.OK, new Outcome.HttpError(429, "slow down"),
                 new Outcome.Timeout(Outcome.TimeoutKind.FIRST_TOKEN), new Outcome.ConnectionError("refused"),
                 new Outcome.StreamError("bad json"), Outcome.EMPTY, Outcome.TRUNCATED, Outcome.CANCELLED,
-                Outcome.DROPPED);
+                Outcome.UNFINISHED, Outcome.DROPPED);
         for (Outcome o : all) {
             assertThat(Outcome.parse(o.label()).label()).isEqualTo(o.label());
         }
         assertThat(new Outcome.Timeout(Outcome.TimeoutKind.FIRST_TOKEN).label()).isEqualTo("TIMEOUT(first_token)");
         assertThat(new Outcome.HttpError(503, "").kind()).isEqualTo("HTTP_ERROR");
+    }
+
+    @Test
+    void unfinishedReadsBackAsItselfAndIsNotOk() {
+        assertThat(Outcome.parse("UNFINISHED")).isEqualTo(Outcome.UNFINISHED).isInstanceOf(Outcome.Unfinished.class);
+        assertThat(Outcome.UNFINISHED.isOk()).isFalse();
+        assertThat(Outcome.UNFINISHED.kind()).isEqualTo("UNFINISHED");
+        assertThat(new Outcome.Truncated("content type text/html").detail()).isEqualTo("content type text/html");
+        assertThat(Outcome.TRUNCATED).isEqualTo(new Outcome.Truncated(""));
     }
 
     @Test
