@@ -30,6 +30,8 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
     StringBuilder text;
     /** The response's Content-Type header (null: none, or not told). */
     private String contentType;
+    /** True once the transport told the response headers ({@link #onHeaders}); a replayed stream is not judged. */
+    private boolean headersTold;
     /** The body's first {@link #HEAD_BYTES} bytes, for the detail of an answer that was not a stream. */
     private final byte[] head = new byte[HEAD_BYTES];
     private int headLength;
@@ -54,6 +56,7 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
     /** The streamed answer's Content-Type header (null when it had none), told by the transport before any body. */
     void onHeaders(String type) {
         this.contentType = type;
+        this.headersTold = true;
     }
 
     /** Feeds one read's bytes, all stamped {@code nowNanos}. */
@@ -204,7 +207,7 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
     private String notAStream() {
         boolean sse = kind.framing() == ApiKind.Framing.SSE;
         String lower = contentType == null ? "" : contentType.toLowerCase(java.util.Locale.ROOT);
-        if (sse ? lower.contains("text/event-stream") : lower.contains("json")) {
+        if (!headersTold || (sse ? lower.contains("text/event-stream") : lower.contains("json"))) {
             return "";
         }
         return "the answer is not " + (sse ? "an event stream (text/event-stream)" : "an NDJSON stream")
