@@ -12,7 +12,8 @@ import java.util.stream.Collectors;
  *
  * <p>The interval of a percentile is distribution-free, from order statistics: the q-quantile of n samples lies,
  * with 95 % confidence, between the samples of rank {@code nq ∓ 1.96·√(nq(1−q))}. A rank above n has no sample:
- * the interval is then open upwards (reported as +inf), as it is for a p99 over fewer than about 100 requests.
+ * the largest sample is then the upper end when {@code q^n ≤ 5 %} (the chance that every sample lies below the
+ * quantile), else the interval is open upwards (+inf): a p99 over fewer than 299 requests.
  *
  * @param low     per step (load order), the lower end of L's interval (ms); NaN without requests
  * @param high    per step, the upper end (ms); +inf when the rank lies beyond the largest sample
@@ -22,6 +23,8 @@ import java.util.stream.Collectors;
  */
 record KneeEvidence(double[] low, double[] high, List<Double> refine, List<String> notes) {
 
+    /** The intervals' confidence. */
+    static final double CONFIDENCE = 0.95;
     /** z of a two-sided 95 % interval. */
     static final double Z95 = 1.96;
     /** The ratio of neighbouring loads around the knee above which finer steps would place it closer. */
@@ -70,7 +73,10 @@ record KneeEvidence(double[] low, double[] high, List<Double> refine, List<Strin
         double lowRank = Math.max(1, Math.floor(n * q - half));
         double highRank = Math.ceil(n * q + half);
         double low = d.percentile(100 * lowRank / n);
-        double high = highRank > n ? Double.POSITIVE_INFINITY : d.percentile(Math.min(100, 100 * highRank / n));
+        double high = highRank <= n ? d.percentile(Math.min(100, 100 * highRank / n))
+                // no sample of that rank: the largest one still bounds the quantile when all n falling below it
+                // would be rare (q^n <= 5 %: n >= 299 for a p99), else nothing bounds it from above
+                : Math.pow(q, n) <= 1 - CONFIDENCE ? d.max() : Double.POSITIVE_INFINITY;
         return new double[] {low, high};
     }
 

@@ -36,6 +36,8 @@ class KneeEvidenceTest {
         assertThat(ci[1]).isInfinite();
         assertThat(ci[0]).isCloseTo(48, within(1.0));
         assertThat(KneeEvidence.interval(Distribution.empty(), 99)[0]).isNaN();
+        // n = 320: rank 320.3 > n, but 0.99^320 = 4 % <= 5 %: the slowest request bounds the p99.
+        assertThat(KneeEvidence.interval(uniformMs(320), 99)[1]).isCloseTo(320, within(1.0));
     }
 
     @Test
