@@ -17,11 +17,16 @@ import java.util.Objects;
  */
 public record Answer(List<String> sentences, List<String> caveats) {
 
-    /** The order in which an applicable reading names the limit: the client first, since then nothing else holds. */
-    private static final List<Reading.Kind> LIMITS = List.of(Reading.Kind.CLIENT_BOUND,
-            Reading.Kind.PREFILL_OR_ADMISSION_BOUND, Reading.Kind.DECODE_BOUND, Reading.Kind.PREFILL_STALLS_DECODE,
-            Reading.Kind.STABILITY,
-            Reading.Kind.PAST_USABLE_ZONE, Reading.Kind.CLIENT_OR_SCHEDULER_PATH);
+    /**
+     * The causes an applicable reading can name as the limit, most specific first: the load generator (then no server
+     * reading holds), the client's dispatch path, failures under sustained load, prefill interrupting decodes (a
+     * mechanism, more specific than the two bounds that follow), prefill or admission, decode.
+     * {@link Reading.Kind#PAST_USABLE_ZONE} is not among them: it says where the tail explodes, not why, and applies
+     * on nearly every ladder that passes its knee; it is named only when no cause applies.
+     */
+    static final List<Reading.Kind> LIMITS = List.of(Reading.Kind.CLIENT_BOUND,
+            Reading.Kind.CLIENT_OR_SCHEDULER_PATH, Reading.Kind.STABILITY, Reading.Kind.PREFILL_STALLS_DECODE,
+            Reading.Kind.PREFILL_OR_ADMISSION_BOUND, Reading.Kind.DECODE_BOUND);
 
     public Answer {
         sentences = List.copyOf(sentences);
@@ -87,15 +92,24 @@ public record Answer(List<String> sentences, List<String> caveats) {
                 : "Highest load that " + against + ": " + l.label(sustainable) + ".";
     }
 
-    private static String limit(List<Reading> readings) {
-        for (Reading.Kind k : LIMITS) {
-            for (Reading r : readings) {
-                if (r.kind() == k && r.status() == Reading.Status.APPLIES) {
-                    return "Limit: " + r.finding();
-                }
-            }
+    /**
+     * "Limit: " and the finding of the first applicable cause in {@link #LIMITS}, naming the other applicable causes;
+     * without one, the past-usable-zone symptom when it applies, else a sentence saying no reading names a cause.
+     */
+    static String limit(List<Reading> readings) {
+        List<Reading> causes = LIMITS.stream().flatMap(k -> readings.stream()
+                .filter(r -> r.kind() == k && r.status() == Reading.Status.APPLIES)).toList();
+        if (!causes.isEmpty()) {
+            String also = causes.size() == 1 ? "" : " Also applies: " + String.join(", ", causes.subList(1,
+                    causes.size()).stream().map(r -> r.kind().name()).toList()) + " (see the readings below).";
+            return "Limit: " + causes.get(0).finding() + also;
         }
-        return "Limit: no reading applies (see the readings below).";
+        return readings.stream()
+                .filter(r -> r.kind() == Reading.Kind.PAST_USABLE_ZONE && r.status() == Reading.Status.APPLIES)
+                .findFirst()
+                .map(r -> "Limit: no reading names a cause; the symptom: " + r.finding())
+                .orElse("Limit: no reading names a cause (none of client, dispatch path, stability, prefill stalls, "
+                        + "prefill/admission or decode applies); see the readings below.");
     }
 
     /** The answer as a block of text: "Answer:" and its sentences, then "Caveats:" when there are any. */

@@ -137,7 +137,7 @@ public final class Tables {
      * One user's decode rate in the step, {@code 1000 / TPOT p50} tok/s: the median of the requests'
      * {@code user_tokens_per_s} (a per-user rate: the system's is {@code output_tokens_per_s}); NaN without TPOT.
      */
-    static double userTokensPerS(StepResult s) {
+    public static double userTokensPerS(StepResult s) {
         double tpot = s.latency().tpot().p50();
         return Double.isNaN(tpot) || tpot <= 0 ? Double.NaN : 1000 / tpot;
     }

@@ -15,7 +15,7 @@ import tech.tablesaw.api.Table;
  * analyse it first with {@link Knee#analyze(RunResult) default options} — for other options analyse yourself and
  * pass the report. Each returns an XChart {@link XYChart} that a notebook
  * renders and {@link ChartFiles} encodes; for control use the builders ({@link KneePlot}, {@link LoadPlot},
- * {@link DistributionPlot}, {@link TimeSeriesPlot}, {@link PromptLengthPlot}, {@link ComparePlot}).
+ * {@link InteractivityPlot}, {@link DistributionPlot}, {@link TimeSeriesPlot}, {@link PromptLengthPlot}, {@link ComparePlot}).
  */
 public final class Plots {
     private Plots() {}
@@ -29,6 +29,19 @@ public final class Plots {
     /** Throughput vs latency for an existing report. */
     public static XYChart knee(KneeReport report) {
         return KneePlot.of(report).build();
+    }
+
+    /**
+     * Throughput vs interactivity: x = per-user tok/s, y = system output tok/s, one point per step, knee and both
+     * operating points marked, by {@link Knee#analyze(RunResult)}.
+     */
+    public static XYChart interactivity(RunResult run) {
+        return interactivity(run, Knee.analyze(run));
+    }
+
+    /** Throughput vs interactivity for {@code run} with an existing report of it. */
+    public static XYChart interactivity(RunResult run, KneeReport report) {
+        return InteractivityPlot.of(run, report).build();
     }
 
     /** p50/p90/p99 of the default latency (TTFT sched for open loop, TTFT for closed) vs load, knee marked. */

@@ -33,7 +33,8 @@ import org.knowm.xchart.XYChart;
  *       summary table, then the knee analysis with its method and readings;</li>
  *   <li>{@code steps.csv}: every step metric, one row per step;</li>
  *   <li>{@code knee.png}, {@code latency_vs_load.png}, {@code ttft_cdf.png}, {@code timeseries.png} (with the
- *       server's running and waiting requests on one more axis when the run has that telemetry);</li>
+ *       server's running and waiting requests on one more axis when the run has that telemetry),
+ *       {@code interactivity.png} (system vs per-user tok/s, {@link dev.kneepoint.plot.InteractivityPlot});</li>
  *   <li>{@code steps_telemetry.csv}, when the run has telemetry: the step table with each step window's telemetry
  *       ({@link RunTables#stepsWithTelemetry()}).</li>
  * </ul>
@@ -41,7 +42,7 @@ import org.knowm.xchart.XYChart;
 public final class RunReport {
     /** Files written by {@link #write(Path)}, in order. */
     public static final List<String> FILES = List.of("report.txt", "steps.csv", "knee.png", "latency_vs_load.png",
-            "ttft_cdf.png", "timeseries.png");
+            "ttft_cdf.png", "timeseries.png", "interactivity.png");
 
     private RunReport() {}
 
@@ -70,6 +71,7 @@ public final class RunReport {
             charts.add(Plots.percentilesVsLoad(run));
             charts.add(Plots.cdf(run, LatencyMetric.TTFT));
             charts.add(timeSeries(loaded));
+            charts.add(Plots.interactivity(run, knee));
             if (!loaded.telemetry().samples().isEmpty()) {
                 loaded.stepsWithTelemetry().write().csv(runDirectory.resolve("steps_telemetry.csv").toFile());
             }

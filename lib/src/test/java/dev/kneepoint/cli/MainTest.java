@@ -37,7 +37,7 @@ class MainTest {
         assertThat(dirs).hasSize(2);
         assertThat(dirs.get(0).getFileName().toString()).endsWith("-cli");
         for (String f : List.of("manifest.json", "requests.jsonl", "summary.json", "steps.jsonl", "report.txt",
-                "steps.csv", "knee.png", "latency_vs_load.png", "ttft_cdf.png", "timeseries.png")) {
+                "steps.csv", "knee.png", "latency_vs_load.png", "ttft_cdf.png", "timeseries.png", "interactivity.png")) {
             assertThat(dirs.get(0).resolve(f)).isNotEmptyFile();
         }
         assertThat(Files.readAllBytes(dirs.get(0).resolve("knee.png"))).startsWith(0x89, 'P', 'N', 'G');

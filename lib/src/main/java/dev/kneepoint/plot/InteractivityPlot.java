@@ -1,0 +1,148 @@
+package dev.kneepoint.plot;
+
+import dev.kneepoint.analysis.KneeReport;
+import dev.kneepoint.analysis.OperatingPoints;
+import dev.kneepoint.analysis.Tables;
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.StepResult;
+import java.awt.Color;
+import java.util.List;
+import java.util.Objects;
+import org.knowm.xchart.AnnotationText;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * Builder of the throughput-vs-interactivity view (docs/ANALYSIS.md "Throughput vs interactivity"): one point per
+ * step, x = one user's output rate ({@code tok/s/user}, {@link Tables#userTokensPerS}), y = the system's output
+ * tok/s, each labelled with its load; the knee and both {@link OperatingPoints} marked. Moving right is more
+ * interactive, moving up more throughput: the curve shows what each user pays for the system's throughput.
+ * A latency-first point that is not a measured step (an open loop's rate with headroom) is placed by linear
+ * interpolation in load between the two steps around it.
+ *
+ * <p>Series names: {@code steps}, {@code knee}, {@code latency-first}, {@code throughput-first}.
+ */
+public final class InteractivityPlot extends ChartBuilder<InteractivityPlot> {
+    private final RunResult run;
+    private final KneeReport report;
+
+    private InteractivityPlot(RunResult run, KneeReport report) {
+        this.run = Objects.requireNonNull(run, "run");
+        this.report = Objects.requireNonNull(report, "report");
+    }
+
+    /** The view of {@code run}, with the knee and operating points of {@code report} (the same run's analysis). */
+    public static InteractivityPlot of(RunResult run, KneeReport report) {
+        return new InteractivityPlot(run, report);
+    }
+
+    @Override
+    public XYChart build() {
+        List<StepResult> steps = run.steps();
+        int n = steps.size();
+        double[] x = new double[n];
+        double[] y = new double[n];
+        double[] load = new double[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = Tables.userTokensPerS(steps.get(i));
+            y[i] = steps.get(i).rates().outputTokensPerS();
+            load[i] = steps.get(i).info().load();
+        }
+        XYChart c = chart(ChartStyle.title("Throughput vs interactivity", report.runId(), null),
+                "per-user output rate, tok/s/user (1000 / tpot p50)", "system output tok/s (all users)");
+        double[][] f = ChartStyle.finite(x, y);
+        if (f[0].length == 0) {
+            f = new double[][] {{0}, {0}};
+        }
+        XYSeries line = c.addSeries("steps", f[0], f[1]);
+        line.setLineColor(ChartStyle.GREY);
+        line.setMarkerColor(ChartStyle.GREY);
+        mark(c, "knee", at(report.kneeStep(), x, y), ChartStyle.KNEE, SeriesMarkers.DIAMOND);
+        OperatingPoints.Point lf = report.operatingPoints().latencyFirst();
+        double[] lfAt = lf.named() ? interpolate(lf.load(), load, x, y) : null;
+        mark(c, "latency-first", lfAt, ChartStyle.PALETTE[0], SeriesMarkers.CIRCLE);
+        mark(c, "throughput-first", at(report.operatingPoints().throughputFirst().step(), x, y), Color.BLACK,
+                SeriesMarkers.CROSS);
+        labels(c, steps, x, y);
+        c.getStyler().setMarkerSize(9);
+        c.getStyler().setYAxisDecimalPattern("#,##0");
+        return c;
+    }
+
+    /**
+     * Each step's label just above its point (annotations are centred on their position, so on the point they hide
+     * it); a label whose point lies close to the previous labelled one goes below instead, so the two stay apart.
+     */
+    private static void labels(XYChart c, List<StepResult> steps, double[] x, double[] y) {
+        double[][] f = ChartStyle.finite(x, y);
+        double dx = range(f[0]);
+        double dy = range(f[1]);
+        double lastX = Double.NaN;
+        double lastY = Double.NaN;
+        boolean lastBelow = false;
+        for (int i = 0; i < x.length; i++) {
+            if (!Double.isFinite(x[i]) || !Double.isFinite(y[i])) {
+                continue;
+            }
+            boolean near = Math.abs(x[i] - lastX) < 0.06 * dx && Math.abs(y[i] - lastY) < 0.06 * dy;
+            boolean below = near && !lastBelow;
+            c.addAnnotation(new AnnotationText(steps.get(i).info().label(), x[i], y[i] + (below ? -0.035 : 0.035) * dy,
+                    false));
+            lastX = x[i];
+            lastY = y[i];
+            lastBelow = below;
+        }
+    }
+
+    private static double range(double[] v) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (double d : v) {
+            lo = Math.min(lo, d);
+            hi = Math.max(hi, d);
+        }
+        return hi > lo ? hi - lo : Math.max(1, Math.abs(hi));
+    }
+
+    private static void mark(XYChart c, String name, double[] p, Color color,
+                             org.knowm.xchart.style.markers.Marker marker) {
+        if (p != null && Double.isFinite(p[0]) && Double.isFinite(p[1])) {
+            ChartStyle.points(c, name, new double[] {p[0]}, new double[] {p[1]}, color, marker);
+        }
+    }
+
+    private double[] at(String label, double[] x, double[] y) {
+        for (int i = 0; label != null && i < x.length; i++) {
+            if (run.steps().get(i).info().label().equals(label)) {
+                return new double[] {x[i], y[i]};
+            }
+        }
+        return null;
+    }
+
+    /** (x, y) at {@code target} load, linear between the measured steps around it; null outside their range. */
+    static double[] interpolate(double target, double[] load, double[] x, double[] y) {
+        int below = -1;
+        int above = -1;
+        for (int i = 0; i < load.length; i++) {
+            if (!Double.isFinite(x[i]) || !Double.isFinite(y[i])) {
+                continue;
+            }
+            if (load[i] <= target && (below < 0 || load[i] > load[below])) {
+                below = i;
+            }
+            if (load[i] >= target && (above < 0 || load[i] < load[above])) {
+                above = i;
+            }
+        }
+        if (below < 0 || above < 0) {
+            return null;
+        }
+        if (below == above || load[above] == load[below]) {
+            return new double[] {x[below], y[below]};
+        }
+        double w = (target - load[below]) / (load[above] - load[below]);
+        return new double[] {x[below] + w * (x[above] - x[below]), y[below] + w * (y[above] - y[below])};
+    }
+}
