@@ -182,7 +182,8 @@ def test_telemetry_notebook_names_the_limit_each_server_hit(executed):
     knee = re.search(r"^server A: knee at concurrency (\d+)", text, re.M)
     # Expected at 8, the slot count; a neighbouring step on a noisy machine.
     assert knee and 4 <= int(knee.group(1)) <= 16, text
-    assert re.search(r"^server A: limit hit = BATCH SLOTS: .* running peaks at 8 of 8 slots", text, re.M), text
+    assert re.search(r"^server A: Batch slots are the server's limit: requests wait at c=32 .* the batch holds at "
+                     r"most 8 ", text, re.M), text
 
     b, b1 = rows["B"][-1], rows["B"][0]
     # Server B has 3,072 KV tokens (192 blocks of 16) and 256 slots: at the top step the cache is full (measured
@@ -193,7 +194,8 @@ def test_telemetry_notebook_names_the_limit_each_server_hit(executed):
     assert 2 <= b["run_max"] <= 12, b
     assert b1["wait"] < 0.5 and b["wait"] > 12, (b1, b)
     assert all(r["pre"] == 0 for r in rows["B"][:2]), rows["B"]  # 1 and 4 users fit in the cache
-    assert re.search(r"^server B: limit hit = KV CACHE: .* of 256 slots", text, re.M), text
+    assert re.search(r"^server B: KV-cache memory is the server's limit: requests wait at c=32 .* preemptions/s",
+                     text, re.M), text
 
 
 

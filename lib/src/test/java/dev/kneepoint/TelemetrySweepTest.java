@@ -90,6 +90,9 @@ class TelemetrySweepTest {
         // the headless report adds the joined step table and overlays running/waiting on the time series
         dev.kneepoint.report.RunReport.write(dir);
         assertThat(Files.readAllLines(dir.resolve("steps_telemetry.csv")).get(0)).contains("server:running_mean");
+        // ... and its readings use the gauges: six users queue behind two slots with the KV cache nearly empty
+        assertThat(Files.readString(dir.resolve("report.txt"))).contains("SERVER_LIMIT [APPLIES] Batch slots are the "
+                + "server's limit: requests wait at c=6").contains("the batch holds at most 2 (1 at c=1)");
         var ts = dev.kneepoint.plot.TimeSeriesPlot.of(rt.timeSeries())
                 .overlayGroup(dev.kneepoint.plot.TelemetryOverlays.of(t, "server:running"),
                         dev.kneepoint.plot.TelemetryOverlays.of(t, "server:waiting")).build();

@@ -25,7 +25,8 @@ public record Answer(List<String> sentences, List<String> caveats) {
      * on nearly every ladder that passes its knee; it is named only when no cause applies.
      */
     static final List<Reading.Kind> LIMITS = List.of(Reading.Kind.CLIENT_BOUND,
-            Reading.Kind.CLIENT_OR_SCHEDULER_PATH, Reading.Kind.STABILITY, Reading.Kind.PREFILL_STALLS_DECODE,
+            Reading.Kind.CLIENT_OR_SCHEDULER_PATH, Reading.Kind.STABILITY, Reading.Kind.SERVER_LIMIT,
+            Reading.Kind.PREFILL_STALLS_DECODE,
             Reading.Kind.PREFILL_OR_ADMISSION_BOUND, Reading.Kind.DECODE_BOUND);
 
     public Answer {
@@ -108,7 +109,7 @@ public record Answer(List<String> sentences, List<String> caveats) {
                 .filter(r -> r.kind() == Reading.Kind.PAST_USABLE_ZONE && r.status() == Reading.Status.APPLIES)
                 .findFirst()
                 .map(r -> "Limit: no reading names a cause; the symptom: " + r.finding())
-                .orElse("Limit: no reading names a cause (none of client, dispatch path, stability, prefill stalls, "
+                .orElse("Limit: no reading names a cause (none of client, dispatch path, stability, server limit, prefill stalls, "
                         + "prefill/admission or decode applies); see the readings below.");
     }
 

@@ -82,7 +82,7 @@ public final class Knee {
         Table elasticity = elasticityTable(ladder, segments);
         String method = KneeText.method(run, ladder, options, slo, segments, knee, zone, top, sustainable, latencyColumn,
                 evidence);
-        List<Reading> readings = Readings.of(ladder, knee, options.requests());
+        List<Reading> readings = Readings.of(ladder, knee, options.requests(), options.telemetry());
         return new KneeReport(run.runId(), options.throughput().column(), latencyColumn, slo, stepsTable,
                 elasticity, knee < 0 ? null : ladder.label(knee), knee < 0 ? Double.NaN : ladder.load(knee), zone,
                 top < 0 ? null : ladder.label(top), top < 0 ? Double.NaN : ladder.load(top),

@@ -3,6 +3,7 @@ package dev.kneepoint.analysis;
 import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
+import dev.kneepoint.telemetry.TelemetryData;
 import tech.tablesaw.api.Table;
 
 /**
@@ -19,9 +20,15 @@ import tech.tablesaw.api.Table;
  * @param maxFailureRate  a step meets the SLO set only when its failure rate is at most this; default 0.01
  * @param requests        the run's per-request table ({@link Tables#requests}), optional: enables the
  *                        prompt-length and sustained-failure readings
+ * @param telemetry       the run's telemetry ({@link RunTables#telemetry()}); empty when not given: enables the
+ *                        server-limit reading (batch slots, KV cache or admission, from the server's gauges)
  */
 public record KneeOptions(Throughput throughput, LatencyMetric latency, double percentile, int persistence,
-                          Slo slo, double maxFailureRate, Table requests) {
+                          Slo slo, double maxFailureRate, Table requests, TelemetryData telemetry) {
+
+    public KneeOptions {
+        telemetry = telemetry == null ? TelemetryData.empty() : telemetry;
+    }
 
     /** Which step rate is the throughput T(x). */
     public enum Throughput {
@@ -91,6 +98,7 @@ public record KneeOptions(Throughput throughput, LatencyMetric latency, double p
         private Slo slo;
         private double maxFailureRate = 0.01;
         private Table requests;
+        private TelemetryData telemetry;
 
         private Builder() {}
 
@@ -109,6 +117,9 @@ public record KneeOptions(Throughput throughput, LatencyMetric latency, double p
 
         public Builder requests(Table requests) { this.requests = requests; return this; }
 
+        /** The run's telemetry, for the server-limit reading; null or empty: that reading has no data. */
+        public Builder telemetry(TelemetryData telemetry) { this.telemetry = telemetry; return this; }
+
         public KneeOptions build() {
             new Problems()
                     .check(throughput != null, "throughput must not be null (OUTPUT_TOKENS, REQUESTS or GOODPUT)")
@@ -117,7 +128,7 @@ public record KneeOptions(Throughput throughput, LatencyMetric latency, double p
                     .check(maxFailureRate >= 0 && maxFailureRate <= 1,
                             "maxFailureRate must be in [0, 1], got " + maxFailureRate)
                     .throwPlainIfAny("Invalid knee options");
-            return new KneeOptions(throughput, latency, percentile, persistence, slo, maxFailureRate, requests);
+            return new KneeOptions(throughput, latency, percentile, persistence, slo, maxFailureRate, requests, telemetry);
         }
     }
 }

@@ -28,6 +28,11 @@ public record Reading(Kind kind, Status status, String finding, String evidence)
         PREFILL_OR_ADMISSION_BOUND,
         /** ITL p99 far above its p50 and growing with load: new prompts' prefill interrupts running decodes. */
         PREFILL_STALLS_DECODE,
+        /**
+         * From the server's own gauges at the top step: requests queue behind full batch slots, full KV cache
+         * (preemptions) or the engine's per-step admission budget; needs telemetry.
+         */
+        SERVER_LIMIT,
         /** Throughput still rises but p99 explodes: past the usable zone. */
         PAST_USABLE_ZONE,
         /**

@@ -5,6 +5,7 @@ import dev.kneepoint.analysis.Reading.Status;
 import dev.kneepoint.metrics.ClientCheck;
 import dev.kneepoint.metrics.Distribution;
 import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.telemetry.TelemetryData;
 import java.util.ArrayList;
 import java.util.List;
 import tech.tablesaw.api.Table;
@@ -33,7 +34,7 @@ final class Readings {
 
     private Readings() {}
 
-    static List<Reading> of(LoadCurve l, int knee, Table requests) {
+    static List<Reading> of(LoadCurve l, int knee, Table requests, TelemetryData telemetry) {
         List<Integer> data = new ArrayList<>();
         for (int i = 0; i < l.size(); i++) {
             if (l.steps().get(i).counts().requestsOk() > 0) {
@@ -52,8 +53,9 @@ final class Readings {
             out.add(PromptReading.of(l, lo, top, requests));
         }
         out.add(StallReading.of(l, data));
+        out.add(ServerLimitReading.of(l, data, telemetry));
         out.add(pastUsable(l, knee));
-        out.add(clientPath(l));
+        out.add(clientPath(l, telemetry));
         out.add(StabilityReading.of(l, knee, requests));
         out.add(ClientReading.of(l));
         return out;
@@ -110,6 +112,10 @@ final class Readings {
     }
 
     private static Reading pastUsable(LoadCurve l, int knee) {
+        if (l.size() < 3) {
+            return new Reading(Kind.PAST_USABLE_ZONE, Status.INSUFFICIENT_DATA,
+                    "Too few steps for a knee verdict.", l.size() + " step(s); a knee needs at least 3");
+        }
         if (knee < 0) {
             return new Reading(Kind.PAST_USABLE_ZONE, Status.DOES_NOT_APPLY,
                     "No knee: the ladder did not pass the usable zone.", "no persistent e < 1 in the elasticity table");
@@ -141,11 +147,26 @@ final class Readings {
                         + Format.ratio(worstRatio) + ", exploding means >= " + Format.ratio(EXPLODES) + ").");
     }
 
+    /** The 'low GPU use' half of the client-path reading: GPU utilisation at step {@code i}, when sampled. */
+    private static String gpuUse(LoadCurve l, int i, TelemetryData telemetry) {
+        if (i < 0 || telemetry.isEmpty()) {
+            return "No GPU telemetry in this analysis, so the 'low GPU use' half cannot be checked; ";
+        }
+        List<String> use = new ArrayList<>();
+        TelemetryTables.perStep(l.steps(), telemetry).forEach((name, values) -> {
+            if (name.startsWith("gpu:gpu_util_pct") && name.endsWith("_mean") && !Double.isNaN(values[i])) {
+                use.add(name.substring(0, name.length() - "_mean".length()) + " " + Format.num(values[i]) + "%");
+            }
+        });
+        return use.isEmpty() ? "No GPU utilisation sampled in the step's window, so the 'low GPU use' half cannot be "
+                + "checked; " : "GPU utilisation at " + l.label(i) + ": " + String.join(", ", use) + " (mean); ";
+    }
+
     /**
      * Late dispatch the client self-check did not flag. A step the self-check flagged is the {@link ClientReading}'s
      * ({@code CLIENT_BOUND}) and is not judged again here, so one step is never reported twice.
      */
-    private static Reading clientPath(LoadCurve l) {
+    private static Reading clientPath(LoadCurve l, TelemetryData telemetry) {
         int worst = -1;
         double worstLag = -1;
         List<String> flagged = new ArrayList<>();
@@ -166,7 +187,7 @@ final class Readings {
                 worstLag = lag;
             }
         }
-        String gpu = "No GPU telemetry in this analysis, so the 'low GPU use' half cannot be checked; ";
+        String gpu = gpuUse(l, worst, telemetry);
         String skipped = flagged.isEmpty() ? "" : " Not judged again here: " + String.join(", ", flagged)
                 + " (flagged by the client self-check: see the CLIENT_BOUND reading).";
         if (!anyLag) {

@@ -86,16 +86,24 @@ public final class TelemetryTables {
             throw new IllegalArgumentException("the steps table has " + steps.rowCount() + " rows but the run has "
                     + rs.size() + " steps: give Tables.steps(run) of the same run");
         }
-        long[][] windows = rs.stream().map(s -> new long[] {s.window().startNanos(), s.window().endNanos()})
-                .toArray(long[][]::new);
         Table t = steps.copy();
-        summarise(data, windows, true).forEach((name, values) -> t.addColumns(DoubleColumn.create(name, values)));
+        perStep(rs, data).forEach((name, values) -> t.addColumns(DoubleColumn.create(name, values)));
         return t;
     }
 
     /** The steps of a run with telemetry columns ({@link #joinSteps}). */
     public static Table steps(RunResult run, TelemetryData data) {
         return joinSteps(Tables.steps(run), run, data);
+    }
+
+    /**
+     * Per step's measurement window, the summary columns {@link #joinSteps} adds ({@code <key>_mean},
+     * {@code <key>_max}, {@code <key>_per_s}, {@code <base>_mean}), by name; entry i is step i.
+     */
+    static Map<String, double[]> perStep(List<StepResult> steps, TelemetryData data) {
+        long[][] windows = steps.stream().map(s -> new long[] {s.window().startNanos(), s.window().endNanos()})
+                .toArray(long[][]::new);
+        return summarise(data, windows, true);
     }
 
     /** Summary columns by name, in key order; windows are [start, end) in run-clock nanoseconds. */

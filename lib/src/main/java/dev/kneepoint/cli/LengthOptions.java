@@ -1,22 +1,45 @@
 package dev.kneepoint.cli;
 
 import dev.kneepoint.sweep.Sweep;
+import dev.kneepoint.workload.LengthDistribution;
+import dev.kneepoint.workload.Lengths;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 /**
- * The synthetic requests' lengths: prompt words and the output asked for. Defaults: the sweep's
+ * The synthetic requests' lengths: prompt words (the server's tokens with {@code --calibrate}) and the output asked
+ * for, each fixed or a distribution drawn per request ({@link Lengths#parse}). Defaults: the sweep's
  * ({@link dev.kneepoint.sweep.SweepDefaults#INPUT_TOKENS}, {@link dev.kneepoint.sweep.SweepDefaults#OUTPUT_TOKENS}),
  * or a command's own ({@link OptionDefaults.Own}: {@code demo}'s).
  */
 final class LengthOptions {
-    @Option(names = "--input-tokens", description = "Synthetic prompt length (default: ${DEFAULT-VALUE})")
-    int inputTokens;
+    @Option(names = "--input-tokens", converter = Converter.class, paramLabel = "LENGTH",
+            description = "Synthetic prompt length: words of a synthetic vocabulary (about one token each; the "
+                    + "server's tokens with --calibrate), fixed or drawn per request: N, uniform:MIN..MAX, "
+                    + "normal:MEAN,SD, lognormal:MEAN,SD, empirical:A,B,... (default: ${DEFAULT-VALUE})")
+    LengthDistribution inputTokens;
 
-    @Option(names = "--output-tokens", description = "max_tokens per request (default: ${DEFAULT-VALUE})")
-    int outputTokens;
+    @Option(names = "--output-tokens", converter = Converter.class, paramLabel = "LENGTH",
+            description = "max_tokens per request (with ignore_eos the exact answer length), fixed or drawn per "
+                    + "request like --input-tokens, e.g. uniform:32..96 so that answers end at different times "
+                    + "(default: ${DEFAULT-VALUE})")
+    LengthDistribution outputTokens;
 
     /** {@code sweep} with these lengths; returns it. */
     Sweep applyTo(Sweep sweep) {
         return sweep.inputTokens(inputTokens).outputTokens(outputTokens);
+    }
+
+    /** {@link Lengths#parse}, its message kept. */
+    static final class Converter implements ITypeConverter<LengthDistribution> {
+        @Override
+        public LengthDistribution convert(String value) {
+            try {
+                return Lengths.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
     }
 }

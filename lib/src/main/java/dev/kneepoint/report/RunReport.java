@@ -54,7 +54,8 @@ public final class RunReport {
     public static String write(Path runDirectory) {
         RunTables loaded = RunTables.load(runDirectory);
         RunResult run = loaded.run();
-        KneeReport knee = Knee.analyze(run, KneeOptions.builder().requests(loaded.requests()).build());
+        KneeReport knee = Knee.analyze(run, KneeOptions.builder().requests(loaded.requests())
+                .telemetry(loaded.telemetry()).build());
         StringBuilder text = new StringBuilder(knee.answer().toString());
         String workload = WorkloadLine.of(loaded.source().manifest());
         text.append(workload.isEmpty() ? "" : workload + "\n").append('\n').append(SummaryText.format(run));

@@ -29,8 +29,8 @@ final class WorkloadLine {
         if ("synthetic".equals(w.path("kind").asText())) {
             String calibration = c.path("prompt_calibration").asText("");
             boolean words = calibration.isEmpty() || calibration.startsWith("off");
-            parts.add("synthetic prompts of " + w.path("input_tokens").asInt() + (words ? " words" : " tokens")
-                    + " and answers of " + w.path("output_tokens").asInt() + " tokens"
+            parts.add("synthetic prompts of " + length(w.path("input_tokens")) + (words ? " words" : " tokens")
+                    + " and answers of " + length(w.path("output_tokens")) + " tokens"
                     + (w.path("ignore_eos").asBoolean(false) ? " (ignore_eos)" : ""));
         } else if (w.isObject()) {
             parts.add(w.path("kind").asText("workload") + " workload");
@@ -45,5 +45,11 @@ final class WorkloadLine {
             parts.add(c.path("mode").asText() + " loop");
         }
         return parts.isEmpty() ? "" : "Workload: " + String.join("; ", parts) + ".";
+    }
+
+    /** A length as the manifest writes it: a number, or a distribution's description ({@code fixed(128)} reads 128). */
+    private static String length(JsonNode n) {
+        String t = n.asText("?");
+        return t.startsWith("fixed(") && t.endsWith(")") ? t.substring(6, t.length() - 1) : t;
     }
 }

@@ -11,6 +11,8 @@ import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.request.Workload;
 import dev.kneepoint.telemetry.Gpu;
 import dev.kneepoint.telemetry.Telemetry;
+import dev.kneepoint.workload.LengthDistribution;
+import dev.kneepoint.workload.Lengths;
 import dev.kneepoint.workload.TraceWorkload;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -117,15 +119,35 @@ public final class Sweep {
         return this;
     }
 
-    /** Synthetic prompt length in tokens (words of the synthetic vocabulary). */
+    /**
+     * Synthetic prompt length: words of the synthetic vocabulary, or the server's tokens with
+     * {@link #calibrate(boolean)}.
+     */
     public Sweep inputTokens(int tokens) {
         settings.inputTokens = tokens;
+        settings.inputLengths = null;
+        return this;
+    }
+
+    /** Synthetic prompt lengths drawn per request ({@link Lengths}: uniform, normal, log-normal, empirical). */
+    public Sweep inputTokens(LengthDistribution lengths) {
+        settings.inputLengths = Objects.requireNonNull(lengths, "lengths");
         return this;
     }
 
     /** Output budget ({@code max_tokens}); with {@link #ignoreEos(boolean)} the exact output length. */
     public Sweep outputTokens(int tokens) {
         settings.outputTokens = tokens;
+        settings.outputLengths = null;
+        return this;
+    }
+
+    /**
+     * Output budgets drawn per request, so that answers end at different times as real users' do (with
+     * {@link #ignoreEos(boolean)} the exact lengths).
+     */
+    public Sweep outputTokens(LengthDistribution lengths) {
+        settings.outputLengths = Objects.requireNonNull(lengths, "lengths");
         return this;
     }
 

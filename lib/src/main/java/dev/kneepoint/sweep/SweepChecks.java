@@ -7,6 +7,8 @@ import dev.kneepoint.load.BackgroundStream;
 import dev.kneepoint.load.StepSequence;
 import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.sweep.SweepSpec.Mode;
+import dev.kneepoint.workload.LengthDistribution;
+import dev.kneepoint.workload.Lengths;
 import dev.kneepoint.workload.TraceWorkload;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,10 +70,10 @@ final class SweepChecks {
         if (!List.of("constant", "poisson", "gamma").contains(s.arrival)) {
             problems.add("arrival must be constant, poisson or gamma, got '" + s.arrival + "'");
         }
-        if (s.workload == null && s.inputTokens < 1) {
+        if (s.workload == null && s.inputLengths == null && s.inputTokens < 1) {
             problems.add("inputTokens must be >= 1, got " + s.inputTokens);
         }
-        if (s.workload == null && s.outputTokens < 1) {
+        if (s.workload == null && s.outputLengths == null && s.outputTokens < 1) {
             problems.add("outputTokens must be >= 1, got " + s.outputTokens);
         }
         if (s.stepDuration == null || s.stepDuration.isNegative() || s.stepDuration.isZero()) {
@@ -190,11 +192,20 @@ final class SweepChecks {
         // A trace's warm-up is the sweep's when set, else none: the trace's first requests count.
         Duration warmup = mode instanceof Mode.Trace && !s.warmupSet ? Duration.ZERO : s.warmup;
         return new SweepSpec(s.name, target, mode,
-                new SweepSpec.Prompts(s.workload, s.inputTokens, s.outputTokens, s.ignoreEos, s.calibrate), s.seed,
+                new SweepSpec.Prompts(s.workload, lengths(s.inputLengths, s.inputTokens),
+                        lengths(s.outputLengths, s.outputTokens), s.ignoreEos, s.calibrate), s.seed,
                 new SweepSpec.Steps(s.stepDuration, warmup, s.pause, s.drainTimeout, s.maxRequestsPerStep),
                 s.slo, s.clientThresholds, s.stopFailureRate, s.stopP99Ms, background, s.telemetry,
                 s.writeRunDirectory ? s.outputDir : null, s.progress, s.allowConcurrent, s.clientWarmup,
                 s.preflight);
+    }
+
+    /**
+     * The distribution given, else the fixed length; a length below 1 is already among the problems (and a spec
+     * with problems never runs), so it stands in as 1 rather than failing before every problem is listed.
+     */
+    private static LengthDistribution lengths(LengthDistribution given, int tokens) {
+        return given != null ? given : Lengths.fixed(Math.max(1, tokens));
     }
 
     /** A rate sweep plans its own steps: no other way of giving them, and sane sizes. */

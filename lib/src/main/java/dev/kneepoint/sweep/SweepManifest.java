@@ -3,6 +3,7 @@ package dev.kneepoint.sweep;
 import dev.kneepoint.load.BackgroundStream;
 import dev.kneepoint.sweep.SweepSpec.Mode;
 import dev.kneepoint.workload.DescribedWorkload;
+import dev.kneepoint.workload.LengthDistribution;
 import dev.kneepoint.client.Preflight;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -54,8 +55,8 @@ final class SweepManifest {
         }
         SweepSpec.Prompts p = spec.prompts();
         m.put("workload", in.calibratedSynthetic() != null ? in.calibratedSynthetic().describe() : p.workload() == null
-                ? Map.of("kind", "synthetic", "input_tokens", p.inputTokens(), "output_tokens", p.outputTokens(),
-                        "ignore_eos", p.ignoreEos())
+                ? Map.of("kind", "synthetic", "input_tokens", length(p.inputTokens()),
+                        "output_tokens", length(p.outputTokens()), "ignore_eos", p.ignoreEos())
                 : p.workload() instanceof DescribedWorkload d ? d.describe() : Map.of("kind", p.workload().getClass().getName()));
         m.put("seed", spec.seed());
         m.put("prompt_calibration", in.calibration() != null ? in.calibration().description()
@@ -74,6 +75,11 @@ final class SweepManifest {
             m.put("background", background(spec.background()));
         }
         return m;
+    }
+
+    /** A fixed length as its number (as manifests have always written it), any other as its description. */
+    private static Object length(LengthDistribution d) {
+        return d instanceof LengthDistribution.Fixed f ? (Object) f.tokens() : d.describe();
     }
 
     private static Map<String, Object> preflight(Preflight.Result p) {

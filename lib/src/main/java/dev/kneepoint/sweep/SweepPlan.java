@@ -9,6 +9,7 @@ import dev.kneepoint.load.StepSequence;
 import dev.kneepoint.request.RequestSpec;
 import dev.kneepoint.request.Workload;
 import dev.kneepoint.sweep.SweepSpec.Mode;
+import dev.kneepoint.workload.LengthDistribution;
 import dev.kneepoint.workload.OutputControl;
 import dev.kneepoint.workload.SyntheticPrompts;
 import dev.kneepoint.workload.TraceWorkload;
@@ -103,8 +104,13 @@ final class SweepPlan {
         }
         SyntheticPrompts prompts = new SyntheticPrompts(spec.seed());
         Map<String, Object> extra = p.ignoreEos() ? Map.of("ignore_eos", true) : Map.of();
-        int in = p.inputTokens();
-        int out = p.outputTokens();
-        return index -> new RequestSpec(prompts.prompt(index, in), List.of(), out, in, extra, "default");
+        LengthDistribution in = p.inputTokens();
+        LengthDistribution out = p.outputTokens();
+        long seed = spec.seed();
+        return index -> {
+            int words = in.sample(seed, index);
+            return new RequestSpec(prompts.prompt(index, words), List.of(), out.sample(seed ^ LengthDistribution.OUTPUT_STREAM, index),
+                    words, extra, "default");
+        };
     }
 }

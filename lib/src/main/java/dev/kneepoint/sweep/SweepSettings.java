@@ -32,6 +32,9 @@ final class SweepSettings {
     long seed = SweepDefaults.SEED;
     int inputTokens = SweepDefaults.INPUT_TOKENS;
     int outputTokens = SweepDefaults.OUTPUT_TOKENS;
+    /** Varying lengths, when set: they replace {@link #inputTokens} / {@link #outputTokens}. */
+    dev.kneepoint.workload.LengthDistribution inputLengths;
+    dev.kneepoint.workload.LengthDistribution outputLengths;
     boolean ignoreEos = true;
     boolean calibrate;
     Workload workload;

@@ -8,6 +8,7 @@ import dev.kneepoint.metrics.ClientThresholds;
 import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.request.Workload;
 import dev.kneepoint.telemetry.Telemetry;
+import dev.kneepoint.workload.LengthDistribution;
 import dev.kneepoint.workload.TraceWorkload;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -112,7 +113,8 @@ public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts pro
      * and {@code outputTokens}; {@code ignoreEos} asks for the exact output length; {@code calibrate} cuts synthetic
      * and trace prompts to the server's token count, measured before the first step.
      */
-    public record Prompts(Workload workload, int inputTokens, int outputTokens, boolean ignoreEos, boolean calibrate) {
+    public record Prompts(Workload workload, LengthDistribution inputTokens, LengthDistribution outputTokens,
+                          boolean ignoreEos, boolean calibrate) {
     }
 
     /**

@@ -10,6 +10,11 @@ import java.util.SplittableRandom;
  * Every sample is at least 1. Make them with {@link Lengths}.
  */
 public sealed interface LengthDistribution {
+    /**
+     * XOR-ed into the seed for output lengths ({@code sample(seed ^ OUTPUT_STREAM, i)}), so that a request's input
+     * and output lengths are independent draws under one seed.
+     */
+    long OUTPUT_STREAM = 0x5DEECE66DL;
 
     /** The length for request {@code index} under {@code seed} (at least 1). */
     default int sample(long seed, long index) {

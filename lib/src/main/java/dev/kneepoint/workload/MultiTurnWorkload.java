@@ -23,7 +23,6 @@ import java.util.SplittableRandom;
  * asked for, independent of any response. Build with {@link Workloads#multiTurn()}.
  */
 public final class MultiTurnWorkload implements DescribedWorkload, SessionWorkload {
-    private static final long OUTPUT_STREAM = 0x5DEECE66DL;
 
     private final int turns;
     private final LengthDistribution user;
@@ -106,12 +105,12 @@ public final class MultiTurnWorkload implements DescribedWorkload, SessionWorklo
                 tokens += Math.max(0, answers.get(k).tokens());
             } else if (k < turn) {
                 PromptCalibrator.Text a = cal.text(new SplittableRandom(LengthDistribution.mix(textSeed, 2L * k + 1)),
-                        output.sample(seed ^ OUTPUT_STREAM, id));
+                        output.sample(seed ^ LengthDistribution.OUTPUT_STREAM, id));
                 msgs.add(new RequestSpec.ChatMessage("assistant", a.text()));
                 tokens += a.tokens();
             }
         }
-        OutputControl.Fields f = control.fields(output.sample(seed ^ OUTPUT_STREAM, index));
+        OutputControl.Fields f = control.fields(output.sample(seed ^ LengthDistribution.OUTPUT_STREAM, index));
         String last = msgs.get(msgs.size() - 1).content();
         return new RequestSpec(last, msgs, f.maxTokens(), tokens, f.extraBody(), tag);
     }

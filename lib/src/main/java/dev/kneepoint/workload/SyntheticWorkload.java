@@ -21,7 +21,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * one token of its own is sent longer than requested; {@link #verify(int)} shows it.
  */
 public final class SyntheticWorkload implements DescribedWorkload {
-    private static final long OUTPUT_STREAM = 0x5DEECE66DL;
 
     private final Builder b;
     private final PromptCalibrator cal;
@@ -44,7 +43,7 @@ public final class SyntheticWorkload implements DescribedWorkload {
     @Override
     public RequestSpec next(long index) {
         int in = b.input.sample(b.seed, index);
-        int out = b.output.sample(b.seed ^ OUTPUT_STREAM, index);
+        int out = b.output.sample(b.seed ^ LengthDistribution.OUTPUT_STREAM, index);
         SplittableRandom rnd = new SplittableRandom(LengthDistribution.mix(LengthDistribution.mix(b.seed, salt), index));
         OutputControl.Fields f = b.control.fields(out);
         String tag = b.tag;

@@ -100,6 +100,40 @@ class MainTest {
     }
 
     @Test
+    void lengthsMayBeDrawnPerRequestAndBadOnesAreNamed() throws Exception {
+        try (Simulator sim = Simulator.start(SimConfig.preset("fast"))) {
+            String printed = capture(() -> Main.execute("run", "--url", sim.url(), "--model", "sim-fast",
+                    "--concurrency", "4", "--input-tokens", "normal:32,6", "--output-tokens", "uniform:4..12",
+                    "--duration", "800ms", "--warmup", "0s", "--out", out.toString(), "--name", "lengths"), 0);
+            assertThat(printed).contains("answers of uniform(4..12) tokens");
+        }
+        Path dir;
+        try (Stream<Path> list = Files.list(out)) {
+            dir = list.findFirst().orElseThrow();
+        }
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        java.util.Set<Integer> asked = new java.util.TreeSet<>();
+        java.util.Set<Integer> prompts = new java.util.TreeSet<>();
+        for (String line : Files.readAllLines(dir.resolve("requests.jsonl"))) {
+            var r = json.readTree(line);
+            asked.add(r.path("requested_output_tokens").asInt());
+            prompts.add(r.path("requested_prompt_tokens").asInt());
+            // ignore_eos: the simulator answers exactly the budget drawn for the request
+            if ("OK".equals(r.path("outcome").asText())) {
+                assertThat(r.path("output_tokens").asInt()).isEqualTo(r.path("requested_output_tokens").asInt());
+            }
+        }
+        // Dozens of requests over 9 possible budgets: most of them are drawn, all within [4, 12].
+        assertThat(asked).hasSizeGreaterThanOrEqualTo(5).allMatch(n -> n >= 4 && n <= 12);
+        assertThat(prompts).hasSizeGreaterThanOrEqualTo(5);
+        assertThat(json.readTree(dir.resolve("manifest.json").toFile()).at("/config/workload/output_tokens").asText())
+                .isEqualTo("uniform(4..12)");
+        assertThat(errOf(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--concurrency", "1",
+                "--output-tokens", "uniform:12-4", "--out", out.toString())))
+                .contains("--output-tokens").contains("uniform needs MIN..MAX").contains("e.g. 128 or uniform:32..96");
+    }
+
+    @Test
     void durationsReadHumanUnits() {
         assertThat(Durations.parse("500ms")).isEqualTo(Duration.ofMillis(500));
         assertThat(Durations.parse("1.5s")).isEqualTo(Duration.ofMillis(1500));

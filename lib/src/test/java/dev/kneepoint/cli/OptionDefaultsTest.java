@@ -8,6 +8,7 @@ import dev.kneepoint.sweep.SweepDefaults;
 import dev.kneepoint.telemetry.Telemetry;
 import java.time.Duration;
 import java.util.List;
+import dev.kneepoint.workload.Lengths;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -38,8 +39,8 @@ class OptionDefaultsTest {
         assertThat(run.arrival.arrival).isEqualTo(SweepDefaults.ARRIVAL);
         assertThat(run.arrival.burstiness).isEqualTo(SweepDefaults.BURST_CV);
         assertThat(run.arrival.seed).isEqualTo(SweepDefaults.SEED);
-        assertThat(run.lengths.inputTokens).isEqualTo(SweepDefaults.INPUT_TOKENS);
-        assertThat(run.lengths.outputTokens).isEqualTo(SweepDefaults.OUTPUT_TOKENS);
+        assertThat(run.lengths.inputTokens).isEqualTo(Lengths.fixed(SweepDefaults.INPUT_TOKENS));
+        assertThat(run.lengths.outputTokens).isEqualTo(Lengths.fixed(SweepDefaults.OUTPUT_TOKENS));
         assertThat(run.output.out).isEqualTo(SweepDefaults.OUTPUT_DIR);
         assertThat(run.output.name).isEqualTo(SweepDefaults.NAME);
         assertThat(run.telemetry.telemetryInterval).isEqualTo(Telemetry.DEFAULT_INTERVAL);
@@ -88,8 +89,8 @@ class OptionDefaultsTest {
         DemoCommand demo = parse("demo");
         assertThat(demo.timing.duration).isEqualTo(Duration.ofSeconds(5));
         assertThat(demo.timing.warmup).isEqualTo(SweepDefaults.WARMUP);
-        assertThat(demo.lengths.inputTokens).isEqualTo(256);
-        assertThat(demo.lengths.outputTokens).isEqualTo(64);
+        assertThat(demo.lengths.inputTokens).isEqualTo(Lengths.fixed(256));
+        assertThat(demo.lengths.outputTokens).isEqualTo(Lengths.fixed(64));
         assertThat(demo.simulator.preset).isEqualTo("gpu-8b");
         assertThat(demo.simulator.seed).isEqualTo(SimConfig.builder().build().seed());
         assertThat(demo.output.out).isEqualTo(SweepDefaults.OUTPUT_DIR);

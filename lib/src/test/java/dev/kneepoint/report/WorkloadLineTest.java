@@ -26,6 +26,17 @@ class WorkloadLineTest {
     }
 
     @Test
+    void lengthsAreNumbersOrDistributionsAsTheManifestHasThem() throws Exception {
+        // A calibrated synthetic workload describes itself: fixed lengths as fixed(N), varying ones by their law.
+        String manifest = """
+                {"config": {"mode": "open", "workload": {"kind": "synthetic", "input_tokens": "fixed(512)",
+                 "output_tokens": "uniform(32..96)"}, "prompt_calibration": "calibrated: 1.31 tokens/word"}}
+                """;
+        assertThat(WorkloadLine.of(JSON.readTree(manifest)))
+                .isEqualTo("Workload: synthetic prompts of 512 tokens and answers of uniform(32..96) tokens; open loop.");
+    }
+
+    @Test
     void anOpenLoopOrAnOldManifestSaysWhatItKnows() throws Exception {
         assertThat(WorkloadLine.of(JSON.readTree("{\"config\": {\"mode\": \"open\", \"workload\": {\"kind\": \"trace\"}}}")))
                 .isEqualTo("Workload: trace workload; open loop.");

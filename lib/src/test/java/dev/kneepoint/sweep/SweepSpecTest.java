@@ -26,6 +26,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import dev.kneepoint.workload.Lengths;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,7 +45,7 @@ class SweepSpecTest {
                 .maxRequestsPerStep(20).name("closed").validate();
         assertThat(spec.mode()).isEqualTo(new Mode.Closed(List.of(1, 2, 4), Duration.ofMillis(5), SweepDefaults.RAMP_UP, true));
         assertThat(spec.target().apiKind()).isEqualTo(ApiKind.OLLAMA_CHAT); // the api override, resolved
-        assertThat(spec.prompts()).isEqualTo(new SweepSpec.Prompts(null, 64, 8, true, false));
+        assertThat(spec.prompts()).isEqualTo(new SweepSpec.Prompts(null, Lengths.fixed(64), Lengths.fixed(8), true, false));
         assertThat(spec.seed()).isEqualTo(7);
         assertThat(spec.steps()).isEqualTo(new SweepSpec.Steps(SweepDefaults.STEP_DURATION, Duration.ofSeconds(1),
                 SweepDefaults.PAUSE, SweepDefaults.DRAIN_TIMEOUT, 20));
