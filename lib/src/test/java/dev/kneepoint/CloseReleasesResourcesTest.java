@@ -44,7 +44,8 @@ class CloseReleasesResourcesTest {
     private static Sweep sweep(RawServer server) {
         TargetConfig t = Kneepoint.targetBuilder().baseUrl(server.url()).model("m").build();
         return Kneepoint.ladder(t, USERS).inputTokens(8).outputTokens(8).stepDuration(Duration.ofSeconds(60))
-                .warmup(Duration.ZERO).outputDir(null).preflight(false); // it streams forever: no preflight answer ends
+                .warmup(Duration.ZERO).outputDir(null).preflight(false) // it streams forever: no preflight answer ends,
+                .calibrate(false); // and no tokenize answer either
     }
 
     private static void awaitStreams(RawServer server) throws InterruptedException {

@@ -68,9 +68,15 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--no-ignore-eos", description = "Do not send ignore_eos (outputs may end early)")
     boolean noIgnoreEos;
 
-    @Option(names = "--calibrate", description = "Exact prompt lengths in the server's tokens: measure its tokenizer "
-            + "(/tokenize; Ollama: prompt_eval_count) before the first step and cut synthetic or trace prompts to it")
+    @Option(names = "--calibrate", description = "Require exact prompt lengths in the server's tokens: measure its "
+            + "tokenizer (/tokenize; Ollama: prompt_eval_count) before the first step and cut synthetic or trace "
+            + "prompts to it, or stop when it has none. Default: exact where the server can tokenize, else words of a "
+            + "synthetic vocabulary, flagged as estimates in the manifest and the report's header")
     boolean calibrate;
+
+    @Option(names = "--no-calibrate", description = "Prompts of words of a synthetic vocabulary (about one token "
+            + "each), without asking the server's tokenizer")
+    boolean noCalibrate;
 
     @Mixin
     StepTimingOptions timing;
@@ -150,8 +156,11 @@ final class RunCommand implements Callable<Integer> {
         if (noIgnoreEos) {
             sweep.ignoreEos(false);
         }
-        if (calibrate) {
-            sweep.calibrate(true);
+        if (calibrate && noCalibrate) {
+            throw new IllegalArgumentException("--calibrate and --no-calibrate contradict each other: give one");
+        }
+        if (calibrate || noCalibrate) {
+            sweep.calibrate(calibrate);
         }
         if (maxRequests != null) {
             sweep.maxRequestsPerStep(maxRequests);

@@ -77,6 +77,18 @@ public final class HttpClients {
     }
 
     /**
+     * {@link #forTarget} for the few requests made before a run (preflight, tokenizer calibration): each call is
+     * bounded by the target's connect plus first-token timeouts (a server that streams forever cannot hold it), and
+     * asks {@code Connection: close}, so the shared pool keeps no idle connection to the target afterwards.
+     */
+    public static OkHttpClient forChecks(TargetConfig target) {
+        return forTarget(target).newBuilder().callTimeout(target.connectTimeout().plus(target.firstTokenTimeout()))
+                .addInterceptor(chain -> chain.proceed(chain.request().newBuilder().header("Connection", "close")
+                        .build()))
+                .build();
+    }
+
+    /**
      * Closes the shared pools' idle connections, OkHttp's and the {@link Transport#NIO} transport's (e.g.
      * between runs); in-flight requests are untouched.
      */

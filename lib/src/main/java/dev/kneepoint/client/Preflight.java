@@ -142,10 +142,8 @@ public final class Preflight {
     /** The ids {@code GET /v1/models} lists; empty when the server has no such list (404) or it is unreadable. */
     private static List<String> models(TargetConfig target) {
         HttpUrl url = target.baseUrl().newBuilder().encodedPath("/v1/models").build();
-        OkHttpClient http = HttpClients.forTarget(target).newBuilder()
-                .callTimeout(target.connectTimeout().plus(target.firstTokenTimeout())).build();
-        // Connection: close, so the shared pool keeps no idle connection to the target after the check
-        Request get = new Request.Builder().url(url).header("Connection", "close").get().build();
+        OkHttpClient http = HttpClients.forChecks(target);
+        Request get = new Request.Builder().url(url).get().build();
         try (Response resp = http.newCall(get).execute()) {
             ResponseBody body = resp.body();
             String text = body == null ? "" : body.string();

@@ -28,8 +28,10 @@ final class WorkloadLine {
         JsonNode w = c.path("workload");
         if ("synthetic".equals(w.path("kind").asText())) {
             String calibration = c.path("prompt_calibration").asText("");
-            boolean words = calibration.isEmpty() || calibration.startsWith("off");
+            boolean estimate = calibration.startsWith("estimate");
+            boolean words = calibration.isEmpty() || calibration.startsWith("off") || estimate;
             parts.add("synthetic prompts of " + length(w.path("input_tokens")) + (words ? " words" : " tokens")
+                    + (estimate ? " (token counts estimated: the server has no tokenizer endpoint)" : "")
                     + " and answers of " + length(w.path("output_tokens")) + " tokens"
                     + (w.path("ignore_eos").asBoolean(false) ? " (ignore_eos)" : ""));
         } else if (w.isObject()) {

@@ -161,12 +161,14 @@ public final class Sweep {
      * Make prompt lengths exact in the server's own tokens: before the first step the target's tokenizer is measured
      * once ({@code /tokenize} of vLLM, SGLang, llama.cpp, TGI, llama_cpp.server; Ollama's {@code prompt_eval_count})
      * and the prompts of {@link #inputTokens} or of a {@link #trace(Path) trace} are cut to the exact count, chat
-     * template included. Off by default: a synthetic word is one token on the simulator only (records still carry
-     * the server's {@code prompt_tokens}). No reachable tokenizer is an error naming every endpoint tried. Calibrate
-     * a workload of your own when you build it ({@code Workloads.synthetic().calibrate(target)}).
+     * template included. With {@code true} no reachable tokenizer is an error naming every endpoint tried; with
+     * {@code false} prompts are words of a synthetic vocabulary (one token each on the simulator only; records still
+     * carry the server's {@code prompt_tokens}). Left alone: {@link Calibrate#AUTO}, exact where the target can
+     * tokenize and flagged as an estimate where it cannot. Calibrate a workload of your own when you build it
+     * ({@code Workloads.synthetic().calibrate(target)}).
      */
     public Sweep calibrate(boolean on) {
-        settings.calibrate = on;
+        settings.calibrate = on ? Calibrate.ON : Calibrate.OFF;
         return this;
     }
 

@@ -17,16 +17,20 @@ final class SweepCalibration {
 
     /** Adds a problem when calibration is asked for a workload of the user's own. */
     static void check(SweepSettings s, List<String> problems) {
-        if (s.calibrate && s.workload != null) {
+        if (s.calibrate == Calibrate.ON && s.workload != null) {
             problems.add("calibrate applies to the synthetic prompts and trace files: calibrate your own workload "
                     + "when you build it (e.g. Workloads.synthetic().calibrate(target)) and drop calibrate(true)");
         }
     }
 
-    /** Measures the target's tokenizer (network); null, with a problem added, when it cannot make lengths exact. */
-    static Calibration measure(TargetConfig target, List<String> problems) {
+    /**
+     * Measures the target's tokenizer (network). When it cannot make lengths exact: under {@link Calibrate#ON} a
+     * problem is added and null returned; under {@link Calibrate#AUTO} the inexact calibration is returned, which the
+     * run records but does not cut prompts with.
+     */
+    static Calibration measure(TargetConfig target, Calibrate mode, List<String> problems) {
         Calibration c = Calibration.of(target);
-        if (!c.exact()) {
+        if (!c.exact() && mode == Calibrate.ON) {
             problems.add("calibrate: no tokenizer of the target could be used, so prompt lengths cannot be exact ("
                     + c.description() + "). Drop calibrate / --calibrate to send synthetic prompts of inputTokens "
                     + "words, or point the sweep at a server with a tokenize endpoint");

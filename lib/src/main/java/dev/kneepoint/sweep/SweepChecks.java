@@ -38,7 +38,7 @@ final class SweepChecks {
 
         /** Whether the run measures the target's tokenizer: calibrate is on, for synthetic or trace prompts, of a known target. */
         boolean measuresTokenizer() {
-            return spec.prompts().calibrate() && spec.prompts().workload() == null && calibrationAt == 0;
+            return spec.prompts().calibrate() != Calibrate.OFF && spec.prompts().workload() == null && calibrationAt == 0;
         }
     }
 

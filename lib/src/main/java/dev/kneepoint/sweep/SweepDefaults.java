@@ -32,6 +32,11 @@ public final class SweepDefaults {
     public static final double BURST_CV = 2.0;
     /** Seed for arrivals and synthetic prompts. */
     public static final long SEED = 42;
+    /**
+     * Whether synthetic and trace prompts are cut to the server's own tokens: {@link Calibrate#AUTO}, where the
+     * target has a tokenizer ({@link Sweep#calibrate(boolean)}).
+     */
+    public static final Calibrate CALIBRATE = Calibrate.AUTO;
     /** Synthetic prompt length, tokens. */
     public static final int INPUT_TOKENS = 128;
     /** Output length asked for ({@code max_tokens}), tokens. */

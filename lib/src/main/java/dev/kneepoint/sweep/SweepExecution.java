@@ -70,7 +70,9 @@ final class SweepExecution {
         // trace file's after those of the trace settings.
         List<String> problems = new ArrayList<>(checked.problems());
         List<String> found = new ArrayList<>();
-        Calibration calibration = checked.measuresTokenizer() ? SweepCalibration.measure(spec.target(), found) : null;
+        Calibration measured = checked.measuresTokenizer()
+                ? SweepCalibration.measure(spec.target(), spec.prompts().calibrate(), found) : null;
+        Calibration calibration = measured != null && measured.exact() ? measured : null; // what prompts are cut with
         problems.addAll(checked.calibrationAt(), found);
         int traceAt = checked.traceAt() + found.size();
         found.clear();
@@ -93,7 +95,7 @@ final class SweepExecution {
         // Synthetic prompts are cut to the measured tokenizer; a trace was read with it (its prompts are its own).
         SyntheticWorkload synthetic = calibration != null && trace == null ? SweepCalibration.synthetic(spec, calibration)
                 : null;
-        return new SweepExecution(spec, new SweepInputs(calibration, synthetic, trace, preflight), rateSweep, ladder);
+        return new SweepExecution(spec, new SweepInputs(measured, synthetic, trace, preflight), rateSweep, ladder);
     }
 
     private SweepExecution(SweepSpec spec, SweepInputs inputs, Mode.RateSweep rateSweep, StepSequence ladder) {

@@ -8,7 +8,8 @@ import dev.kneepoint.workload.TraceWorkload;
 /**
  * What a run measured and read before its first step ({@link SweepExecution#prepare}), beside its {@link SweepSpec}.
  *
- * @param calibration         the target's tokenizer when {@code calibrate} is on, else null
+ * @param calibration         the target's tokenizer as measured unless {@code calibrate} is off (inexact: none was
+ *                            found, and prompts were not cut), else null
  * @param calibratedSynthetic the synthetic prompts cut with it (null for a trace, the user's workload, or no calibration)
  * @param trace               the trace replayed (read from its file, or the one given), else null
  * @param preflight           what the check before the first step saw, null when it was off

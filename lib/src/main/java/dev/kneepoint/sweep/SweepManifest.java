@@ -54,12 +54,14 @@ final class SweepManifest {
             }
         }
         SweepSpec.Prompts p = spec.prompts();
-        m.put("workload", in.calibratedSynthetic() != null ? in.calibratedSynthetic().describe() : p.workload() == null
+        m.put("workload", in.calibratedSynthetic() != null ? calibrated(in.calibratedSynthetic().describe(), p)
+                : p.workload() == null
                 ? Map.of("kind", "synthetic", "input_tokens", length(p.inputTokens()),
                         "output_tokens", length(p.outputTokens()), "ignore_eos", p.ignoreEos())
                 : p.workload() instanceof DescribedWorkload d ? d.describe() : Map.of("kind", p.workload().getClass().getName()));
         m.put("seed", spec.seed());
-        m.put("prompt_calibration", in.calibration() != null ? in.calibration().description()
+        m.put("prompt_calibration", in.calibration() != null ? (in.calibration().exact() ? ""
+                : "estimate: synthetic words, no tokenizer answered; ") + in.calibration().description()
                 : p.workload() != null ? "the workload's own" : "off: synthetic words, one token each on the embedded simulator");
         SweepSpec.Steps steps = spec.steps();
         m.put("step_duration_s", wholeTrace ? null : (Object) (steps.duration().toNanos() / 1e9));
@@ -74,6 +76,14 @@ final class SweepManifest {
         if (spec.background() != null) {
             m.put("background", background(spec.background()));
         }
+        return m;
+    }
+
+    /** The calibrated prompts' description, its lengths written as an uncalibrated sweep's are. */
+    private static Map<String, Object> calibrated(Map<String, Object> described, SweepSpec.Prompts p) {
+        Map<String, Object> m = new LinkedHashMap<>(described);
+        m.put("input_tokens", length(p.inputTokens()));
+        m.put("output_tokens", length(p.outputTokens()));
         return m;
     }
 

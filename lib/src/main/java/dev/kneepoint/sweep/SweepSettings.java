@@ -36,7 +36,7 @@ final class SweepSettings {
     dev.kneepoint.workload.LengthDistribution inputLengths;
     dev.kneepoint.workload.LengthDistribution outputLengths;
     boolean ignoreEos = true;
-    boolean calibrate;
+    Calibrate calibrate = SweepDefaults.CALIBRATE;
     Workload workload;
     Duration stepDuration = SweepDefaults.STEP_DURATION;
     Duration warmup = SweepDefaults.WARMUP;

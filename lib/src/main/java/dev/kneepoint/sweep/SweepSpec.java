@@ -114,7 +114,7 @@ public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts pro
      * and trace prompts to the server's token count, measured before the first step.
      */
     public record Prompts(Workload workload, LengthDistribution inputTokens, LengthDistribution outputTokens,
-                          boolean ignoreEos, boolean calibrate) {
+                          boolean ignoreEos, Calibrate calibrate) {
     }
 
     /**

@@ -45,7 +45,7 @@ public interface TokenCounter {
                 || target.apiKind() == dev.kneepoint.client.ApiKind.OLLAMA_CHAT) {
             return ollama(target);
         }
-        return new ServerTokenizer(target.baseUrl(), target.model(), dev.kneepoint.client.HttpClients.forTarget(target),
+        return new ServerTokenizer(target.baseUrl(), target.model(), dev.kneepoint.client.HttpClients.forChecks(target),
                 target.apiKind());
     }
 
@@ -60,7 +60,7 @@ public interface TokenCounter {
      */
     static TokenCounter ollama(TargetConfig target) {
         return new OllamaTokenCounter(target.baseUrl(), target.model(), target.extraBody(),
-                dev.kneepoint.client.HttpClients.forTarget(target));
+                dev.kneepoint.client.HttpClients.forChecks(target));
     }
 
     /** Like {@link #server(TargetConfig)} from a base URL and model name. */

@@ -71,13 +71,18 @@ class LlamaServerSweepTest {
         for (ApiKind kind : List.of(ApiKind.COMPLETIONS, ApiKind.CHAT)) {
             RunResult plain = Kneepoint.sweep(target(kind)).concurrency(1).inputTokens(100).outputTokens(4)
                     .maxRequestsPerStep(3).warmup(Duration.ZERO).stepDuration(Duration.ofSeconds(60))
-                    .telemetry(Telemetry.off()).outputDir(dir).name("plain").run();
+                    .telemetry(Telemetry.off()).calibrate(false).outputDir(dir).name("plain").run();
+            RunResult auto = Kneepoint.sweep(target(kind)).concurrency(1).inputTokens(100).outputTokens(4)
+                    .maxRequestsPerStep(3).warmup(Duration.ZERO).stepDuration(Duration.ofSeconds(60))
+                    .telemetry(Telemetry.off()).outputDir(dir).name("auto").run();
             RunResult exact = Kneepoint.sweep(target(kind)).concurrency(1).inputTokens(100).outputTokens(4)
                     .maxRequestsPerStep(3).warmup(Duration.ZERO).stepDuration(Duration.ofSeconds(60))
                     .telemetry(Telemetry.off()).calibrate(true).outputDir(dir).name("exact").run();
             SESSION.report(kind + " prompt tokens for 100 requested: plain " + promptTokens(plain)
                     + ", calibrated " + promptTokens(exact));
             assertThat(promptTokens(exact)).as("%s calibrated", kind).hasSize(3).containsOnly(100);
+            // Left alone, a sweep calibrates where the server can tokenize, as llama-server can.
+            assertThat(promptTokens(auto)).as("%s by default", kind).hasSize(3).containsOnly(100);
             // The synthetic words are not one SmolLM2 token each: uncalibrated, the count is off.
             assertThat(promptTokens(plain)).as("%s uncalibrated", kind).hasSize(3).doesNotContain(100);
         }

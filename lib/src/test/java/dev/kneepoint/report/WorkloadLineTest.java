@@ -34,6 +34,11 @@ class WorkloadLineTest {
                 """;
         assertThat(WorkloadLine.of(JSON.readTree(manifest)))
                 .isEqualTo("Workload: synthetic prompts of 512 tokens and answers of uniform(32..96) tokens; open loop.");
+        // Calibration left to itself against a server without a tokenizer: words, and the header says so.
+        String estimate = manifest.replace("\"calibrated: 1.31 tokens/word\"",
+                "\"estimate: synthetic words, no tokenizer answered; ESTIMATE (4 chars/token): ...\"");
+        assertThat(WorkloadLine.of(JSON.readTree(estimate))).contains("synthetic prompts of 512 words (token counts "
+                + "estimated: the server has no tokenizer endpoint)");
     }
 
     @Test

@@ -17,6 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,8 +50,9 @@ class SweepCalibrateTest {
         Path runs = dir.resolve("runs");
         try (Simulator sim = Simulator.start(SimConfig.presetBuilder("fast").build())) {
             TargetConfig chat = Kneepoint.target(sim);
-            RunResult plain = fourRequests(chat, runs, "plain").run();
+            RunResult plain = fourRequests(chat, runs, "plain").calibrate(false).run();
             RunResult exact = fourRequests(chat, runs, "exact").calibrate(true).run();
+            RunResult auto = fourRequests(chat, runs, "auto").run(); // the default: exact where the server tokenizes
 
             // Without calibration the template comes on top: the test would fail if calibrate were ignored.
             assertThat(records(plain)).hasSize(4)
@@ -61,6 +66,46 @@ class SweepCalibrateTest {
             assertThat(config.get("workload").get("lengths_exact").asBoolean()).isTrue();
             assertThat(RunLoader.load(plain.directory().orElseThrow()).manifest().get("config")
                     .get("prompt_calibration").asText()).startsWith("off:");
+            assertThat(records(auto)).extracting(r -> r.tokens().promptTokens()).containsOnly(100);
+            JsonNode autoConfig = RunLoader.load(auto.directory().orElseThrow()).manifest().get("config");
+            assertThat(autoConfig.get("prompt_calibration").asText()).startsWith("exact: server:");
+            // The workload's lengths read as an uncalibrated sweep's do: numbers, not fixed(N).
+            assertThat(autoConfig.at("/workload/input_tokens").asInt()).isEqualTo(100);
+        }
+    }
+
+    /** A chat server with no tokenizer and no Ollama API: every other path is a 404. */
+    private static MockWebServer noTokenizer() throws Exception {
+        MockWebServer server = new MockWebServer();
+        server.setDispatcher(new Dispatcher() {
+            @Override
+            public MockResponse dispatch(RecordedRequest r) {
+                if (!r.getUrl().encodedPath().endsWith("/chat/completions")) {
+                    return new MockResponse.Builder().code(404).body("not found").build();
+                }
+                return new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(
+                        "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":null}]}\n\n"
+                        + "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],"
+                        + "\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":1}}\n\ndata: [DONE]\n\n").build();
+            }
+        });
+        server.start();
+        return server;
+    }
+
+    @Test
+    void leftAloneWithoutATokenizerItSendsWordsAndSaysTheLengthsAreEstimates() throws Exception {
+        try (MockWebServer server = noTokenizer()) {
+            TargetConfig t = Kneepoint.target(server.url("/").toString(), "m");
+            RunResult r = fourRequests(t, dir.resolve("runs"), "estimate").outputTokens(1).run();
+            assertThat(records(r)).hasSize(4).allSatisfy(rec -> assertThat(rec.isOk()).isTrue());
+            JsonNode config = RunLoader.load(r.directory().orElseThrow()).manifest().get("config");
+            assertThat(config.get("prompt_calibration").asText()).startsWith("estimate: synthetic words, no tokenizer "
+                    + "answered; ESTIMATE").contains("/tokenize");
+            assertThat(config.at("/workload/kind").asText()).isEqualTo("synthetic");
+            // The same server with calibration required stops before the first step, naming what it tried.
+            assertThatThrownBy(() -> fourRequests(t, dir.resolve("runs"), "required").calibrate(true).run())
+                    .hasMessageContaining("calibrate: no tokenizer of the target could be used");
         }
     }
 

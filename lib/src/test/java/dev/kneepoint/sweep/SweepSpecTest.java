@@ -45,7 +45,7 @@ class SweepSpecTest {
                 .maxRequestsPerStep(20).name("closed").validate();
         assertThat(spec.mode()).isEqualTo(new Mode.Closed(List.of(1, 2, 4), Duration.ofMillis(5), SweepDefaults.RAMP_UP, true));
         assertThat(spec.target().apiKind()).isEqualTo(ApiKind.OLLAMA_CHAT); // the api override, resolved
-        assertThat(spec.prompts()).isEqualTo(new SweepSpec.Prompts(null, Lengths.fixed(64), Lengths.fixed(8), true, false));
+        assertThat(spec.prompts()).isEqualTo(new SweepSpec.Prompts(null, Lengths.fixed(64), Lengths.fixed(8), true, Calibrate.AUTO));
         assertThat(spec.seed()).isEqualTo(7);
         assertThat(spec.steps()).isEqualTo(new SweepSpec.Steps(SweepDefaults.STEP_DURATION, Duration.ofSeconds(1),
                 SweepDefaults.PAUSE, SweepDefaults.DRAIN_TIMEOUT, 20));
@@ -120,7 +120,7 @@ class SweepSpecTest {
         try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             TargetConfig target = Kneepoint.target("http://127.0.0.1:" + server.getLocalPort(), "m");
             SweepSpec spec = Kneepoint.sweep(target).concurrency(1).calibrate(true).validate();
-            assertThat(spec.prompts().calibrate()).isTrue();
+            assertThat(spec.prompts().calibrate()).isEqualTo(Calibrate.ON);
             server.setSoTimeout(300);
             assertThatThrownBy(server::accept).as("no connection reached the target").isInstanceOf(SocketTimeoutException.class);
         }
