@@ -36,8 +36,7 @@ final class Adequacy {
     /** The caveats of {@code steps}, one line per kind of problem naming every step that has it; empty when none. */
     static List<String> caveats(List<StepResult> steps) {
         List<String> out = new ArrayList<>();
-        List<StepResult> thin = matching(steps, s -> s.counts().requestsOk() > 0
-                && s.counts().requestsOk() < MIN_REQUESTS_FOR_P99);
+        List<StepResult> thin = matching(steps, Adequacy::thin);
         if (!thin.isEmpty()) {
             out.add("p99 rests on fewer than " + MIN_REQUESTS_FOR_P99 + " OK requests in " + list(thin,
                     s -> s.counts().requestsOk() + " requests") + ": there it is about the step's maximum; "
@@ -85,7 +84,13 @@ final class Adequacy {
                 + Format.pct(Math.abs(t.riseMs()) / t.meanMs()) + " of its mean, t=" + Format.num(Math.abs(t.t()));
     }
 
-    private static boolean windowTooShort(StepResult s) {
+    /** Whether {@code s}'s p99 rests on fewer than {@link #MIN_REQUESTS_FOR_P99} OK requests (and some). */
+    static boolean thin(StepResult s) {
+        return s.counts().requestsOk() > 0 && s.counts().requestsOk() < MIN_REQUESTS_FOR_P99;
+    }
+
+    /** Whether {@code s}'s window is shorter than {@link #MIN_WINDOW_E2E_P99S} times its E2E p99. */
+    static boolean windowTooShort(StepResult s) {
         double p99S = s.latency().e2e().p99() / 1e3;
         return s.counts().requestsOk() > 0 && s.windowS() > 0 && !Double.isNaN(p99S)
                 && s.windowS() < MIN_WINDOW_E2E_P99S * p99S;

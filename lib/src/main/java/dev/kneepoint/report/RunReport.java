@@ -1,5 +1,8 @@
 package dev.kneepoint.report;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.kneepoint.analysis.AnalysisJson;
 import dev.kneepoint.analysis.Knee;
 import dev.kneepoint.analysis.KneeOptions;
 import dev.kneepoint.analysis.KneeReport;
@@ -32,6 +35,8 @@ import org.knowm.xchart.XYChart;
  *   <li>{@code report.txt}: the plain answer and its caveats ({@link dev.kneepoint.analysis.Answer}), the step
  *       summary table, then the knee analysis with its method and readings;</li>
  *   <li>{@code steps.csv}: every step metric, one row per step;</li>
+ *   <li>{@code analysis.json}: the same verdict for machines ({@link AnalysisJson}): knee, zone, operating points,
+ *       sustainable load, per-step adequacy flags and the readings, in stable snake_case;</li>
  *   <li>{@code knee.png}, {@code latency_vs_load.png}, {@code ttft_cdf.png}, {@code timeseries.png} (with the
  *       server's running and waiting requests on one more axis when the run has that telemetry),
  *       {@code interactivity.png} (system vs per-user tok/s, {@link dev.kneepoint.plot.InteractivityPlot});</li>
@@ -41,8 +46,10 @@ import org.knowm.xchart.XYChart;
  */
 public final class RunReport {
     /** Files written by {@link #write(Path)}, in order. */
-    public static final List<String> FILES = List.of("report.txt", "steps.csv", "knee.png", "latency_vs_load.png",
+    public static final List<String> FILES = List.of("report.txt", "steps.csv", AnalysisJson.FILE, "knee.png", "latency_vs_load.png",
             "ttft_cdf.png", "timeseries.png", "interactivity.png");
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private RunReport() {}
 
@@ -67,6 +74,7 @@ public final class RunReport {
         try {
             Files.writeString(runDirectory.resolve("report.txt"), text, StandardCharsets.UTF_8);
             Tables.steps(run).write().csv(runDirectory.resolve("steps.csv").toFile());
+            JSON.writeValue(runDirectory.resolve(AnalysisJson.FILE).toFile(), AnalysisJson.of(run, knee));
             List<XYChart> charts = new ArrayList<>();
             charts.add(Plots.knee(knee));
             charts.add(Plots.percentilesVsLoad(run));
@@ -77,7 +85,7 @@ public final class RunReport {
                 loaded.stepsWithTelemetry().write().csv(runDirectory.resolve("steps_telemetry.csv").toFile());
             }
             for (int i = 0; i < charts.size(); i++) {
-                ChartFiles.write(charts.get(i), runDirectory.resolve(FILES.get(i + 2)));
+                ChartFiles.write(charts.get(i), runDirectory.resolve(FILES.get(i + 3)));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the report into " + runDirectory + ": " + e.getMessage(), e);

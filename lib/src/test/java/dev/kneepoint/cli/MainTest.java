@@ -37,11 +37,15 @@ class MainTest {
         assertThat(dirs).hasSize(2);
         assertThat(dirs.get(0).getFileName().toString()).endsWith("-cli");
         for (String f : List.of("manifest.json", "requests.jsonl", "summary.json", "steps.jsonl", "report.txt",
-                "steps.csv", "knee.png", "latency_vs_load.png", "ttft_cdf.png", "timeseries.png", "interactivity.png")) {
+                "steps.csv", "analysis.json", "knee.png", "latency_vs_load.png", "ttft_cdf.png", "timeseries.png", "interactivity.png")) {
             assertThat(dirs.get(0).resolve(f)).isNotEmptyFile();
         }
         assertThat(Files.readAllBytes(dirs.get(0).resolve("knee.png"))).startsWith(0x89, 'P', 'N', 'G');
         assertThat(dirs.get(0).resolve("report.txt")).content().contains("c=2").contains("Readings:");
+        var analysis = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dirs.get(0).resolve("analysis.json")
+                .toFile());
+        assertThat(analysis.get("steps")).extracting(x -> x.get("step").asText()).containsExactly("c=1", "c=2");
+        assertThat(analysis.get("readings")).hasSize(8);
         String analyzed = capture(() -> Main.execute("analyze", dirs.get(0).toString(), dirs.get(1).toString()), 0);
         assertThat(analyzed).contains("c=1").contains("c=2").contains("== Comparison against");
         importGpuAddsAServerHostLog(dirs.get(1));

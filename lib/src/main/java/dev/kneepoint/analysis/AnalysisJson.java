@@ -1,0 +1,137 @@
+package dev.kneepoint.analysis;
+
+import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.Slo;
+import dev.kneepoint.metrics.StepResult;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import tech.tablesaw.api.Table;
+
+/**
+ * The verdict of a run for machines: what {@code analysis.json} in a run directory holds (docs/ANALYSIS.md
+ * "analysis.json" documents every field). Keys are stable snake_case; a number that does not exist (no knee, an
+ * interval open upwards) is {@code null}, never NaN; every verdict that can be absent says why.
+ */
+public final class AnalysisJson {
+    /** The file name in a run directory. */
+    public static final String FILE = "analysis.json";
+    /** Bumped when a field changes meaning or is removed (added fields keep it). */
+    public static final int SCHEMA_VERSION = 1;
+
+    private AnalysisJson() {}
+
+    /** {@code run}'s analysis {@code k} as a tree of maps, lists, strings, numbers, booleans and nulls. */
+    public static Map<String, Object> of(RunResult run, KneeReport k) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("schema_version", SCHEMA_VERSION);
+        m.put("run_id", k.runId());
+        m.put("throughput_metric", k.throughputColumn());
+        m.put("latency_metric", k.latencyColumn());
+        m.put("slo", slo(k.slo()));
+        m.put("answer", k.answer().sentences());
+        m.put("caveats", k.answer().caveats());
+        m.put("knee", point(k.kneeStep(), k.kneeLoad(), k.steps().rowCount() < 3
+                ? "fewer than 3 steps: no knee verdict" : "no knee in the tested range: inelastic segments never "
+                + "persist"));
+        m.put("efficient_zone", k.efficientZone());
+        m.put("recommended", point(k.recommendedStep(), k.recommendedLoad(),
+                "no step at or below the knee meets the SLO set"));
+        String closedWithoutSlo = "not judged: a closed loop without a latency SLO sustains every load, only slower";
+        boolean open = run.steps().stream().anyMatch(s -> s.info().isOpenLoop());
+        m.put("max_sustainable", point(k.maxSustainableStep(), k.maxSustainableLoad(), open || !k.slo().isEmpty()
+                ? "no step meets the SLO set" + (open ? " and kept up with its offered rate" : "") : closedWithoutSlo));
+        Map<String, Object> points = new LinkedHashMap<>();
+        points.put("latency_first", operatingPoint(k.operatingPoints().latencyFirst()));
+        points.put("throughput_first", operatingPoint(k.operatingPoints().throughputFirst()));
+        m.put("operating_points", points);
+        m.put("refine_loads", k.refineLoads());
+        m.put("steps", steps(run, k));
+        List<Map<String, Object>> readings = new ArrayList<>();
+        for (Reading r : k.readings()) {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("kind", lower(r.kind().name()));
+            x.put("status", lower(r.status().name()));
+            x.put("finding", r.finding());
+            x.put("evidence", r.evidence());
+            readings.add(x);
+        }
+        m.put("readings", readings);
+        return m;
+    }
+
+    private static List<Map<String, Object>> steps(RunResult run, KneeReport k) {
+        Table t = k.steps();
+        String lat = k.latencyColumn();
+        String low = lat.replace("_ms", "_ci_low_ms");
+        String high = lat.replace("_ms", "_ci_high_ms");
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int i = 0; i < t.rowCount(); i++) {
+            String label = t.stringColumn("step").get(i);
+            StepResult s = run.step(label);
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("step", label);
+            x.put("load", num(t.doubleColumn("load").get(i)));
+            x.put("throughput", num(t.doubleColumn(k.throughputColumn()).get(i)));
+            x.put("latency", num(t.doubleColumn(lat).get(i)));
+            x.put("latency_ci_low", num(t.doubleColumn(low).get(i)));
+            x.put("latency_ci_high", num(t.doubleColumn(high).get(i)));
+            x.put("meets_slo", t.booleanColumn("meets_slo").get(i));
+            String v = t.stringColumn("slo_violations").get(i);
+            x.put("slo_violations", v.isEmpty() ? List.of() : Arrays.asList(v.split("; ")));
+            x.put("role", t.stringColumn("role").get(i));
+            x.put("client_bound", t.booleanColumn("client_bound").get(i));
+            Map<String, Object> a = new LinkedHashMap<>();
+            a.put("ok_requests", s.counts().requestsOk());
+            a.put("thin_percentile", Adequacy.thin(s));
+            a.put("short_window", Adequacy.windowTooShort(s));
+            a.put("no_steady_state", Adequacy.trending(s));
+            x.put("adequacy", a);
+            out.add(x);
+        }
+        return out;
+    }
+
+    private static Map<String, Object> point(String step, double load, String reasonWhenNone) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("step", step);
+        p.put("load", step == null ? null : num(load));
+        if (step == null) {
+            p.put("reason", reasonWhenNone);
+        }
+        return p;
+    }
+
+    private static Map<String, Object> operatingPoint(OperatingPoints.Point p) {
+        Map<String, Object> x = new LinkedHashMap<>();
+        x.put("step", p.step());
+        x.put("load", p.named() ? num(p.load()) : null);
+        x.put("why", p.why());
+        return x;
+    }
+
+    private static Map<String, Object> slo(Slo slo) {
+        if (slo.isEmpty()) {
+            return null;
+        }
+        Map<String, Object> x = new LinkedHashMap<>();
+        x.put("ttft_ms", num(slo.ttftMs()));
+        x.put("tpot_ms", num(slo.tpotMs()));
+        x.put("itl_ms", num(slo.itlMs()));
+        x.put("itl_percentile", num(slo.itlPercentile()));
+        x.put("e2e_ms", num(slo.e2eMs()));
+        x.put("basis", lower(slo.basis().name()));
+        return x;
+    }
+
+    private static Double num(double v) {
+        return Double.isFinite(v) ? v : null;
+    }
+
+    private static String lower(String name) {
+        return name.toLowerCase(Locale.ROOT);
+    }
+}
