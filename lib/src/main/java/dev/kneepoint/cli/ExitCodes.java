@@ -6,7 +6,7 @@ import dev.kneepoint.metrics.RunResult;
 final class ExitCodes {
     /** Measured: every step completed requests (failures, if any, are in the results). */
     static final int MEASURED = 0;
-    /** A check or SLO gate failed (kept for the {@code check} command: the measurement itself is fine). */
+    /** A check or SLO gate failed ({@code check}: a requirement does not hold; the measurement itself is fine). */
     static final int GATE_FAILED = 1;
     /** Bad input, or a target that failed the preflight: nothing was measured. */
     static final int BAD_INPUT = 2;

@@ -3,11 +3,11 @@ package dev.kneepoint.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** Entry point of {@code bin/kneepoint}: demo, run, sim, analyze. */
+/** Entry point of {@code bin/kneepoint}: demo, run, sim, analyze, check, ... */
 @Command(name = "kneepoint", mixinStandardHelpOptions = true, version = "kneepoint 0.1.0",
         description = "Measures what an LLM server really delivers under load.",
-        subcommands = {DemoCommand.class, RunCommand.class, SimCommand.class, AnalyzeCommand.class, BenchCommand.class, SimBenchCommand.class,
-                PeerReportCommand.class, ImportGpuCommand.class})
+        subcommands = {DemoCommand.class, RunCommand.class, SimCommand.class, AnalyzeCommand.class, CheckCommand.class,
+                BenchCommand.class, SimBenchCommand.class, PeerReportCommand.class, ImportGpuCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {
