@@ -49,6 +49,7 @@ public final class AnalysisJson {
         points.put("throughput_first", operatingPoint(k.operatingPoints().throughputFirst()));
         m.put("operating_points", points);
         m.put("refine_loads", k.refineLoads());
+        m.put("slo_search", k.sloCapacity() == null ? null : search(k.sloCapacity()));
         m.put("steps", steps(run, k));
         List<Map<String, Object>> readings = new ArrayList<>();
         for (Reading r : k.readings()) {
@@ -74,16 +75,16 @@ public final class AnalysisJson {
             StepResult s = run.step(label);
             Map<String, Object> x = new LinkedHashMap<>();
             x.put("step", label);
-            x.put("load", num(t.doubleColumn("load").get(i)));
-            x.put("throughput", num(t.doubleColumn(k.throughputColumn()).get(i)));
-            x.put("latency", num(t.doubleColumn(lat).get(i)));
-            x.put("latency_ci_low", num(t.doubleColumn(low).get(i)));
-            x.put("latency_ci_high", num(t.doubleColumn(high).get(i)));
-            x.put("meets_slo", t.booleanColumn("meets_slo").get(i));
+            x.put("load", num(t.doubleColumn("load").getDouble(i)));
+            x.put("throughput", num(t.doubleColumn(k.throughputColumn()).getDouble(i)));
+            x.put("latency", num(t.doubleColumn(lat).getDouble(i)));
+            x.put("latency_ci_low", num(t.doubleColumn(low).getDouble(i)));
+            x.put("latency_ci_high", num(t.doubleColumn(high).getDouble(i)));
+            x.put("meets_slo", Boolean.TRUE.equals(t.booleanColumn("meets_slo").get(i)));
             String v = t.stringColumn("slo_violations").get(i);
             x.put("slo_violations", v.isEmpty() ? List.of() : Arrays.asList(v.split("; ")));
             x.put("role", t.stringColumn("role").get(i));
-            x.put("client_bound", t.booleanColumn("client_bound").get(i));
+            x.put("client_bound", Boolean.TRUE.equals(t.booleanColumn("client_bound").get(i)));
             Map<String, Object> a = new LinkedHashMap<>();
             a.put("ok_requests", s.counts().requestsOk());
             a.put("thin_percentile", Adequacy.thin(s));
@@ -93,6 +94,36 @@ public final class AnalysisJson {
             out.add(x);
         }
         return out;
+    }
+
+    private static Map<String, Object> search(SloCapacity c) {
+        Map<String, Object> x = new LinkedHashMap<>();
+        x.put("dimension", c.dimension());
+        x.put("target_attainment", c.target());
+        x.put("tolerance", c.tolerance());
+        x.put("max_passing", probe(c.maxPassing()));
+        x.put("min_failing", probe(c.minFailing()));
+        x.put("closed", c.closed());
+        x.put("uncertain", c.uncertain());
+        x.put("answer", c.sentence());
+        x.put("probes", c.probes().stream().map(AnalysisJson::probe).toList());
+        return x;
+    }
+
+    private static Map<String, Object> probe(SloCapacity.Probe p) {
+        if (p == null) {
+            return null;
+        }
+        Map<String, Object> x = new LinkedHashMap<>();
+        x.put("step", p.step());
+        x.put("load", num(p.load()));
+        x.put("requests", p.requests());
+        x.put("good", p.good());
+        x.put("attainment", num(p.attainment()));
+        x.put("attainment_ci_low", num(p.low()));
+        x.put("attainment_ci_high", num(p.high()));
+        x.put("passes", p.passes());
+        return x;
     }
 
     private static Map<String, Object> point(String step, double load, String reasonWhenNone) {

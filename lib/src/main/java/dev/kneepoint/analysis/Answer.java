@@ -35,7 +35,7 @@ public record Answer(List<String> sentences, List<String> caveats) {
     }
 
     static Answer of(LoadCurve l, Slo slo, int top, int knee, int sustainable, List<Reading> readings,
-                     List<String> kneeNotes, OperatingPoints points) {
+                     List<String> kneeNotes, OperatingPoints points, SloCapacity search) {
         List<String> s = new ArrayList<>();
         int peak = peak(l);
         if (peak < 0) {
@@ -46,7 +46,7 @@ public record Answer(List<String> sentences, List<String> caveats) {
         s.add("Peak output throughput " + Format.num(p.rates().outputTokensPerS()) + " tok/s at " + l.label(peak)
                 + " (" + Format.num(p.rates().requestsPerS()) + " req/s).");
         s.add(efficient(l, top, knee));
-        s.add(capacity(l, slo, sustainable));
+        s.add(search != null ? search.sentence() : capacity(l, slo, sustainable));
         s.add(points.sentence(l));
         s.add(limit(readings));
         List<String> caveats = new ArrayList<>(Adequacy.caveats(l.steps()));

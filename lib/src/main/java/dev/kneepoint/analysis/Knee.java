@@ -77,19 +77,21 @@ public final class Knee {
         }
         String latencyColumn = ladder.metric().percentileColumn(options.percentile());
         KneeEvidence evidence = KneeEvidence.of(ladder, knee);
-        OperatingPoints points = OperatingPoints.of(ladder, slo, top, knee, sustainable, Answer.peak(ladder));
         Table stepsTable = stepsTable(ladder, violations, knee, zone, options, evidence);
         Table elasticity = elasticityTable(ladder, segments);
         String method = KneeText.method(run, ladder, options, slo, segments, knee, zone, top, sustainable, latencyColumn,
                 evidence);
         List<Reading> readings = Readings.of(ladder, knee, options.requests(), options.telemetry());
+        SloCapacity search = options.sloSearch() == null ? null : SloCapacity.of(run, options.sloSearch());
+        OperatingPoints points = OperatingPoints.of(ladder, slo, top, knee, sustainable, Answer.peak(ladder))
+                .after(search, ladder.openLoop());
         return new KneeReport(run.runId(), options.throughput().column(), latencyColumn, slo, stepsTable,
                 elasticity, knee < 0 ? null : ladder.label(knee), knee < 0 ? Double.NaN : ladder.load(knee), zone,
                 top < 0 ? null : ladder.label(top), top < 0 ? Double.NaN : ladder.load(top),
                 sustainable < 0 ? null : ladder.label(sustainable),
                 sustainable < 0 ? Double.NaN : ladder.load(sustainable), method, readings,
-                Answer.of(ladder, slo, top, knee, sustainable, readings, evidence.notes(), points), evidence.refine(),
-                points);
+                Answer.of(ladder, slo, top, knee, sustainable, readings, evidence.notes(), points, search),
+                evidence.refine(), points, search);
     }
 
     /**

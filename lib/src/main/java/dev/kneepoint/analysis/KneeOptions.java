@@ -20,11 +20,14 @@ import tech.tablesaw.api.Table;
  * @param maxFailureRate  a step meets the SLO set only when its failure rate is at most this; default 0.01
  * @param requests        the run's per-request table ({@link Tables#requests}), optional: enables the
  *                        prompt-length and sustained-failure readings
+ * @param sloSearch       the SLO capacity search the run made ({@code Sweep.sloSearch}), or null: its answer
+ *                        ({@link SloCapacity}) replaces the capacity sentence of the answer
  * @param telemetry       the run's telemetry ({@link RunTables#telemetry()}); empty when not given: enables the
  *                        server-limit reading (batch slots, KV cache or admission, from the server's gauges)
  */
 public record KneeOptions(Throughput throughput, LatencyMetric latency, double percentile, int persistence,
-                          Slo slo, double maxFailureRate, Table requests, TelemetryData telemetry) {
+                          Slo slo, double maxFailureRate, Table requests, TelemetryData telemetry,
+                          SloCapacity.Goal sloSearch) {
 
     public KneeOptions {
         telemetry = telemetry == null ? TelemetryData.empty() : telemetry;
@@ -99,6 +102,7 @@ public record KneeOptions(Throughput throughput, LatencyMetric latency, double p
         private double maxFailureRate = 0.01;
         private Table requests;
         private TelemetryData telemetry;
+        private SloCapacity.Goal sloSearch;
 
         private Builder() {}
 
@@ -120,6 +124,9 @@ public record KneeOptions(Throughput throughput, LatencyMetric latency, double p
         /** The run's telemetry, for the server-limit reading; null or empty: that reading has no data. */
         public Builder telemetry(TelemetryData telemetry) { this.telemetry = telemetry; return this; }
 
+        /** The SLO capacity search the run made, or null (default): see {@link KneeOptions#sloSearch()}. */
+        public Builder sloSearch(SloCapacity.Goal goal) { this.sloSearch = goal; return this; }
+
         public KneeOptions build() {
             new Problems()
                     .check(throughput != null, "throughput must not be null (OUTPUT_TOKENS, REQUESTS or GOODPUT)")
@@ -128,7 +135,7 @@ public record KneeOptions(Throughput throughput, LatencyMetric latency, double p
                     .check(maxFailureRate >= 0 && maxFailureRate <= 1,
                             "maxFailureRate must be in [0, 1], got " + maxFailureRate)
                     .throwPlainIfAny("Invalid knee options");
-            return new KneeOptions(throughput, latency, percentile, persistence, slo, maxFailureRate, requests, telemetry);
+            return new KneeOptions(throughput, latency, percentile, persistence, slo, maxFailureRate, requests, telemetry, sloSearch);
         }
     }
 }

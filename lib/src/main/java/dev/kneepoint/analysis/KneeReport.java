@@ -36,12 +36,15 @@ import tech.tablesaw.api.Table;
  *                           no knee below the top step or the ladder is already fine there); the answer's caveats
  *                           name them
  * @param operatingPoints    where to run for each goal: latency-first and throughput-first ({@link OperatingPoints})
+ * @param sloCapacity        the SLO capacity search's answer when the run was one ({@link KneeOptions#sloSearch()}),
+ *                           else null
  */
 public record KneeReport(String runId, String throughputColumn, String latencyColumn, Slo slo, Table steps,
                          Table elasticity, String kneeStep, double kneeLoad, List<String> efficientZone,
                          String recommendedStep, double recommendedLoad, String maxSustainableStep,
                          double maxSustainableLoad, String method, List<Reading> readings,
-                         Answer answer, List<Double> refineLoads, OperatingPoints operatingPoints) {
+                         Answer answer, List<Double> refineLoads, OperatingPoints operatingPoints,
+                         SloCapacity sloCapacity) {
 
     public KneeReport {
         Objects.requireNonNull(runId, "runId");

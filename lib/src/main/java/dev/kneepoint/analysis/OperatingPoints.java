@@ -41,6 +41,21 @@ public record OperatingPoints(Point latencyFirst, Point throughputFirst) {
         return new OperatingPoints(latencyFirst(l, slo, top, knee, sustainable), throughputFirst(l, slo, sustainable, peak));
     }
 
+    /**
+     * After an SLO capacity search, both points rest on its answer, the highest passing probe: latency-first at
+     * {@code 1 - HEADROOM} of it, throughput-first at it; the knee's points when the search found no passing load.
+     */
+    OperatingPoints after(SloCapacity search, boolean openLoop) {
+        if (search == null || search.maxPassing() == null) {
+            return this;
+        }
+        SloCapacity.Probe p = search.maxPassing();
+        double load = openLoop ? p.load() * (1 - HEADROOM) : Math.max(1, Math.floor(p.load() * (1 - HEADROOM)));
+        return new OperatingPoints(new Point(p.step(), load, Format.pct(1 - HEADROOM) + " of the searched SLO "
+                + "capacity " + p.step() + ", " + Format.pct(HEADROOM) + " headroom for bursts"),
+                new Point(p.step(), p.load(), "the searched SLO capacity, no headroom"));
+    }
+
     private static Point latencyFirst(LoadCurve l, Slo slo, int top, int knee, int sustainable) {
         if (!slo.isEmpty() && sustainable >= 0) {
             double capacity = l.load(sustainable);

@@ -2,6 +2,7 @@ package dev.kneepoint.cli;
 
 import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.sweep.Sweep;
+import dev.kneepoint.sweep.SweepDefaults;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -18,6 +19,24 @@ final class SloOptions {
 
     @Option(names = "--slo-e2e", description = "SLO on end-to-end latency for goodput, e.g. 10s")
     Duration sloE2e;
+
+    @Option(names = "--slo-search", paramLabel = "concurrency|rate", description = "Search for the highest load at "
+            + "which the SLO set holds for --slo-attainment of requests: closed-loop users from 1, or open-loop rates "
+            + "from a one-user probe's rate, doubling then bisecting (replaces --concurrency / --rate)")
+    String sloSearch;
+
+    @Option(names = "--slo-attainment", paramLabel = "FRACTION", description = "Share of requests a searched load "
+            + "must keep within every objective, failures counting as misses (default: "
+            + SweepDefaults.SLO_ATTAINMENT + ")")
+    Double sloAttainment;
+
+    @Option(names = "--slo-tolerance", paramLabel = "FRACTION", description = "A rate search ends when its bracket is "
+            + "this narrow relative to the passing rate (default: " + SweepDefaults.SLO_SEARCH_TOLERANCE + ")")
+    Double sloTolerance;
+
+    @Option(names = "--slo-max-probes", paramLabel = "N", description = "The most probe steps of an SLO search "
+            + "(default: " + SweepDefaults.SLO_SEARCH_MAX_PROBES + ")")
+    Integer sloMaxProbes;
 
     @Option(names = "--stop-failure-rate", description = "Stop the ladder after a step failing more than this fraction")
     Double stopFailureRate;
@@ -39,6 +58,22 @@ final class SloOptions {
                 slo.e2eMs(millis(sloE2e));
             }
             sweep.slo(slo.build());
+        }
+        if (sloSearch == null && (sloAttainment != null || sloTolerance != null || sloMaxProbes != null)) {
+            throw new IllegalArgumentException("--slo-attainment, --slo-tolerance and --slo-max-probes apply to an SLO "
+                    + "search only: add --slo-search concurrency|rate");
+        }
+        if (sloSearch != null) {
+            sweep.sloSearch(sloSearch);
+            if (sloAttainment != null) {
+                sweep.sloAttainment(sloAttainment);
+            }
+            if (sloTolerance != null) {
+                sweep.sloSearchTolerance(sloTolerance);
+            }
+            if (sloMaxProbes != null) {
+                sweep.sloSearchMaxProbes(sloMaxProbes);
+            }
         }
         if (stopFailureRate != null) {
             sweep.stopWhenFailureRateAbove(stopFailureRate);

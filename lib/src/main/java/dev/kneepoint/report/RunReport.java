@@ -1,5 +1,6 @@
 package dev.kneepoint.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.kneepoint.analysis.AnalysisJson;
@@ -8,6 +9,7 @@ import dev.kneepoint.analysis.KneeOptions;
 import dev.kneepoint.analysis.KneeReport;
 import dev.kneepoint.analysis.LatencyMetric;
 import dev.kneepoint.analysis.RunTables;
+import dev.kneepoint.analysis.SloCapacity;
 import dev.kneepoint.analysis.SummaryText;
 import dev.kneepoint.analysis.Tables;
 import dev.kneepoint.metrics.RunResult;
@@ -62,13 +64,16 @@ public final class RunReport {
         RunTables loaded = RunTables.load(runDirectory);
         RunResult run = loaded.run();
         KneeReport knee = Knee.analyze(run, KneeOptions.builder().requests(loaded.requests())
-                .telemetry(loaded.telemetry()).build());
+                .telemetry(loaded.telemetry()).sloSearch(searchGoal(loaded.source().manifest())).build());
         StringBuilder text = new StringBuilder(knee.answer().toString());
         String workload = WorkloadLine.of(loaded.source().manifest());
         text.append(workload.isEmpty() ? "" : workload + "\n").append('\n').append(SummaryText.format(run));
         if (!loaded.problems().isEmpty()) {
             text.append("requests.jsonl problems: ").append(loaded.problems().size()).append(" unreadable line(s), first: ")
                     .append(loaded.problems().get(0)).append('\n');
+        }
+        if (knee.sloCapacity() != null) {
+            text.append('\n').append(knee.sloCapacity().table());
         }
         text.append('\n').append(knee.summary()).append('\n');
         try {
@@ -91,6 +96,16 @@ public final class RunReport {
             throw new UncheckedIOException("cannot write the report into " + runDirectory + ": " + e.getMessage(), e);
         }
         return text.toString();
+    }
+
+    /** The SLO search a run's manifest records ({@code config.slo_search}), or null when it was none. */
+    static SloCapacity.Goal searchGoal(JsonNode manifest) {
+        JsonNode s = manifest == null ? null : manifest.path("config").path("slo_search");
+        if (s == null || !s.isObject()) {
+            return null;
+        }
+        return new SloCapacity.Goal(s.path("dimension").asText(), s.path("attainment").asDouble(),
+                s.path("tolerance").asDouble());
     }
 
     private static XYChart timeSeries(RunTables loaded) {

@@ -90,6 +90,39 @@ public final class Sweep {
     }
 
     /**
+     * Search for the highest load at which the {@link #slo(Slo) SLO set} holds for at least
+     * {@link #sloAttainment(double) 99 %} of requests (failures count as misses): {@code "concurrency"} (closed-loop
+     * users from 1) or {@code "rate"} (open-loop request rates from a one-user probe's rate; latency from the
+     * intended start). Loads double until one fails, then the bracket is bisected until it closes (adjacent users;
+     * rates within {@link #sloSearchTolerance(double) 5 %}), each probe a full step written to the run directory;
+     * at most {@link #sloSearchMaxProbes(int) 12} probes. The answer, with a 95 % interval on each probe's
+     * attainment, is {@code analysis.SloCapacity} ({@code slo_search} in {@code analysis.json}). Needs a latency SLO;
+     * replaces concurrency levels and rates.
+     */
+    public Sweep sloSearch(String dimension) {
+        settings.sloSearch = Objects.requireNonNull(dimension, "dimension");
+        return this;
+    }
+
+    /** The share of requests an SLO search's load must keep within every objective, in (0, 1); default 0.99. */
+    public Sweep sloAttainment(double fraction) {
+        settings.sloAttainment = fraction;
+        return this;
+    }
+
+    /** A rate search ends when the bracket is this narrow relative to its passing rate, in (0, 1); default 0.05. */
+    public Sweep sloSearchTolerance(double fraction) {
+        settings.sloTolerance = fraction;
+        return this;
+    }
+
+    /** The most probes of an SLO search (2 to 40; default 12); the bracket so far is reported when they run out. */
+    public Sweep sloSearchMaxProbes(int probes) {
+        settings.sloMaxProbes = probes;
+        return this;
+    }
+
+    /**
      * Users of a {@link #rateSweep(int) rate sweep}'s first {@code throughput} step (default
      * {@value SweepDefaults#THROUGHPUT_CONCURRENCY}); the sweep doubles them (at most 3 times) until throughput
      * stops rising, so too few costs probes and too many only queues in the server.

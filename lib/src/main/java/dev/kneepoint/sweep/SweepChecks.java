@@ -54,7 +54,9 @@ final class SweepChecks {
         }
         SweepCalibration.check(s, problems);
         int calibrationAt = problems.size();
-        if (s.sweepsRates()) {
+        if (s.searchesSlo()) {
+            SweepSloSearch.check(s, problems);
+        } else if (s.sweepsRates()) {
             checkRateSweep(s, problems);
         } else if (s.replaysTrace()) {
             SweepTrace.check(s, problems);
@@ -101,16 +103,16 @@ final class SweepChecks {
             problems.addAll(s.telemetry.problems());
         }
         BackgroundStream background = background(s, problems);
-        if (s.sweepsRates() && background != null && background.perStep()) {
-            problems.add("background: per-step rates cannot follow a rate sweep, whose open steps are planned during"
-                    + " the run; use a steady background (background(workload, rateRps))");
+        if ((s.sweepsRates() || s.searchesSlo()) && background != null && background.perStep()) {
+            problems.add("background: per-step rates cannot follow a " + (s.searchesSlo() ? "SLO search" : "rate sweep")
+                    + ", whose steps are planned during the run; use a steady background (background(workload, rateRps))");
         }
         if (s.throughputConcurrencySet && !s.sweepsRates()) {
             problems.add("throughputConcurrency applies to a rate sweep only: add rateSweep(n), or remove it");
         }
         int ladderSteps = s.sweepsRates() ? 2 + Math.max(0, s.rateSweepSteps) : s.replaysTrace() ? Math.max(1, s.rates.size())
                 : s.concurrency.isEmpty() ? s.rates.size() : s.concurrency.size();
-        if (background != null && background.perStep() && !s.sweepsRates()
+        if (background != null && background.perStep() && !s.sweepsRates() && !s.searchesSlo()
                 && background.stepRatesRps().size() != ladderSteps) {
             problems.add("background: " + background.stepRatesRps().size() + " per-step rates for a ladder of "
                     + ladderSteps + " steps; give one rate per step (0 for none)");
@@ -178,7 +180,10 @@ final class SweepChecks {
         SweepSpec.Arrival arrival = new SweepSpec.Arrival(s.arrival, s.burstCv);
         SweepSpec.InFlightCap cap = new SweepSpec.InFlightCap(s.maxInFlight, s.capPolicy);
         Mode mode;
-        if (s.sweepsRates()) {
+        if (s.searchesSlo()) {
+            mode = new Mode.SloSearch(s.sloSearch, s.sloAttainment, s.sloTolerance, s.sloMaxProbes, s.thinkTime,
+                    s.rampUp, arrival, cap);
+        } else if (s.sweepsRates()) {
             mode = new Mode.RateSweep(s.rateSweepSteps, s.throughputConcurrency, arrival, cap);
         } else if (s.replaysTrace()) {
             SweepSpec.TraceSource source = s.trace != null ? new SweepSpec.TraceSource.Given(s.trace)

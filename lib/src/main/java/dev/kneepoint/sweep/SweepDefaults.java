@@ -37,6 +37,12 @@ public final class SweepDefaults {
      * target has a tokenizer ({@link Sweep#calibrate(boolean)}).
      */
     public static final Calibrate CALIBRATE = Calibrate.AUTO;
+    /** An SLO capacity search's target: the share of requests that must meet every objective. */
+    public static final double SLO_ATTAINMENT = 0.99;
+    /** A rate search ends when its bracket is this narrow, relative to the passing rate. */
+    public static final double SLO_SEARCH_TOLERANCE = 0.05;
+    /** The most probe steps of an SLO capacity search (doubling, then bisecting). */
+    public static final int SLO_SEARCH_MAX_PROBES = 12;
     /** Synthetic prompt length, tokens. */
     public static final int INPUT_TOKENS = 128;
     /** Output length asked for ({@code max_tokens}), tokens. */

@@ -85,6 +85,7 @@ final class SweepExecution {
                 case SweepSpec.TraceSource.Given given -> given.workload();
             };
             case Mode.RateSweep r -> rateSweep = r;
+            case Mode.SloSearch s -> { }
             case Mode.Closed c -> { }
             case Mode.Open o -> { }
         }
@@ -238,6 +239,9 @@ final class SweepExecution {
             return GateDecision.proceed();
         }
         StepResult last = results.get(results.size() - 1);
+        if (spec.mode() instanceof Mode.SloSearch search) {
+            return SweepSloSearch.plan(spec, search, results);
+        }
         if (rateSweep != null && !step.isOpenLoop()) {
             // The probes: the throughput step overloads the server by design, so the user's stop bounds apply to the
             // open steps only (as GuideLLM skips its escalation check after the throughput step).

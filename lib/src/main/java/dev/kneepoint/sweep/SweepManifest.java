@@ -2,6 +2,7 @@ package dev.kneepoint.sweep;
 
 import dev.kneepoint.load.BackgroundStream;
 import dev.kneepoint.sweep.SweepSpec.Mode;
+import dev.kneepoint.analysis.SloCapacity;
 import dev.kneepoint.workload.DescribedWorkload;
 import dev.kneepoint.workload.LengthDistribution;
 import dev.kneepoint.client.Preflight;
@@ -22,6 +23,17 @@ final class SweepManifest {
         boolean wholeTrace = false;
         boolean baseline = false;
         switch (spec.mode()) { // what only the mode has; a rate sweep has no baseline (its synchronous probe is one)
+            case Mode.SloSearch s -> {
+                m.put("mode", s.dimension().equals(SloCapacity.RATE) ? "open" : "closed");
+                m.put("slo_search", SweepSloSearch.describe(s));
+                if (s.dimension().equals(SloCapacity.RATE)) {
+                    arrival(m, s.arrival());
+                    cap(m, s.cap());
+                } else {
+                    m.put("think_time_s", s.thinkTime().toNanos() / 1e9);
+                    m.put("ramp_up_s", s.rampUp().toNanos() / 1e9);
+                }
+            }
             case Mode.RateSweep r -> {
                 m.put("mode", "rate-sweep");
                 m.put("rate_sweep", SweepRates.describe(r)); // mutable: the run adds what it measured and planned

@@ -25,7 +25,8 @@ final class SweepPlan {
 
     /**
      * The ladder: one closed-loop step per concurrency level, one open-loop step per rate, the trace's steps, or a
-     * rate sweep's two probes (its open steps are planned during the run, by {@link SweepRates#plan}).
+     * rate sweep's two probes (its open steps are planned during the run, by {@link SweepRates#plan}), or an SLO
+     * search's first probe (the others planned by {@link SweepSloSearch#plan}).
      *
      * @param trace the trace being replayed (read by the run, or the one given); null unless the mode is a trace
      */
@@ -37,6 +38,7 @@ final class SweepPlan {
                     StepSequence.rates(o.ratesRps(), openStep(spec, o.ratesRps().get(0), o.arrival(), o.cap())));
             case Mode.Trace t -> baseline(t.baseline(), SweepTrace.ladder(spec, t, Objects.requireNonNull(trace, "trace")));
             case Mode.RateSweep r -> SweepRates.probes(spec, r);
+            case Mode.SloSearch s -> SweepSloSearch.probes(spec, s);
         };
         return l.withPause(spec.steps().pause());
     }

@@ -55,10 +55,14 @@ final class SweepRates {
     static List<Double> between(double low, double high, int n) {
         List<Double> rates = new ArrayList<>(n);
         for (int k = 1; k <= n; k++) {
-            double r = low + k * (high - low) / (n + 1);
-            rates.add(new BigDecimal(r).round(new MathContext(5)).doubleValue());
+            rates.add(readable(low + k * (high - low) / (n + 1)));
         }
         return rates;
+    }
+
+    /** A planned rate rounded to 5 significant digits: a readable step label that stays within 0.005% of it. */
+    static double readable(double rate) {
+        return new BigDecimal(rate).round(new MathContext(5)).doubleValue();
     }
 
     /**

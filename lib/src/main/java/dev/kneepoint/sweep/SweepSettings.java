@@ -25,6 +25,10 @@ final class SweepSettings {
     List<Integer> concurrency = List.of();
     List<Double> rates = List.of();
     int rateSweepSteps;
+    String sloSearch;
+    double sloAttainment = SweepDefaults.SLO_ATTAINMENT;
+    double sloTolerance = SweepDefaults.SLO_SEARCH_TOLERANCE;
+    int sloMaxProbes = SweepDefaults.SLO_SEARCH_MAX_PROBES;
     int throughputConcurrency = SweepDefaults.THROUGHPUT_CONCURRENCY;
     boolean throughputConcurrencySet;
     String arrival = SweepDefaults.ARRIVAL;
@@ -98,5 +102,9 @@ final class SweepSettings {
 
     boolean sweepsRates() {
         return rateSweepSteps != 0;
+    }
+
+    boolean searchesSlo() {
+        return sloSearch != null;
     }
 }

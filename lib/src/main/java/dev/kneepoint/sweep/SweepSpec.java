@@ -83,6 +83,18 @@ public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts pro
          */
         record RateSweep(int openSteps, int throughputConcurrency, Arrival arrival, InFlightCap cap) implements Mode {
         }
+
+        /**
+         * The SLO capacity search of {@link Sweep#sloSearch(String)}: probes of one {@code dimension}
+         * ({@code concurrency}: closed-loop steps from one user; {@code rate}: a one-user {@code synchronous} probe,
+         * then open-loop steps from its request rate) doubling until one misses the {@code attainment} target, then
+         * bisecting the bracket until it closes (adjacent users; a rate within {@code tolerance}) or
+         * {@code maxProbes} steps have run. {@code thinkTime} and {@code rampUp} shape the closed probes,
+         * {@code arrival} and {@code cap} the open ones.
+         */
+        record SloSearch(String dimension, double attainment, double tolerance, int maxProbes, Duration thinkTime,
+                         Duration rampUp, Arrival arrival, InFlightCap cap) implements Mode {
+        }
     }
 
     /** Where a replayed trace comes from: a file read before the first step, or a workload already built. */

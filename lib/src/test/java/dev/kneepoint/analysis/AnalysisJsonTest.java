@@ -68,4 +68,14 @@ class AnalysisJsonTest {
         assertThat(j.at("/steps/0/meets_slo").asBoolean()).isFalse();
         assertThat(j.at("/steps/0/slo_violations/0").asText()).contains("e2e");
     }
+
+    @Test
+    void aStepWithoutOkRequestsHasNullNumbers() throws Exception {
+        var run = run("dead", s(1, 100, 500), s(2, Double.NaN, 500).ok(0).failed(50, "CONNECTION_ERROR"), s(4, 300, 600));
+        JsonNode j = json(run, Knee.analyze(run));
+        assertThat(j.at("/steps/1/step").asText()).isEqualTo("c=2");
+        assertThat(j.at("/steps/1/latency").isNull()).isTrue();
+        assertThat(j.at("/steps/1/throughput").isNull()).isTrue();
+        assertThat(j.at("/steps/1/adequacy/ok_requests").asLong()).isZero();
+    }
 }

@@ -55,6 +55,8 @@ public final class Ladders {
         Slo slo = Slo.none();
         ClientHealth client = ClientHealth.NOT_MEASURED;
         LatencyTrend trend = LatencyTrend.NONE;
+        double goodFraction = 1; // of the OK requests (no failures): what met the SLO set
+        String label; // null: c=N or rate=R
 
         Spec(double load, double tokensPerS, double latencyMs) {
             this.load = load;
@@ -75,10 +77,13 @@ public final class Ladders {
         public Spec slo(Slo s) { slo = s; return this; }
         public Spec client(ClientHealth h) { client = h; return this; }
         public Spec trend(LatencyTrend t) { trend = t; return this; }
+        /** This fraction of the OK requests met the SLO set (the others did not): goodput and good fraction. */
+        public Spec good(double fraction) { goodFraction = fraction; return this; }
+        public Spec label(String l) { label = l; return this; }
     }
 
     static StepResult step(int index, Spec s) {
-        String label = s.open ? "rate=" + Format.num(s.load) : "c=" + (int) s.load;
+        String label = s.label != null ? s.label : s.open ? "rate=" + Format.num(s.load) : "c=" + (int) s.load;
         StepInfo info = s.open
                 ? new StepInfo(index, label, StepInfo.OPEN, -1, s.load, "poisson", -1, "", 0, -1, -1)
                 : new StepInfo(index, label, StepInfo.CLOSED, (int) s.load, Double.NaN, "", -1, "", 0, -1, -1);
@@ -94,7 +99,8 @@ public final class Ladders {
         return StepResult.builder().info(info).window(w).windowS(60).requestsOk(s.ok).requestsFailed(s.failed)
                 .cancelled(s.cancelled)                .failuresByClass(s.failures).ttft(ttft).ttftSched(ttft).itl(itl).chunkGap(itl).tpot(tpot).e2e(lat)
                 .e2eSched(lat).scheduleLag(lag).outputTokensPerS(s.tokensPerS).inputTokensPerS(rps * 100)
-                .requestsPerS(rps).goodputRps(rps).goodFraction(1).failureRate(fr).concurrencyMean(s.load)
+                .requestsPerS(rps).goodputRps(rps * s.goodFraction)
+                .goodFraction(s.ok + s.failed == 0 ? Double.NaN : s.ok * s.goodFraction / (s.ok + s.failed)).failureRate(fr).concurrencyMean(s.load)
                 .tokenSources(Map.of("server_usage", s.ok)).meanPromptTokens(100)
                 .meanOutputTokens(rps == 0 ? Double.NaN : s.tokensPerS / rps).slo(s.slo).trend(s.trend)
                 .clientCheck(ClientCheck.evaluate(info, 60, s.ok + s.failed, lag, s.client, ClientThresholds.defaults()))

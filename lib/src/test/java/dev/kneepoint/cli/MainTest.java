@@ -138,6 +138,23 @@ class MainTest {
     }
 
     @Test
+    void anSloSearchRunsFromTheCommandLine() throws Exception {
+        try (Simulator sim = Simulator.start(SimConfig.preset("fast"))) {
+            String printed = capture(() -> Main.execute("run", "--url", sim.url(), "--model", "sim-fast",
+                    "--slo-search", "concurrency", "--slo-ttft", "2s", "--slo-max-probes", "2", "--input-tokens", "16",
+                    "--output-tokens", "8", "--duration", "500ms", "--warmup", "100ms", "--out", out.toString(),
+                    "--name", "search"), 0);
+            // Two probes allowed: 1 and 2 users both pass a 2 s TTFT objective, so the capacity is above them.
+            assertThat(printed).contains("SLO capacity: above every probe: the highest, c=2,")
+                    .contains("SLO capacity search (concurrency, target 99.0% of requests within the SLO set):");
+        }
+        assertThat(errOf(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--slo-search",
+                "concurrency", "--out", out.toString()))).contains("sloSearch needs a latency SLO to search against");
+        assertThat(errOf(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--concurrency", "1",
+                "--slo-attainment", "0.9", "--out", out.toString()))).contains("apply to an SLO search only");
+    }
+
+    @Test
     void durationsReadHumanUnits() {
         assertThat(Durations.parse("500ms")).isEqualTo(Duration.ofMillis(500));
         assertThat(Durations.parse("1.5s")).isEqualTo(Duration.ofMillis(1500));
