@@ -53,6 +53,7 @@ class SloSearchTest {
         String report = RunReport.write(dir);
         assertThat(report).contains("SLO capacity: 4 users (c=4 attains 100.0%");
         JsonNode j = new ObjectMapper().readTree(dir.resolve("analysis.json").toFile());
+        assertThat(dir.resolve(RunReport.SLO_SEARCH_CHART)).isNotEmptyFile();
         assertThat(j.at("/slo_search/dimension").asText()).isEqualTo("concurrency");
         assertThat(j.at("/slo_search/max_passing/step").asText()).isEqualTo("c=4");
         assertThat(j.at("/slo_search/min_failing/step").asText()).isEqualTo("c=5");

@@ -3,6 +3,7 @@ package dev.kneepoint.plot;
 import dev.kneepoint.analysis.Knee;
 import dev.kneepoint.analysis.KneeReport;
 import dev.kneepoint.analysis.LatencyMetric;
+import dev.kneepoint.analysis.SloCapacity;
 import dev.kneepoint.metrics.RunResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +43,11 @@ public final class Plots {
     /** Throughput vs interactivity for {@code run} with an existing report of it. */
     public static XYChart interactivity(RunResult run, KneeReport report) {
         return InteractivityPlot.of(run, report).build();
+    }
+
+    /** An SLO capacity search's probes: attainment vs load with 95 % intervals and the target ({@link SloSearchPlot}). */
+    public static XYChart sloSearch(SloCapacity capacity) {
+        return SloSearchPlot.of(capacity).build();
     }
 
     /** p50/p90/p99 of the default latency (TTFT sched for open loop, TTFT for closed) vs load, knee marked. */

@@ -41,7 +41,8 @@ import org.knowm.xchart.XYChart;
  *       sustainable load, per-step adequacy flags and the readings, in stable snake_case;</li>
  *   <li>{@code knee.png}, {@code latency_vs_load.png}, {@code ttft_cdf.png}, {@code timeseries.png} (with the
  *       server's running and waiting requests on one more axis when the run has that telemetry),
- *       {@code interactivity.png} (system vs per-user tok/s, {@link dev.kneepoint.plot.InteractivityPlot});</li>
+ *       {@code interactivity.png} (system vs per-user tok/s, {@link dev.kneepoint.plot.InteractivityPlot}), and for
+ *       an SLO capacity search {@code slo_search.png} (its probes' attainment, {@link dev.kneepoint.plot.SloSearchPlot});</li>
  *   <li>{@code steps_telemetry.csv}, when the run has telemetry: the step table with each step window's telemetry
  *       ({@link RunTables#stepsWithTelemetry()}).</li>
  * </ul>
@@ -50,6 +51,9 @@ public final class RunReport {
     /** Files written by {@link #write(Path)}, in order. */
     public static final List<String> FILES = List.of("report.txt", "steps.csv", AnalysisJson.FILE, "knee.png", "latency_vs_load.png",
             "ttft_cdf.png", "timeseries.png", "interactivity.png");
+
+    /** The chart of an SLO capacity search's probes, written beside {@link #FILES} when the run was one. */
+    public static final String SLO_SEARCH_CHART = "slo_search.png";
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -91,6 +95,9 @@ public final class RunReport {
             }
             for (int i = 0; i < charts.size(); i++) {
                 ChartFiles.write(charts.get(i), runDirectory.resolve(FILES.get(i + 3)));
+            }
+            if (knee.sloCapacity() != null) {
+                ChartFiles.write(Plots.sloSearch(knee.sloCapacity()), runDirectory.resolve(SLO_SEARCH_CHART));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the report into " + runDirectory + ": " + e.getMessage(), e);
