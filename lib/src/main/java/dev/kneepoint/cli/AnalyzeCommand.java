@@ -31,6 +31,10 @@ final class AnalyzeCommand implements Callable<Integer> {
             + "that a comparison calls better or worse; smaller significant ones are 'same (within PCT%%)' (default: 2)")
     double minEffectPct = 100 * CompareOptions.DEFAULT_MIN_RELATIVE_EFFECT;
 
+    @Option(names = "--verbose", description = "Print each run's whole report (the knee's method, every reading and "
+            + "its evidence), not only the answer, the table and the readings that apply")
+    boolean verbose;
+
     @Override
     public Integer call() {
         if (runs.stream().map(p -> p.toAbsolutePath().normalize()).distinct().count() < runs.size()) {
@@ -40,7 +44,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         List<RunResult> results = new ArrayList<>();
         for (Path dir : runs) {
             System.out.println("== " + dir);
-            System.out.print(RunReport.write(dir));
+            System.out.print(RunReport.write(dir, verbose));
             System.out.println();
             results.add(Kneepoint.load(dir));
         }

@@ -74,7 +74,7 @@ final class DemoCommand implements Callable<Integer>, OptionDefaults.Own {
             RunResult ladder = configure(Kneepoint.ladder(target, concurrency), "concurrency").run();
             Path ladderDir = output.directory(ladder);
             System.out.println("== Closed loop: concurrency ladder");
-            System.out.print(RunReport.write(ladderDir));
+            System.out.print(RunReport.write(ladderDir, output.verbose));
 
             double capacity = ladder.steps().stream().mapToDouble(s -> s.rates().requestsPerS()).max().orElse(1.0);
             double[] rates = {round(capacity * 0.5), round(capacity * 0.9), round(capacity * 1.2)};
@@ -84,7 +84,7 @@ final class DemoCommand implements Callable<Integer>, OptionDefaults.Own {
             System.out.println();
             Path openDir = output.directory(open);
             System.out.println("== Open loop: request-rate ladder (Poisson arrivals)");
-            System.out.print(RunReport.write(openDir));
+            System.out.print(RunReport.write(openDir, output.verbose));
             System.out.println();
             System.out.println("Simulator emission lag p99: "
                     + String.format(Locale.ROOT, "%.2f ms", sim.stats().emissionLagP99().toNanos() / 1e6)

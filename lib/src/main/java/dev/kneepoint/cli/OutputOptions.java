@@ -18,6 +18,10 @@ final class OutputOptions {
             + "(default: ${DEFAULT-VALUE})")
     String name;
 
+    @Option(names = "--verbose", description = "Print the whole report (the knee's method, every reading and its "
+            + "evidence), not only the answer, the table and the readings that apply; report.txt always has it")
+    boolean verbose;
+
     /** {@code sweep} writing into {@code --out} under {@code --name}; returns it. */
     Sweep applyTo(Sweep sweep) {
         return sweep.outputDir(out).name(name);

@@ -115,7 +115,7 @@ final class RunCommand implements Callable<Integer> {
         Sweep sweep = configure(Kneepoint.sweep(access.applyTo(target.builder()).build()));
         RunResult result = sweep.run();
         Path dir = output.directory(result);
-        System.out.print(RunReport.write(dir));
+        System.out.print(RunReport.write(dir, output.verbose));
         System.out.println("\nrun directory: " + dir + " (report.txt, steps.csv, plots as PNG)");
         return ExitCodes.of(result);
     }

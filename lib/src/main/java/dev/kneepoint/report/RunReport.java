@@ -60,11 +60,21 @@ public final class RunReport {
     private RunReport() {}
 
     /**
-     * Writes the report files into the run directory and returns the text report.
+     * Writes the report files into the run directory and returns the text report, {@code report.txt}: the answer,
+     * the step table, then the knee's method and every reading with its evidence.
      *
      * @throws UncheckedIOException when the directory cannot be read or written
      */
     public static String write(Path runDirectory) {
+        return write(runDirectory, true);
+    }
+
+    /**
+     * Writes the report files, as {@link #write(Path)}, and returns {@code report.txt}'s text when {@code verbose},
+     * else its brief form for a console: the answer and the step table, then the readings that apply, one line
+     * each, and where the evidence is.
+     */
+    public static String write(Path runDirectory, boolean verbose) {
         RunTables loaded = RunTables.load(runDirectory);
         RunResult run = loaded.run();
         KneeReport knee = Knee.analyze(run, KneeOptions.builder().requests(loaded.requests())
@@ -79,6 +89,7 @@ public final class RunReport {
         if (knee.sloCapacity() != null) {
             text.append('\n').append(knee.sloCapacity().table());
         }
+        String brief = text + brief(knee);
         text.append('\n').append(knee.summary()).append('\n');
         try {
             Files.writeString(runDirectory.resolve("report.txt"), text, StandardCharsets.UTF_8);
@@ -102,7 +113,18 @@ public final class RunReport {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the report into " + runDirectory + ": " + e.getMessage(), e);
         }
-        return text.toString();
+        return verbose ? text.toString() : brief;
+    }
+
+    /** The readings that apply, by finding, and where the rest is. */
+    private static String brief(KneeReport knee) {
+        StringBuilder sb = new StringBuilder("\nReadings that apply:");
+        if (knee.applicableReadings().isEmpty()) {
+            sb.append(" none.");
+        }
+        knee.applicableReadings().forEach(r -> sb.append("\n- ").append(r.kind()).append(": ").append(r.finding()));
+        return sb.append("\n(the knee's method and every reading with its evidence: report.txt, or --verbose)\n")
+                .toString();
     }
 
     /** The SLO search a run's manifest records ({@code config.slo_search}), or null when it was none. */

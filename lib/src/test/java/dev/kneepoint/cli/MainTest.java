@@ -110,6 +110,9 @@ class MainTest {
                     "--concurrency", "4", "--input-tokens", "normal:32,6", "--output-tokens", "uniform:4..12",
                     "--duration", "800ms", "--warmup", "0s", "--out", out.toString(), "--name", "lengths"), 0);
             assertThat(printed).contains("answers of uniform(4..12) tokens");
+            // The console is brief: the readings that apply by finding; report.txt keeps the evidence.
+            assertThat(printed).contains("Readings that apply:").contains("report.txt, or --verbose")
+                    .doesNotContain("Evidence:");
         }
         Path dir;
         try (Stream<Path> list = Files.list(out)) {
@@ -132,6 +135,8 @@ class MainTest {
         assertThat(prompts).hasSizeGreaterThanOrEqualTo(5);
         assertThat(json.readTree(dir.resolve("manifest.json").toFile()).at("/config/workload/output_tokens").asText())
                 .isEqualTo("uniform(4..12)");
+        assertThat(dir.resolve("report.txt")).content().contains("Readings:").contains("Evidence:");
+        assertThat(capture(() -> Main.execute("analyze", "--verbose", dir.toString()), 0)).contains("Evidence:");
         assertThat(errOf(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--concurrency", "1",
                 "--output-tokens", "uniform:12-4", "--out", out.toString())))
                 .contains("--output-tokens").contains("uniform needs MIN..MAX").contains("e.g. 128 or uniform:32..96");
