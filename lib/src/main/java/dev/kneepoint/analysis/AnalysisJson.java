@@ -26,6 +26,11 @@ public final class AnalysisJson {
 
     /** {@code run}'s analysis {@code k} as a tree of maps, lists, strings, numbers, booleans and nulls. */
     public static Map<String, Object> of(RunResult run, KneeReport k) {
+        return of(run, k, null);
+    }
+
+    /** {@link #of(RunResult, KneeReport)} with the run's cost figures ({@code efficiency}; null: none known). */
+    public static Map<String, Object> of(RunResult run, KneeReport k, Efficiency efficiency) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("schema_version", SCHEMA_VERSION);
         m.put("run_id", k.runId());
@@ -50,6 +55,7 @@ public final class AnalysisJson {
         m.put("operating_points", points);
         m.put("refine_loads", k.refineLoads());
         m.put("slo_search", k.sloCapacity() == null ? null : search(k.sloCapacity()));
+        m.put("efficiency", efficiency == null || !efficiency.known() ? null : efficiency(efficiency));
         m.put("steps", steps(run, k));
         List<Map<String, Object>> readings = new ArrayList<>();
         for (Reading r : k.readings()) {
@@ -94,6 +100,26 @@ public final class AnalysisJson {
             out.add(x);
         }
         return out;
+    }
+
+    private static Map<String, Object> efficiency(Efficiency e) {
+        Map<String, Object> x = new LinkedHashMap<>();
+        x.put("gpus", e.gpus() > 0 ? e.gpus() : null);
+        x.put("gpus_from", e.gpusFrom());
+        x.put("price_per_hour_usd", num(e.pricePerHour()));
+        x.put("power_sampled", e.powerSampled());
+        x.put("steps", e.steps().stream().map(r -> {
+            Map<String, Object> y = new LinkedHashMap<>();
+            y.put("step", r.step());
+            y.put("output_tokens_per_s_per_gpu", num(r.outputTokensPerSPerGpu()));
+            y.put("usd_per_mtok_output", num(r.usdPerMtokOutput()));
+            y.put("usd_per_mtok_input", num(r.usdPerMtokInput()));
+            y.put("gpu_power_w", num(r.gpuPowerW()));
+            y.put("joules_per_output_token", num(r.joulesPerOutputToken()));
+            y.put("output_tokens_per_joule", num(r.outputTokensPerJoule()));
+            return y;
+        }).toList());
+        return x;
     }
 
     private static Map<String, Object> search(SloCapacity c) {

@@ -106,6 +106,14 @@ final class RunCommand implements Callable<Integer> {
             + "before the first step (the first requests then carry the JVM's class loading and JIT)")
     boolean noClientWarmup;
 
+    @Option(names = "--gpus", paramLabel = "N", description = "GPUs serving the target, for tokens/s per GPU "
+            + "(default: counted in the GPU telemetry, if any)")
+    Integer gpus;
+
+    @Option(names = "--price-per-hour", paramLabel = "USD", description = "What the whole deployment measured costs per "
+            + "hour (all its GPUs together), for $ per million output and input tokens")
+    Double pricePerHour;
+
     @Option(names = "--no-preflight", description = "Skip the check before the first step (GET /v1/models where the "
             + "API has it, and one small request, must succeed; otherwise the run stops, exit 2, naming the cause)")
     boolean noPreflight;
@@ -155,6 +163,9 @@ final class RunCommand implements Callable<Integer> {
         telemetry.applyTo(sweep);
         if (noIgnoreEos) {
             sweep.ignoreEos(false);
+        }
+        if (gpus != null || pricePerHour != null) {
+            sweep.cost(gpus == null ? 0 : gpus, pricePerHour == null ? Double.NaN : pricePerHour);
         }
         if (calibrate && noCalibrate) {
             throw new IllegalArgumentException("--calibrate and --no-calibrate contradict each other: give one");

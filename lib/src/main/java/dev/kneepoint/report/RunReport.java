@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.kneepoint.analysis.AnalysisJson;
+import dev.kneepoint.analysis.Efficiency;
 import dev.kneepoint.analysis.Knee;
 import dev.kneepoint.analysis.KneeOptions;
 import dev.kneepoint.analysis.KneeReport;
@@ -89,12 +90,16 @@ public final class RunReport {
         if (knee.sloCapacity() != null) {
             text.append('\n').append(knee.sloCapacity().table());
         }
+        Efficiency efficiency = efficiency(run, loaded);
+        if (efficiency.known()) {
+            text.append('\n').append(efficiency.table());
+        }
         String brief = text + brief(knee);
         text.append('\n').append(knee.summary()).append('\n');
         try {
             Files.writeString(runDirectory.resolve("report.txt"), text, StandardCharsets.UTF_8);
             Tables.steps(run).write().csv(runDirectory.resolve("steps.csv").toFile());
-            JSON.writeValue(runDirectory.resolve(AnalysisJson.FILE).toFile(), AnalysisJson.of(run, knee));
+            JSON.writeValue(runDirectory.resolve(AnalysisJson.FILE).toFile(), AnalysisJson.of(run, knee, efficiency));
             List<XYChart> charts = new ArrayList<>();
             charts.add(Plots.knee(knee));
             charts.add(Plots.percentilesVsLoad(run));
@@ -125,6 +130,16 @@ public final class RunReport {
         knee.applicableReadings().forEach(r -> sb.append("\n- ").append(r.kind()).append(": ").append(r.finding()));
         return sb.append("\n(the knee's method and every reading with its evidence: report.txt, or --verbose)\n")
                 .toString();
+    }
+
+    /** The run's cost figures, from the deployment its manifest records ({@code config.cost}) and its telemetry. */
+    private static Efficiency efficiency(RunResult run, RunTables loaded) {
+        JsonNode m = loaded.source().manifest();
+        JsonNode c = m == null ? null : m.path("config").path("cost");
+        int gpus = c == null ? 0 : c.path("gpus").asInt(0);
+        double price = c == null || !c.path("price_per_hour_usd").isNumber() ? Double.NaN
+                : c.path("price_per_hour_usd").asDouble();
+        return Efficiency.of(run, loaded.telemetry(), gpus, price);
     }
 
     /** The SLO search a run's manifest records ({@code config.slo_search}), or null when it was none. */

@@ -104,6 +104,18 @@ public final class Sweep {
         return this;
     }
 
+    /**
+     * What the measured deployment costs, for the reports' cost figures ({@code analysis.Efficiency}): {@code gpus}
+     * serving the target (0: count them in the GPU telemetry) and {@code pricePerHourUsd}, the whole deployment's
+     * price per hour (all its GPUs together; NaN: none). Each step then has output tok/s per GPU and dollars per
+     * million output and input tokens; energy per token comes from sampled GPU power.
+     */
+    public Sweep cost(int gpus, double pricePerHourUsd) {
+        settings.gpus = gpus;
+        settings.pricePerHour = pricePerHourUsd;
+        return this;
+    }
+
     /** The share of requests an SLO search's load must keep within every objective, in (0, 1); default 0.99. */
     public Sweep sloAttainment(double fraction) {
         settings.sloAttainment = fraction;

@@ -54,6 +54,10 @@ final class SweepChecks {
         }
         SweepCalibration.check(s, problems);
         int calibrationAt = problems.size();
+        if (s.gpus < 0 || !(Double.isNaN(s.pricePerHour) || (s.pricePerHour > 0 && Double.isFinite(s.pricePerHour)))) {
+            problems.add("cost: gpus must be >= 0 (0: count them in the GPU telemetry) and the price per hour a positive "
+                    + "number of USD, got " + s.gpus + " and " + s.pricePerHour);
+        }
         if (s.searchesSlo()) {
             SweepSloSearch.check(s, problems);
         } else if (s.sweepsRates()) {
@@ -202,7 +206,7 @@ final class SweepChecks {
                 new SweepSpec.Steps(s.stepDuration, warmup, s.pause, s.drainTimeout, s.maxRequestsPerStep),
                 s.slo, s.clientThresholds, s.stopFailureRate, s.stopP99Ms, background, s.telemetry,
                 s.writeRunDirectory ? s.outputDir : null, s.progress, s.allowConcurrent, s.clientWarmup,
-                s.preflight);
+                s.preflight, new SweepSpec.Cost(s.gpus, s.pricePerHour));
     }
 
     /**

@@ -72,6 +72,10 @@ final class SweepManifest {
                         "output_tokens", length(p.outputTokens()), "ignore_eos", p.ignoreEos())
                 : p.workload() instanceof DescribedWorkload d ? d.describe() : Map.of("kind", p.workload().getClass().getName()));
         m.put("seed", spec.seed());
+        Map<String, Object> cost = new LinkedHashMap<>();
+        cost.put("gpus", spec.cost().gpus() > 0 ? spec.cost().gpus() : null);
+        cost.put("price_per_hour_usd", Double.isNaN(spec.cost().pricePerHourUsd()) ? null : spec.cost().pricePerHourUsd());
+        m.put("cost", cost);
         m.put("prompt_calibration", in.calibration() != null ? (in.calibration().exact() ? ""
                 : "estimate: synthetic words, no tokenizer answered; ") + in.calibration().description()
                 : p.workload() != null ? "the workload's own" : "off: synthetic words, one token each on the embedded simulator");

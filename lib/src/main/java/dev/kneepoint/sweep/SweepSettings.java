@@ -26,6 +26,8 @@ final class SweepSettings {
     List<Double> rates = List.of();
     int rateSweepSteps;
     String sloSearch;
+    int gpus;
+    double pricePerHour = Double.NaN;
     double sloAttainment = SweepDefaults.SLO_ATTAINMENT;
     double sloTolerance = SweepDefaults.SLO_SEARCH_TOLERANCE;
     int sloMaxProbes = SweepDefaults.SLO_SEARCH_MAX_PROBES;

@@ -39,11 +39,13 @@ import java.util.List;
  * @param allowConcurrentRuns  whether another sweep of this JVM may drive the same target meanwhile
  * @param clientWarmup         whether the client's request path is warmed first
  * @param preflight            whether the target is checked before the first step ({@code Preflight})
+ * @param cost                 what the deployment costs, for the reports' cost figures
  */
 public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts prompts, long seed, Steps steps,
                         Slo slo, ClientThresholds clientThresholds, double stopFailureRate, double stopP99Ms,
                         BackgroundStream background, Telemetry telemetry, Path outputDir, LoadProgress progress,
-                        boolean allowConcurrentRuns, boolean clientWarmup, boolean preflight) {
+                        boolean allowConcurrentRuns, boolean clientWarmup, boolean preflight,
+                        Cost cost) {
 
     /** The kind of ladder a sweep runs, and what only that kind needs. */
     public sealed interface Mode {
@@ -95,6 +97,13 @@ public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts pro
         record SloSearch(String dimension, double attainment, double tolerance, int maxProbes, Duration thinkTime,
                          Duration rampUp, Arrival arrival, InFlightCap cap) implements Mode {
         }
+    }
+
+    /**
+     * What the measured deployment costs: {@code gpus} serving it (0: count them in the GPU telemetry) and its
+     * {@code pricePerHourUsd} for all of them (NaN: not given).
+     */
+    public record Cost(int gpus, double pricePerHourUsd) {
     }
 
     /** Where a replayed trace comes from: a file read before the first step, or a workload already built. */

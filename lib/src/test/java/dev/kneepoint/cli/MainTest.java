@@ -108,8 +108,11 @@ class MainTest {
         try (Simulator sim = Simulator.start(SimConfig.preset("fast"))) {
             String printed = capture(() -> Main.execute("run", "--url", sim.url(), "--model", "sim-fast",
                     "--concurrency", "4", "--input-tokens", "normal:32,6", "--output-tokens", "uniform:4..12",
+                    "--gpus", "2", "--price-per-hour", "3.6",
                     "--duration", "800ms", "--warmup", "0s", "--out", out.toString(), "--name", "lengths"), 0);
             assertThat(printed).contains("answers of uniform(4..12) tokens");
+            // $3.60 an hour is $0.001 a second; the table prints per step what a million tokens cost.
+            assertThat(printed).contains("Cost and energy (2 GPU(s), given; $3.60 per hour for the deployment");
             // The console is brief: the readings that apply by finding; report.txt keeps the evidence.
             assertThat(printed).contains("Readings that apply:").contains("report.txt, or --verbose")
                     .doesNotContain("Evidence:");
@@ -136,6 +139,13 @@ class MainTest {
         assertThat(json.readTree(dir.resolve("manifest.json").toFile()).at("/config/workload/output_tokens").asText())
                 .isEqualTo("uniform(4..12)");
         assertThat(dir.resolve("report.txt")).content().contains("Readings:").contains("Evidence:");
+        var analysis = json.readTree(dir.resolve("analysis.json").toFile());
+        var step = json.readTree(dir.resolve("analysis.json").toFile()).at("/efficiency/steps/0");
+        double outPerS = loadedOutputRate(dir);
+        assertThat(analysis.at("/efficiency/gpus").asInt()).isEqualTo(2);
+        assertThat(step.get("usd_per_mtok_output").asDouble()).isCloseTo(3.6 / 3600 / outPerS * 1e6,
+                org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(step.get("joules_per_output_token").isNull()).isTrue();
         assertThat(capture(() -> Main.execute("analyze", "--verbose", dir.toString()), 0)).contains("Evidence:");
         assertThat(errOf(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--concurrency", "1",
                 "--output-tokens", "uniform:12-4", "--out", out.toString())))
@@ -157,6 +167,10 @@ class MainTest {
                 "concurrency", "--out", out.toString()))).contains("sloSearch needs a latency SLO to search against");
         assertThat(errOf(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m", "--concurrency", "1",
                 "--slo-attainment", "0.9", "--out", out.toString()))).contains("apply to an SLO search only");
+    }
+
+    private static double loadedOutputRate(Path dir) {
+        return dev.kneepoint.io.RunLoader.load(dir).result().steps().get(0).rates().outputTokensPerS();
     }
 
     @Test
