@@ -21,11 +21,16 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * A latency-first point that is not a measured step (an open loop's rate with headroom) is placed by linear
  * interpolation in load between the two steps around it.
  *
- * <p>Series names: {@code steps}, {@code knee}, {@code latency-first}, {@code throughput-first}.
+ * The <em>frontier</em> joins the steps no other step beats on both axes (Pareto-optimal): a step off it is
+ * dominated, slower for each user and no more throughput. With {@link #perGpu(int)} the y axis is output tok/s per
+ * GPU, the chart used to pick an operating point across deployments of different sizes.
+ *
+ * <p>Series names: {@code steps}, {@code frontier}, {@code knee}, {@code latency-first}, {@code throughput-first}.
  */
 public final class InteractivityPlot extends ChartBuilder<InteractivityPlot> {
     private final RunResult run;
     private final KneeReport report;
+    private int gpus = 1;
 
     private InteractivityPlot(RunResult run, KneeReport report) {
         this.run = Objects.requireNonNull(run, "run");
@@ -37,6 +42,15 @@ public final class InteractivityPlot extends ChartBuilder<InteractivityPlot> {
         return new InteractivityPlot(run, report);
     }
 
+    /** The y axis as output tok/s per GPU, for a deployment of {@code gpus} (default 1: the system's tok/s). */
+    public InteractivityPlot perGpu(int gpus) {
+        if (gpus < 1) {
+            throw new IllegalArgumentException("gpus must be >= 1, got " + gpus);
+        }
+        this.gpus = gpus;
+        return this;
+    }
+
     @Override
     public XYChart build() {
         List<StepResult> steps = run.steps();
@@ -46,11 +60,13 @@ public final class InteractivityPlot extends ChartBuilder<InteractivityPlot> {
         double[] load = new double[n];
         for (int i = 0; i < n; i++) {
             x[i] = Tables.userTokensPerS(steps.get(i));
-            y[i] = steps.get(i).rates().outputTokensPerS();
+            y[i] = steps.get(i).rates().outputTokensPerS() / gpus;
             load[i] = steps.get(i).info().load();
         }
-        XYChart c = chart(ChartStyle.title("Throughput vs interactivity", report.runId(), null),
-                "per-user output rate, tok/s/user (1000 / tpot p50)", "system output tok/s (all users)");
+        XYChart c = chart(ChartStyle.title(gpus == 1 ? "Throughput vs interactivity"
+                        : "Throughput per GPU vs interactivity (Pareto)", report.runId(), null),
+                "per-user output rate, tok/s/user (1000 / tpot p50)", gpus == 1 ? "system output tok/s (all users)"
+                        : "output tok/s per GPU (" + gpus + " GPUs)");
         double[][] f = ChartStyle.finite(x, y);
         if (f[0].length == 0) {
             f = new double[][] {{0}, {0}};
@@ -58,6 +74,13 @@ public final class InteractivityPlot extends ChartBuilder<InteractivityPlot> {
         XYSeries line = c.addSeries("steps", f[0], f[1]);
         line.setLineColor(ChartStyle.GREY);
         line.setMarkerColor(ChartStyle.GREY);
+        double[][] front = frontier(f[0], f[1]);
+        if (front[0].length >= 1) {
+            XYSeries fr = c.addSeries("frontier", front[0], front[1]);
+            fr.setLineColor(ChartStyle.ZONE);
+            fr.setLineStyle(ChartStyle.dashed());
+            fr.setMarker(SeriesMarkers.NONE);
+        }
         mark(c, "knee", at(report.kneeStep(), x, y), ChartStyle.KNEE, SeriesMarkers.DIAMOND);
         OperatingPoints.Point lf = report.operatingPoints().latencyFirst();
         double[] lfAt = lf.named() ? interpolate(lf.load(), load, x, y) : null;
@@ -93,6 +116,26 @@ public final class InteractivityPlot extends ChartBuilder<InteractivityPlot> {
             lastY = y[i];
             lastBelow = below;
         }
+    }
+
+    /**
+     * The Pareto frontier of the points, in x order: those no other point matches or beats on both axes (equal on
+     * one and better on the other, or better on both).
+     */
+    static double[][] frontier(double[] x, double[] y) {
+        java.util.List<double[]> keep = new java.util.ArrayList<>();
+        for (int i = 0; i < x.length; i++) {
+            boolean dominated = false;
+            for (int j = 0; j < x.length && !dominated; j++) {
+                dominated = j != i && x[j] >= x[i] && y[j] >= y[i] && (x[j] > x[i] || y[j] > y[i]);
+            }
+            if (!dominated) {
+                keep.add(new double[] {x[i], y[i]});
+            }
+        }
+        keep.sort(java.util.Comparator.comparingDouble(p -> p[0]));
+        return new double[][] {keep.stream().mapToDouble(p -> p[0]).toArray(),
+                keep.stream().mapToDouble(p -> p[1]).toArray()};
     }
 
     private static double range(double[] v) {

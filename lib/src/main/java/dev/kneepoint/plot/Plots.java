@@ -40,6 +40,14 @@ public final class Plots {
         return interactivity(run, Knee.analyze(run));
     }
 
+    /**
+     * The Pareto view of {@code run} on a deployment of {@code gpus}: output tok/s per GPU against one user's tok/s,
+     * the frontier marked ({@link InteractivityPlot#perGpu}).
+     */
+    public static XYChart pareto(RunResult run, KneeReport report, int gpus) {
+        return InteractivityPlot.of(run, report).perGpu(gpus).build();
+    }
+
     /** Throughput vs interactivity for {@code run} with an existing report of it. */
     public static XYChart interactivity(RunResult run, KneeReport report) {
         return InteractivityPlot.of(run, report).build();

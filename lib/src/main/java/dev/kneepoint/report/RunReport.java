@@ -43,7 +43,8 @@ import org.knowm.xchart.XYChart;
  *   <li>{@code knee.png}, {@code latency_vs_load.png}, {@code ttft_cdf.png}, {@code timeseries.png} (with the
  *       server's running and waiting requests on one more axis when the run has that telemetry),
  *       {@code interactivity.png} (system vs per-user tok/s, {@link dev.kneepoint.plot.InteractivityPlot}), and for
- *       an SLO capacity search {@code slo_search.png} (its probes' attainment, {@link dev.kneepoint.plot.SloSearchPlot});</li>
+ *       an SLO capacity search {@code slo_search.png} (its probes' attainment, {@link dev.kneepoint.plot.SloSearchPlot});
+ *       with a GPU count, {@code pareto.png} (tok/s per GPU against tok/s per user, the frontier marked);</li>
  *   <li>{@code steps_telemetry.csv}, when the run has telemetry: the step table with each step window's telemetry
  *       ({@link RunTables#stepsWithTelemetry()}).</li>
  * </ul>
@@ -55,6 +56,9 @@ public final class RunReport {
 
     /** The chart of an SLO capacity search's probes, written beside {@link #FILES} when the run was one. */
     public static final String SLO_SEARCH_CHART = "slo_search.png";
+
+    /** The Pareto view (tok/s per GPU vs tok/s per user), written beside {@link #FILES} when the GPU count is known. */
+    public static final String PARETO_CHART = "pareto.png";
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -114,6 +118,9 @@ public final class RunReport {
             }
             if (knee.sloCapacity() != null) {
                 ChartFiles.write(Plots.sloSearch(knee.sloCapacity()), runDirectory.resolve(SLO_SEARCH_CHART));
+            }
+            if (efficiency.gpus() > 0) {
+                ChartFiles.write(Plots.pareto(run, knee, efficiency.gpus()), runDirectory.resolve(PARETO_CHART));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the report into " + runDirectory + ": " + e.getMessage(), e);

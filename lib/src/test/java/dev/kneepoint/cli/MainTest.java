@@ -143,6 +143,7 @@ class MainTest {
         var step = json.readTree(dir.resolve("analysis.json").toFile()).at("/efficiency/steps/0");
         double outPerS = loadedOutputRate(dir);
         assertThat(analysis.at("/efficiency/gpus").asInt()).isEqualTo(2);
+        assertThat(dir.resolve("pareto.png")).isNotEmptyFile();
         assertThat(step.get("usd_per_mtok_output").asDouble()).isCloseTo(3.6 / 3600 / outPerS * 1e6,
                 org.assertj.core.api.Assertions.within(1e-9));
         assertThat(step.get("joules_per_output_token").isNull()).isTrue();

@@ -44,4 +44,19 @@ class InteractivityPlotTest {
         ChartFiles.write(c, png);
         assertThat(Files.size(png)).isPositive();
     }
+
+    @Test
+    void theFrontierKeepsTheStepsNoOtherBeatsOnBothAxesAndPerGpuDividesTheSystemRate() {
+        // Points (user tok/s, system tok/s): (100, 2000), (80, 4000), (50, 6000), (40, 5000): the last is dominated
+        // by (50, 6000), faster for each user and more throughput.
+        double[][] f = InteractivityPlot.frontier(new double[] {100, 80, 50, 40}, new double[] {2000, 4000, 6000, 5000});
+        assertThat(f[0]).containsExactly(50, 80, 100);
+        assertThat(f[1]).containsExactly(6000, 4000, 2000);
+        RunResult run = run("pareto", s(1, 800, 40).itl(10), s(8, 4000, 50).itl(20), s(16, 4000, 90).itl(40));
+        XYChart c = InteractivityPlot.of(run, Knee.analyze(run)).perGpu(4).build();
+        assertThat(c.getSeriesMap().get("steps").getYData()).containsExactly(200.0, 1000.0, 1000.0);
+        // c=16 equals c=8 on throughput and is slower per user: off the frontier.
+        assertThat(c.getSeriesMap().get("frontier").getYData()).containsExactly(1000.0, 200.0);
+        assertThat(c.getYAxisTitle()).isEqualTo("output tok/s per GPU (4 GPUs)");
+    }
 }
