@@ -114,6 +114,10 @@ final class RunCommand implements Callable<Integer> {
             + "hour (all its GPUs together), for $ per million output and input tokens")
     Double pricePerHour;
 
+    @Option(names = "--label", paramLabel = "KEY=VALUE", description = "A label of the run, in its manifest and "
+            + "report header (repeatable), e.g. --label gpu=H100 --label config=tp2")
+    List<String> labels = List.of();
+
     @Option(names = "--no-preflight", description = "Skip the check before the first step (GET /v1/models where the "
             + "API has it, and one small request, must succeed; otherwise the run stops, exit 2, naming the cause)")
     boolean noPreflight;
@@ -163,6 +167,13 @@ final class RunCommand implements Callable<Integer> {
         telemetry.applyTo(sweep);
         if (noIgnoreEos) {
             sweep.ignoreEos(false);
+        }
+        for (String l : labels) {
+            int eq = l.indexOf('=');
+            if (eq < 1) {
+                throw new IllegalArgumentException("--label takes KEY=VALUE, e.g. --label gpu=H100; got '" + l + "'");
+            }
+            sweep.label(l.substring(0, eq).strip(), l.substring(eq + 1).strip());
         }
         if (gpus != null || pricePerHour != null) {
             sweep.cost(gpus == null ? 0 : gpus, pricePerHour == null ? Double.NaN : pricePerHour);

@@ -86,7 +86,8 @@ public final class RunReport {
                 .telemetry(loaded.telemetry()).sloSearch(searchGoal(loaded.source().manifest())).build());
         StringBuilder text = new StringBuilder(knee.answer().toString());
         String workload = WorkloadLine.of(loaded.source().manifest());
-        text.append(workload.isEmpty() ? "" : workload + "\n").append('\n').append(SummaryText.format(run));
+        String server = WorkloadLine.server(loaded.source().manifest());
+        text.append(workload.isEmpty() ? "" : workload + "\n").append(server.isEmpty() ? "" : server + "\n").append('\n').append(SummaryText.format(run));
         if (!loaded.problems().isEmpty()) {
             text.append("requests.jsonl problems: ").append(loaded.problems().size()).append(" unreadable line(s), first: ")
                     .append(loaded.problems().get(0)).append('\n');

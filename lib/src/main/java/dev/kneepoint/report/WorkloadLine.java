@@ -49,6 +49,40 @@ final class WorkloadLine {
         return parts.isEmpty() ? "" : "Workload: " + String.join("; ", parts) + ".";
     }
 
+    /**
+     * {@code "Server: ..."}: the engine and what it said about itself ({@code config.server}), then the user's labels
+     * ({@code config.labels}); empty when the manifest has neither.
+     */
+    static String server(JsonNode manifest) {
+        JsonNode c = manifest == null ? null : manifest.path("config");
+        if (c == null || !c.isObject()) {
+            return "";
+        }
+        List<String> parts = new ArrayList<>();
+        JsonNode s = c.path("server");
+        if (s.isObject()) {
+            String engine = s.path("engine").asText("unknown");
+            parts.add(engine + (s.hasNonNull("version") ? " " + s.path("version").asText() : "")
+                    + (engine.equals("unknown") ? " engine (it answered none of the identity endpoints)" : ""));
+            if (s.hasNonNull("model")) {
+                parts.add("model " + s.path("model").asText());
+            }
+            if (s.hasNonNull("quantization")) {
+                parts.add(s.path("quantization").asText());
+            }
+            if (s.hasNonNull("context_length")) {
+                parts.add("context " + s.path("context_length").asText() + " tokens");
+            }
+            s.path("parallel").fields().forEachRemaining(e -> parts.add(e.getKey() + " " + e.getValue().asText()));
+        }
+        List<String> labels = new ArrayList<>();
+        c.path("labels").fields().forEachRemaining(e -> labels.add(e.getKey() + "=" + e.getValue().asText()));
+        if (!labels.isEmpty()) {
+            parts.add("labels " + String.join(", ", labels));
+        }
+        return parts.isEmpty() ? "" : "Server: " + String.join("; ", parts) + ".";
+    }
+
     /** A length as the manifest writes it: a number, or a distribution's description ({@code fixed(128)} reads 128). */
     private static String length(JsonNode n) {
         String t = n.asText("?");

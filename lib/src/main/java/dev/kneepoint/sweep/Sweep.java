@@ -116,6 +116,17 @@ public final class Sweep {
         return this;
     }
 
+    /**
+     * A label of the run, recorded in its manifest ({@code config.labels}) and its report's header, e.g.
+     * {@code label("gpu", "H100")} or {@code label("config", "tp2-fp8")}: what the server cannot say about itself.
+     */
+    public Sweep label(String key, String value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        settings.labels.put(key, value);
+        return this;
+    }
+
     /** The share of requests an SLO search's load must keep within every objective, in (0, 1); default 0.99. */
     public Sweep sloAttainment(double fraction) {
         settings.sloAttainment = fraction;

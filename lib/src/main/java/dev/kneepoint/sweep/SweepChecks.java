@@ -206,7 +206,7 @@ final class SweepChecks {
                 new SweepSpec.Steps(s.stepDuration, warmup, s.pause, s.drainTimeout, s.maxRequestsPerStep),
                 s.slo, s.clientThresholds, s.stopFailureRate, s.stopP99Ms, background, s.telemetry,
                 s.writeRunDirectory ? s.outputDir : null, s.progress, s.allowConcurrent, s.clientWarmup,
-                s.preflight, new SweepSpec.Cost(s.gpus, s.pricePerHour));
+                s.preflight, new SweepSpec.Cost(s.gpus, s.pricePerHour), new java.util.TreeMap<>(s.labels));
     }
 
     /**

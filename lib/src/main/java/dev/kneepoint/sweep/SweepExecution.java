@@ -1,6 +1,7 @@
 package dev.kneepoint.sweep;
 
 import dev.kneepoint.client.Preflight;
+import dev.kneepoint.client.ServerIdentity;
 import dev.kneepoint.client.StreamingClient;
 import dev.kneepoint.io.RunDirectory;
 import dev.kneepoint.load.BackgroundStream;
@@ -93,10 +94,12 @@ final class SweepExecution {
         StepSequence ladder = SweepChecks.finish(spec, trace, problems, traceAt + found.size());
         // Every input is right (finish threw otherwise): the target must now answer before the first step.
         Preflight.Result preflight = spec.preflight() ? Preflight.check(spec.target()) : null;
+        // It answered: ask who it is (skipped with the preflight, for targets that cannot answer such questions).
+        Map<String, Object> server = spec.preflight() ? ServerIdentity.probe(spec.target()) : null;
         // Synthetic prompts are cut to the measured tokenizer; a trace was read with it (its prompts are its own).
         SyntheticWorkload synthetic = calibration != null && trace == null ? SweepCalibration.synthetic(spec, calibration)
                 : null;
-        return new SweepExecution(spec, new SweepInputs(measured, synthetic, trace, preflight), rateSweep, ladder);
+        return new SweepExecution(spec, new SweepInputs(measured, synthetic, trace, preflight, server), rateSweep, ladder);
     }
 
     private SweepExecution(SweepSpec spec, SweepInputs inputs, Mode.RateSweep rateSweep, StepSequence ladder) {

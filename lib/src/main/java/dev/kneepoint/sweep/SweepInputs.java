@@ -13,7 +13,8 @@ import dev.kneepoint.workload.TraceWorkload;
  * @param calibratedSynthetic the synthetic prompts cut with it (null for a trace, the user's workload, or no calibration)
  * @param trace               the trace replayed (read from its file, or the one given), else null
  * @param preflight           what the check before the first step saw, null when it was off
+ * @param server              who the server said it is ({@code ServerIdentity}), null when the preflight was off
  */
 record SweepInputs(Calibration calibration, SyntheticWorkload calibratedSynthetic, TraceWorkload trace,
-                   Preflight.Result preflight) {
+                   Preflight.Result preflight, java.util.Map<String, Object> server) {
 }

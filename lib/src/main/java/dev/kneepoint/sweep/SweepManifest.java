@@ -76,6 +76,8 @@ final class SweepManifest {
         cost.put("gpus", spec.cost().gpus() > 0 ? spec.cost().gpus() : null);
         cost.put("price_per_hour_usd", Double.isNaN(spec.cost().pricePerHourUsd()) ? null : spec.cost().pricePerHourUsd());
         m.put("cost", cost);
+        m.put("labels", new java.util.TreeMap<>(spec.labels()));
+        m.put("server", in.server());
         m.put("prompt_calibration", in.calibration() != null ? (in.calibration().exact() ? ""
                 : "estimate: synthetic words, no tokenizer answered; ") + in.calibration().description()
                 : p.workload() != null ? "the workload's own" : "off: synthetic words, one token each on the embedded simulator");

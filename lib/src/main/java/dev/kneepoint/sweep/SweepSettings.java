@@ -27,6 +27,7 @@ final class SweepSettings {
     int rateSweepSteps;
     String sloSearch;
     int gpus;
+    java.util.Map<String, String> labels = new java.util.LinkedHashMap<>();
     double pricePerHour = Double.NaN;
     double sloAttainment = SweepDefaults.SLO_ATTAINMENT;
     double sloTolerance = SweepDefaults.SLO_SEARCH_TOLERANCE;

@@ -13,6 +13,7 @@ import dev.kneepoint.workload.TraceWorkload;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A sweep's settings as {@link Sweep#validate()} checked and resolved them: immutable, with the target the
@@ -40,12 +41,17 @@ import java.util.List;
  * @param clientWarmup         whether the client's request path is warmed first
  * @param preflight            whether the target is checked before the first step ({@code Preflight})
  * @param cost                 what the deployment costs, for the reports' cost figures
+ * @param labels               the user's labels of the run ({@link Sweep#label})
  */
 public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts prompts, long seed, Steps steps,
                         Slo slo, ClientThresholds clientThresholds, double stopFailureRate, double stopP99Ms,
                         BackgroundStream background, Telemetry telemetry, Path outputDir, LoadProgress progress,
                         boolean allowConcurrentRuns, boolean clientWarmup, boolean preflight,
-                        Cost cost) {
+                        Cost cost, Map<String, String> labels) {
+
+    public SweepSpec {
+        labels = Map.copyOf(labels);
+    }
 
     /** The kind of ladder a sweep runs, and what only that kind needs. */
     public sealed interface Mode {

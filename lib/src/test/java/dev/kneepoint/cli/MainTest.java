@@ -108,9 +108,10 @@ class MainTest {
         try (Simulator sim = Simulator.start(SimConfig.preset("fast"))) {
             String printed = capture(() -> Main.execute("run", "--url", sim.url(), "--model", "sim-fast",
                     "--concurrency", "4", "--input-tokens", "normal:32,6", "--output-tokens", "uniform:4..12",
-                    "--gpus", "2", "--price-per-hour", "3.6",
+                    "--gpus", "2", "--price-per-hour", "3.6", "--label", "gpu=none", "--label", "config=test",
                     "--duration", "800ms", "--warmup", "0s", "--out", out.toString(), "--name", "lengths"), 0);
-            assertThat(printed).contains("answers of uniform(4..12) tokens");
+            assertThat(printed).contains("answers of uniform(4..12) tokens")
+                    .contains("Server: simulator kneepoint-sim; model sim-fast; context 8192 tokens; labels config=test, gpu=none.");
             // $3.60 an hour is $0.001 a second; the table prints per step what a million tokens cost.
             assertThat(printed).contains("Cost and energy (2 GPU(s), given; $3.60 per hour for the deployment");
             // The console is brief: the readings that apply by finding; report.txt keeps the evidence.

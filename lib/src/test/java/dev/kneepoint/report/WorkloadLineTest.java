@@ -42,6 +42,20 @@ class WorkloadLineTest {
     }
 
     @Test
+    void theServerLineSaysWhatTheServerSaidAndTheUsersLabels() throws Exception {
+        String manifest = """
+                {"config": {"server": {"engine": "llamacpp", "version": "b6000-abc", "model": "/m/smollm2.gguf",
+                 "context_length": 4096, "parallel": {"slots": 2}, "answered": ["/props"]},
+                 "labels": {"config": "parallel-2", "gpu": "none"}}}
+                """;
+        assertThat(WorkloadLine.server(JSON.readTree(manifest))).isEqualTo("Server: llamacpp b6000-abc; model "
+                + "/m/smollm2.gguf; context 4096 tokens; slots 2; labels config=parallel-2, gpu=none.");
+        assertThat(WorkloadLine.server(JSON.readTree("{\"config\": {\"server\": {\"engine\": \"unknown\"}}}")))
+                .contains("unknown engine (it answered none of the identity endpoints)");
+        assertThat(WorkloadLine.server(JSON.readTree("{\"config\": {}}"))).isEmpty();
+    }
+
+    @Test
     void anOpenLoopOrAnOldManifestSaysWhatItKnows() throws Exception {
         assertThat(WorkloadLine.of(JSON.readTree("{\"config\": {\"mode\": \"open\", \"workload\": {\"kind\": \"trace\"}}}")))
                 .isEqualTo("Workload: trace workload; open loop.");
