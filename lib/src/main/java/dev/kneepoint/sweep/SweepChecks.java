@@ -222,16 +222,7 @@ final class SweepChecks {
         if (s.rateSweepSteps < 2 || s.rateSweepSteps > 50) {
             problems.add("rateSweep takes 2 to 50 open-loop steps, got " + s.rateSweepSteps);
         }
-        List<String> others = new ArrayList<>();
-        if (!s.concurrency.isEmpty()) {
-            others.add("concurrency levels");
-        }
-        if (!s.rates.isEmpty()) {
-            others.add("request rates");
-        }
-        if (s.replaysTrace()) {
-            others.add("a trace");
-        }
+        List<String> others = s.givenSteps();
         if (!others.isEmpty()) {
             problems.add("a rate sweep plans its own steps: remove the " + String.join(" and the ", others)
                     + " (or drop rateSweep to run them)");

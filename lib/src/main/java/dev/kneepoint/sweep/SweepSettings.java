@@ -107,6 +107,24 @@ final class SweepSettings {
         return rateSweepSteps != 0;
     }
 
+    /**
+     * The steps given directly, for a mode that plans its own to name what to remove: "concurrency levels",
+     * "request rates", "a trace" (a new, mutable list).
+     */
+    java.util.List<String> givenSteps() {
+        java.util.List<String> given = new java.util.ArrayList<>();
+        if (!concurrency.isEmpty()) {
+            given.add("concurrency levels");
+        }
+        if (!rates.isEmpty()) {
+            given.add("request rates");
+        }
+        if (replaysTrace()) {
+            given.add("a trace");
+        }
+        return given;
+    }
+
     boolean searchesSlo() {
         return sloSearch != null;
     }

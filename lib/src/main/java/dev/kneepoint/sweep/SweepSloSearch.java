@@ -7,7 +7,6 @@ import dev.kneepoint.load.Step;
 import dev.kneepoint.load.StepSequence;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.sweep.SweepSpec.Mode;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -45,16 +44,7 @@ final class SweepSloSearch {
         if (s.sloMaxProbes < 2 || s.sloMaxProbes > 40) {
             problems.add("sloSearchMaxProbes takes 2 to 40 probes, got " + s.sloMaxProbes);
         }
-        List<String> others = new ArrayList<>();
-        if (!s.concurrency.isEmpty()) {
-            others.add("concurrency levels");
-        }
-        if (!s.rates.isEmpty()) {
-            others.add("request rates");
-        }
-        if (s.replaysTrace()) {
-            others.add("a trace");
-        }
+        List<String> others = s.givenSteps();
         if (s.sweepsRates()) {
             others.add("rate sweep");
         }
