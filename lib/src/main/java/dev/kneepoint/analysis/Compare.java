@@ -1,12 +1,14 @@
 package dev.kneepoint.analysis;
 
-import dev.kneepoint.metrics.Distribution;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.metrics.Trials;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
@@ -30,12 +32,18 @@ public final class Compare {
         return runs(all, CompareOptions.defaults());
     }
 
-    /** The canonical form: the first run is the baseline. */
+    /**
+     * The canonical form: the first run is the baseline. A repeated load is compared as one step (its trials pooled,
+     * {@link Trials#pooled}); where both runs repeated it, every row's interval is Welch's, of the difference of the
+     * trials' means ({@code ci_basis} {@code trials}), which counts the variation from trial to trial that a
+     * bootstrap of one pooled histogram cannot see, and gives the rate rows an interval too.
+     */
     public static Comparison runs(List<RunResult> runs, CompareOptions o) {
         if (runs.size() < 2) {
             throw new IllegalArgumentException("compare needs at least 2 runs, got " + runs.size());
         }
-        RunResult base = runs.get(0);
+        RunResult base = Trials.pooled(runs.get(0));
+        Map<String, List<StepResult>> baseTrials = trials(runs.get(0));
         List<String> warnings = new ArrayList<>();
         StringColumn run = StringColumn.create("run");
         StringColumn step = StringColumn.create("step");
@@ -49,8 +57,10 @@ public final class Compare {
         DoubleColumn hi = DoubleColumn.create("ci_high");
         StringColumn verdict = StringColumn.create("verdict");
         DoubleColumn minEffect = DoubleColumn.create("min_effect");
+        StringColumn basis = StringColumn.create("ci_basis");
         for (int r = 1; r < runs.size(); r++) {
-            RunResult other = runs.get(r);
+            RunResult other = Trials.pooled(runs.get(r));
+            Map<String, List<StepResult>> otherTrials = trials(runs.get(r));
             for (StepResult sa : base.steps()) {
                 StepResult sb = match(sa, other);
                 if (sb == null) {
@@ -59,52 +69,95 @@ public final class Compare {
                     continue;
                 }
                 warnings.addAll(CompareWarnings.of(base, sa, other, sb, o.budgetTolerance()));
-                List<double[]> rows = new ArrayList<>();
-                List<String> names = new ArrayList<>();
-                // The latency metric of each row; null for the three rate rows, which have no interval.
-                List<LatencyMetric> kinds = new ArrayList<>(Collections.nCopies(3, null));
-                names.add("output_tokens_per_s");
-                rows.add(new double[] {sa.rates().outputTokensPerS(), sb.rates().outputTokensPerS(), Double.NaN,
-                        Double.NaN, 1});
-                names.add("requests_per_s");
-                rows.add(new double[] {sa.rates().requestsPerS(), sb.rates().requestsPerS(), Double.NaN, Double.NaN, 1});
-                names.add("failure_rate");
-                rows.add(new double[] {sa.rates().failureRate(), sb.rates().failureRate(), Double.NaN, Double.NaN, -1});
-                for (LatencyMetric m : o.metrics()) {
-                    Distribution da = m.of(sa);
-                    Distribution db = m.of(sb);
-                    for (double p : o.percentiles()) {
-                        long seed = Objects.hash(o.seed(), r, sa.info().label(), m.name(), p);
-                        double[] ci = Bootstrap.differenceCi(da.histogram(), db.histogram(), p, o.confidence(),
-                                o.resamples(), seed);
-                        names.add(m.percentileColumn(p));
-                        rows.add(new double[] {da.percentile(p), db.percentile(p), ci[0] / 1e6, ci[1] / 1e6, -1});
-                        kinds.add(m);
+                List<StepResult> ta = baseTrials.getOrDefault(sa.info().label(), List.of());
+                List<StepResult> tb = otherTrials.getOrDefault(sb.info().label(), List.of());
+                boolean byTrials = ta.size() >= 2 && tb.size() >= 2;
+                for (Row row : rows(o)) {
+                    double[] x = {row.value().applyAsDouble(sa), row.value().applyAsDouble(sb), Double.NaN, Double.NaN,
+                            row.higherIsBetter() ? 1 : -1};
+                    String ciBasis = "";
+                    if (byTrials) {
+                        double[] ci = welch(ta, tb, row.value(), o.confidence());
+                        x[2] = ci[0];
+                        x[3] = ci[1];
+                        ciBasis = "trials";
+                    } else if (row.kind() != null) {
+                        long seed = Objects.hash(o.seed(), r, sa.info().label(), row.kind().name(), row.percentile());
+                        double[] ci = Bootstrap.differenceCi(row.kind().of(sa).histogram(), row.kind().of(sb).histogram(),
+                                row.percentile(), o.confidence(), o.resamples(), seed);
+                        x[2] = ci[0] / 1e6;
+                        x[3] = ci[1] / 1e6;
+                        ciBasis = "bootstrap";
                     }
-                }
-                for (int i = 0; i < rows.size(); i++) {
-                    double[] x = rows.get(i);
                     run.append(other.runId());
                     step.append(sb.info().label());
                     load.append(sa.info().load());
-                    metric.append(names.get(i));
+                    metric.append(row.name());
                     baseline.append(x[0]);
                     value.append(x[1]);
                     delta.append(x[1] - x[0]);
                     pct.append(x[0] == 0 ? Double.NaN : 100 * (x[1] - x[0]) / x[0]);
                     lo.append(x[2]);
                     hi.append(x[3]);
-                    LatencyMetric kind = kinds.get(i);
-                    double threshold = kind == null ? Double.NaN : o.minEffect(kind, x[0]);
+                    double threshold = row.kind() == null && !byTrials ? Double.NaN : o.minEffect(row.kind(), x[0]);
                     minEffect.append(threshold);
-                    verdict.append(verdict(x, threshold, thresholdText(o, kind, x[0])));
+                    verdict.append(verdict(x, threshold, thresholdText(o, row.kind(), x[0])));
+                    basis.append(ciBasis);
                 }
             }
         }
         Table t = Table.create("comparison", run, step, load, metric, baseline, value, delta, pct, lo, hi, verdict,
-                minEffect);
+                minEffect, basis);
         return new Comparison(base.runId(), runs.stream().map(RunResult::runId).toList(), t,
                 warnings.stream().distinct().toList(), o);
+    }
+
+    /**
+     * One compared metric: its column name, how it is read off a step, whether higher is better, and for a latency
+     * percentile its distribution and percentile (null and NaN for the rate rows).
+     */
+    private record Row(String name, ToDoubleFunction<StepResult> value, boolean higherIsBetter, LatencyMetric kind,
+                       double percentile) {}
+
+    /** The rows of every compared step: the three rates, then each metric's percentiles. */
+    private static List<Row> rows(CompareOptions o) {
+        List<Row> rows = new ArrayList<>(List.of(
+                new Row("output_tokens_per_s", s -> s.rates().outputTokensPerS(), true, null, Double.NaN),
+                new Row("requests_per_s", s -> s.rates().requestsPerS(), true, null, Double.NaN),
+                new Row("failure_rate", s -> s.rates().failureRate(), false, null, Double.NaN)));
+        for (LatencyMetric m : o.metrics()) {
+            for (double p : o.percentiles()) {
+                rows.add(new Row(m.percentileColumn(p), s -> m.of(s).percentile(p), false, m, p));
+            }
+        }
+        return rows;
+    }
+
+    /** A run's trials by load label (loads measured once are absent). */
+    private static Map<String, List<StepResult>> trials(RunResult run) {
+        return run.steps().stream().filter(s -> s.info().isTrial())
+                .collect(Collectors.groupingBy(s -> s.info().loadLabel()));
+    }
+
+    /**
+     * Welch's interval of mean(b) − mean(a) over the trials' values (NaNs left out), {@code confidence} two-sided,
+     * with the Welch–Satterthwaite degrees of freedom; NaNs when either side has fewer than 2 values.
+     */
+    static double[] welch(List<StepResult> a, List<StepResult> b, ToDoubleFunction<StepResult> f, double confidence) {
+        Trials.Stat sa = Trials.Stat.of(a.stream().map(f::applyAsDouble).toList());
+        Trials.Stat sb = Trials.Stat.of(b.stream().map(f::applyAsDouble).toList());
+        if (sa.n() < 2 || sb.n() < 2) {
+            return new double[] {Double.NaN, Double.NaN};
+        }
+        double va = sa.stddev() * sa.stddev() / sa.n();
+        double vb = sb.stddev() * sb.stddev() / sb.n();
+        double d = sb.mean() - sa.mean();
+        if (va + vb == 0) {
+            return new double[] {d, d};
+        }
+        double df = (va + vb) * (va + vb) / (va * va / (sa.n() - 1) + vb * vb / (sb.n() - 1));
+        double half = Trials.tQuantile(confidence, df) * Math.sqrt(va + vb);
+        return new double[] {d - half, d + half};
     }
 
     /**

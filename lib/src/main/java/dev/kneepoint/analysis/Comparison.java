@@ -9,10 +9,12 @@ import tech.tablesaw.api.Table;
  * @param baselineRunId the baseline
  * @param runIds        every run, baseline first
  * @param deltas        one row per (run, step, metric): {@code run, step, load, metric, baseline, value,
- *                      delta, delta_pct, ci_low, ci_high, verdict, min_effect}. Percentile rows carry a
- *                      bootstrap interval on {@code delta} and their practical threshold {@code min_effect}
- *                      (ms, {@link CompareOptions#minEffect}); rate rows have neither (NaN) and verdict
- *                      {@code no CI}. Verdicts: {@code better}, {@code worse} (the interval excludes 0 and
+ *                      delta, delta_pct, ci_low, ci_high, verdict, min_effect, ci_basis}. Percentile rows
+ *                      carry a bootstrap interval on {@code delta} ({@code ci_basis} {@code bootstrap}) and their
+ *                      practical threshold {@code min_effect} (ms, {@link CompareOptions#minEffect}); rate rows
+ *                      have neither (NaN) and verdict {@code no CI}. Where both runs repeated the step's load,
+ *                      every row, rates included, has Welch's interval of the difference of the trials' means
+ *                      ({@code ci_basis} {@code trials}). Verdicts: {@code better}, {@code worse} (the interval excludes 0 and
  *                      |delta| &gt; min_effect), {@code same (within X)} (significant but |delta| ≤ min_effect,
  *                      or the whole interval inside ±min_effect; X is e.g. {@code 2%} or {@code 0.5 ms}),
  *                      {@code no significant difference}, {@code no CI}, {@code no data}.

@@ -1,6 +1,7 @@
 package dev.kneepoint.analysis;
 
 import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.Trials;
 import dev.kneepoint.metrics.Slo;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +49,8 @@ public final class Knee {
     }
 
     /** The canonical form. */
-    public static KneeReport analyze(RunResult run, KneeOptions options) {
+    public static KneeReport analyze(RunResult measured, KneeOptions options) {
+        RunResult run = Trials.pooled(measured); // a repeated load is one point of the curve: its trials pooled
         LoadCurve ladder = LoadCurve.of(run, options);
         Slo slo = options.sloFor(run);
         int n = ladder.size();

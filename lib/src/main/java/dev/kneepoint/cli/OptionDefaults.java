@@ -42,6 +42,7 @@ final class OptionDefaults implements IDefaultValueProvider {
             entry(StepTimingOptions.class, "--warmup", SweepDefaults.WARMUP),
             entry(StepTimingOptions.class, "--pause", SweepDefaults.PAUSE),
             entry(StepTimingOptions.class, "--ramp-up", SweepDefaults.RAMP_UP),
+            entry(StepTimingOptions.class, "--repeat", SweepDefaults.REPEAT),
             entry(LengthOptions.class, "--input-tokens", SweepDefaults.INPUT_TOKENS),
             entry(LengthOptions.class, "--output-tokens", SweepDefaults.OUTPUT_TOKENS),
             entry(ArrivalOptions.class, "--arrival", SweepDefaults.ARRIVAL),

@@ -7,8 +7,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * How long each step lasts: its measured window, the warm-up before it, the pause after it, and the closed loop's
- * ramp-up. Defaults: the sweep's ({@link dev.kneepoint.sweep.SweepDefaults#STEP_DURATION},
+ * How long each step lasts: its measured window, the warm-up before it, the pause after it, the closed loop's
+ * ramp-up, and how many trials measure each load. Defaults: the sweep's ({@link dev.kneepoint.sweep.SweepDefaults#STEP_DURATION},
  * {@link dev.kneepoint.sweep.SweepDefaults#WARMUP}, {@link dev.kneepoint.sweep.SweepDefaults#PAUSE},
  * {@link dev.kneepoint.sweep.SweepDefaults#RAMP_UP}), or a command's own ({@link OptionDefaults.Own}: {@code demo}'s
  * short steps). In a trace replay an unset {@code --duration} is the whole trace and an unset {@code --warmup} none,
@@ -28,6 +28,11 @@ final class StepTimingOptions {
             + "lock-step; 0s starts them all at once (default: ${DEFAULT-VALUE})")
     Duration rampUp;
 
+    @Option(names = "--repeat", paramLabel = "N", description = "Measure each load N times, trial after trial across "
+            + "the ladder; the report pools a load's trials and gives each headline metric's mean, 95%% interval and CV "
+            + "across them (default: ${DEFAULT-VALUE})")
+    int repeat;
+
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
@@ -42,7 +47,7 @@ final class StepTimingOptions {
         if (!replaysTrace || given("--warmup")) {
             sweep.warmup(warmup);
         }
-        return sweep.pause(pause).rampUp(rampUp);
+        return sweep.pause(pause).rampUp(rampUp).repeat(repeat);
     }
 
     private boolean given(String option) {

@@ -72,6 +72,9 @@ final class StepJson {
         g.writeNumberField("max_in_flight", s.maxInFlight());
         g.writeStringField("cap_policy", s.capPolicy());
         writeLongs(g, BOUNDS, s);
+        if (s.isTrial()) { // a load measured once keeps the shape it always had
+            g.writeNumberField("trial", s.trial());
+        }
         g.writeEndObject();
     }
 
@@ -79,7 +82,8 @@ final class StepJson {
         long[] b = readLongs(n, BOUNDS);
         return new StepInfo(n.path("index").asInt(), n.path("label").asText(), n.path("mode").asText(),
                 n.path("concurrency").asInt(-1), Json.doubleOrNaN(n, "rate_rps"), n.path("arrival").asText(""),
-                n.path("max_in_flight").asInt(-1), n.path("cap_policy").asText(""), b[0], b[1], b[2]);
+                n.path("max_in_flight").asInt(-1), n.path("cap_policy").asText(""), b[0], b[1], b[2],
+                n.path("trial").asInt(0));
     }
 
     static void writeWindow(JsonGenerator g, StepWindow w) throws IOException {

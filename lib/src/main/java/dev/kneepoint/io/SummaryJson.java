@@ -9,6 +9,7 @@ import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepFigures;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.metrics.Trials;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -98,6 +99,7 @@ public final class SummaryJson {
             g.writeString(label);
         }
         g.writeEndArray();
+        writeRepeats(g, Trials.of(run));
         if (run.background().isPresent()) {
             BackgroundResult bg = run.background().get();
             g.writeObjectFieldStart("background");
@@ -109,6 +111,49 @@ public final class SummaryJson {
             writeStep(g, bg.total());
             g.writeEndObject();
         }
+        g.writeEndObject();
+    }
+
+    /**
+     * The {@code repeats} object of a run whose loads were measured several times: per load, its trials' labels and,
+     * per headline metric, the trials' values, mean, 95 % interval of the mean and coefficient of variation
+     * ({@link Trials}). Absent when nothing was repeated.
+     */
+    private static void writeRepeats(JsonGenerator g, List<Trials.Load> loads) throws IOException {
+        if (loads.isEmpty()) {
+            return;
+        }
+        g.writeObjectFieldStart("repeats");
+        g.writeStringField("interval", "95% Student t of the mean across trials");
+        g.writeArrayFieldStart("loads");
+        for (Trials.Load l : loads) {
+            g.writeStartObject();
+            g.writeStringField("load", l.load());
+            g.writeArrayFieldStart("trials");
+            for (String t : l.trials()) {
+                g.writeString(t);
+            }
+            g.writeEndArray();
+            g.writeObjectFieldStart("metrics");
+            for (var e : l.metrics().entrySet()) {
+                Trials.Stat s = e.getValue();
+                g.writeObjectFieldStart(e.getKey());
+                g.writeNumberField("n", s.n());
+                Json.number(g, "mean", s.mean());
+                Json.number(g, "ci95_low", s.ciLow());
+                Json.number(g, "ci95_high", s.ciHigh());
+                Json.number(g, "cv", s.cv());
+                g.writeArrayFieldStart("values");
+                for (double v : s.values()) {
+                    Json.number(g, v);
+                }
+                g.writeEndArray();
+                g.writeEndObject();
+            }
+            g.writeEndObject();
+            g.writeEndObject();
+        }
+        g.writeEndArray();
         g.writeEndObject();
     }
 
@@ -137,6 +182,9 @@ public final class SummaryJson {
         g.writeStringField("arrival", info.arrival());
         g.writeNumberField("max_in_flight", info.maxInFlight());
         g.writeStringField("cap_policy", info.capPolicy());
+        if (info.isTrial()) {
+            g.writeNumberField("trial", info.trial());
+        }
         Json.number(g, "warmup_s", info.warmupNanos() / 1e9);
         Json.number(g, "window_s", s.windowS());
         g.writeFieldName("window");

@@ -125,6 +125,12 @@ public final class ArrivalPlan {
         return new ArrivalPlan(process, newRateRps, cv, seed);
     }
 
+    /** The same process at the same rate with another seed (a trace or constant plan, which draw nothing, as is). */
+    public ArrivalPlan withSeed(long newSeed) {
+        return process == Process.TRACE || process == Process.CONSTANT ? this
+                : new ArrivalPlan(process, rateRps, cv, newSeed);
+    }
+
     /** The same trace at another speed-up factor. */
     public ArrivalPlan withTimeScale(double newTimeScale) {
         if (process != Process.TRACE) {

@@ -30,7 +30,7 @@ public final class ClosedLoopStep extends Step {
     private final Duration rampUp;
 
     private ClosedLoopStep(Builder b) {
-        super(b.label, "c=" + b.concurrency, new StepBounds(b.warmup, b.duration, b.maxRequests, b.drainTimeout));
+        super(b.label, "c=" + b.concurrency, new StepBounds(b.warmup, b.duration, b.maxRequests, b.drainTimeout), b.trial);
         this.concurrency = b.concurrency;
         this.thinkTime = b.thinkTime;
         this.rampUp = b.rampUp;
@@ -45,6 +45,7 @@ public final class ClosedLoopStep extends Step {
         Builder b = new Builder().concurrency(concurrency).thinkTime(thinkTime).rampUp(rampUp).warmup(bounds().warmup())
                 .maxRequests(bounds().maxRequests()).drainTimeout(bounds().drainTimeout()).label(explicitLabel());
         b.duration = bounds().duration();
+        b.trial = trial();
         return b;
     }
 
@@ -56,6 +57,11 @@ public final class ClosedLoopStep extends Step {
     @Override
     public ClosedLoopStep withLabel(String newLabel) {
         return toBuilder().label(newLabel).build();
+    }
+
+    @Override
+    public ClosedLoopStep asTrial(int n) {
+        return toBuilder().label(StepInfo.trialLabel(info(0).loadLabel(), n)).trial(n).build();
     }
 
     public int concurrency() {
@@ -79,13 +85,14 @@ public final class ClosedLoopStep extends Step {
     @Override
     public StepInfo info(int index) {
         return new StepInfo(index, label(), StepInfo.CLOSED, concurrency, Double.NaN, "", -1, "",
-                bounds().warmupNanos(), bounds().durationNanos(), bounds().maxRequests());
+                bounds().warmupNanos(), bounds().durationNanos(), bounds().maxRequests(), trial());
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof ClosedLoopStep s && label().equals(s.label()) && concurrency == s.concurrency
-                && thinkTime.equals(s.thinkTime) && rampUp.equals(s.rampUp) && bounds().equals(s.bounds());
+                && thinkTime.equals(s.thinkTime) && rampUp.equals(s.rampUp) && bounds().equals(s.bounds())
+                && trial() == s.trial();
     }
 
     @Override
@@ -110,6 +117,7 @@ public final class ClosedLoopStep extends Step {
         private Duration duration;
         private long maxRequests = -1;
         private Duration drainTimeout = Step.DEFAULT_DRAIN_TIMEOUT;
+        private int trial;
 
         private Builder() {}
 
@@ -129,6 +137,8 @@ public final class ClosedLoopStep extends Step {
         public Builder drainTimeout(Duration drain) { this.drainTimeout = drain; return this; }
         /** Label (default {@code c=N}). */
         public Builder label(String stepLabel) { this.label = stepLabel; return this; }
+        /** Which measurement of a repeated load this is, 1 to N (default 0: measured once); see {@link Step#asTrial}. */
+        public Builder trial(int n) { this.trial = n; return this; }
 
         public ClosedLoopStep build() {
             Problems problems = new Problems()
@@ -136,7 +146,8 @@ public final class ClosedLoopStep extends Step {
                     .check(thinkTime != null && !thinkTime.isNegative(), "think time must be >= 0, got " + thinkTime)
                     .check(rampUp != null && !rampUp.isNegative(),
                             "ramp-up must be >= 0 (0 starts every user at once), got " + rampUp)
-                    .check(label == null || !label.isBlank(), "label must not be blank");
+                    .check(label == null || !label.isBlank(), "label must not be blank")
+                    .check(trial >= 0, "trial must be >= 0 (0: measured once), got " + trial);
             StepBounds.check(warmup, duration, maxRequests, drainTimeout, problems);
             problems.throwIfAny("closed-loop step");
             return new ClosedLoopStep(this);

@@ -41,7 +41,7 @@ public final class OpenLoopStep extends Step {
     private final Workload workload;
 
     private OpenLoopStep(Builder b) {
-        super(b.label, defaultLabel(b.arrival), new StepBounds(b.warmup, b.duration, b.maxRequests, b.drainTimeout));
+        super(b.label, defaultLabel(b.arrival), new StepBounds(b.warmup, b.duration, b.maxRequests, b.drainTimeout), b.trial);
         this.arrival = b.arrival;
         this.maxInFlight = b.maxInFlight;
         this.capPolicy = b.capPolicy;
@@ -65,6 +65,7 @@ public final class OpenLoopStep extends Step {
         Builder b = new Builder().arrival(arrival).warmup(bounds().warmup()).maxRequests(bounds().maxRequests())
                 .drainTimeout(bounds().drainTimeout()).label(explicitLabel());
         b.duration = bounds().duration();
+        b.trial = trial();
         b.maxInFlight = maxInFlight;
         b.capPolicy = capPolicy;
         b.workload = workload;
@@ -79,6 +80,13 @@ public final class OpenLoopStep extends Step {
     @Override
     public OpenLoopStep withLabel(String newLabel) {
         return toBuilder().label(newLabel).build();
+    }
+
+    @Override
+    public OpenLoopStep asTrial(int n) {
+        // Trial 1 keeps the seed, so that it is the step an unrepeated sweep runs.
+        ArrivalPlan plan = n > 1 ? arrival.withSeed(arrival.seed() + n - 1) : arrival;
+        return toBuilder().arrival(plan).label(StepInfo.trialLabel(info(0).loadLabel(), n)).trial(n).build();
     }
 
     public ArrivalPlan arrival() {
@@ -110,14 +118,14 @@ public final class OpenLoopStep extends Step {
     public StepInfo info(int index) {
         return new StepInfo(index, label(), StepInfo.OPEN, -1, arrival.rateRps(), arrival.label(), maxInFlight,
                 capPolicy == null ? "" : capPolicy.label(), bounds().warmupNanos(), bounds().durationNanos(),
-                bounds().maxRequests());
+                bounds().maxRequests(), trial());
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof OpenLoopStep s && label().equals(s.label()) && arrival.equals(s.arrival)
                 && maxInFlight == s.maxInFlight && capPolicy == s.capPolicy && bounds().equals(s.bounds())
-                && Objects.equals(workload, s.workload);
+                && Objects.equals(workload, s.workload) && trial() == s.trial();
     }
 
     @Override
@@ -142,6 +150,7 @@ public final class OpenLoopStep extends Step {
         private Duration duration;
         private long maxRequests = -1;
         private Duration drainTimeout = Step.DEFAULT_DRAIN_TIMEOUT;
+        private int trial;
         private Workload workload;
 
         private Builder() {}
@@ -173,13 +182,16 @@ public final class OpenLoopStep extends Step {
         public Builder workload(Workload requests) { this.workload = requests; return this; }
         /** Label (default {@code rate=R}; {@code trace} or {@code trace xS} for a trace plan). */
         public Builder label(String stepLabel) { this.label = stepLabel; return this; }
+        /** Which measurement of a repeated load this is, 1 to N (default 0: measured once); see {@link Step#asTrial}. */
+        public Builder trial(int n) { this.trial = n; return this; }
 
         public OpenLoopStep build() {
             Problems problems = new Problems()
                     .check(arrival != null, "an arrival plan is required (ArrivalPlan.constant/poisson/gamma)")
                     .check(capPolicy == null || maxInFlight >= 1,
                             "maxInFlight must be >= 1 when capped, got " + maxInFlight)
-                    .check(label == null || !label.isBlank(), "label must not be blank");
+                    .check(label == null || !label.isBlank(), "label must not be blank")
+                    .check(trial >= 0, "trial must be >= 0 (0: measured once), got " + trial);
             StepBounds.check(warmup, duration, maxRequests, drainTimeout, problems);
             if (arrival != null && duration != null && warmup != null && !warmup.isNegative()) {
                 double expected = arrival.rateRps() * (warmup.toNanos() + (double) duration.toNanos()) / 1e9;

@@ -25,12 +25,17 @@ public abstract sealed class Step permits ClosedLoopStep, OpenLoopStep {
     private final String label;
     private final boolean labelSet;
     private final StepBounds bounds;
+    private final int trial;
 
-    /** @param label the label set explicitly, or null for {@code defaultLabel} */
-    Step(String label, String defaultLabel, StepBounds bounds) {
+    /**
+     * @param label the label set explicitly, or null for {@code defaultLabel}
+     * @param trial which measurement of a repeated load this is (1 to N); 0 when measured once
+     */
+    Step(String label, String defaultLabel, StepBounds bounds, int trial) {
         this.labelSet = label != null;
         this.label = labelSet ? label : defaultLabel;
         this.bounds = bounds;
+        this.trial = trial;
     }
 
     /** Label, unique within a run, e.g. {@code c=8} or {@code rate=4}. */
@@ -46,8 +51,18 @@ public abstract sealed class Step permits ClosedLoopStep, OpenLoopStep {
 
     public Duration drainTimeout() { return bounds.drainTimeout(); }
 
+    /** Which measurement of a repeated load this step is (1 to N); 0 when the load is measured once. */
+    public int trial() { return trial; }
+
     /** The same step under another label. */
     public abstract Step withLabel(String label);
+
+    /**
+     * Trial {@code n} (1 or more) of this step's load, labelled {@link StepInfo#trialLabel} ({@code c=8 #2}). An
+     * open-loop trial after the first draws its own arrivals (the seed moved by the trial number), so that trials
+     * are independent samples of the load rather than replays of one schedule.
+     */
+    public abstract Step asTrial(int n);
 
     /** The planned facts of this step at position {@code index} of a run. */
     public abstract StepInfo info(int index);

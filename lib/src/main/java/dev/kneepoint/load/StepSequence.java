@@ -105,6 +105,28 @@ public final class StepSequence {
         return new StepSequence(Objects.requireNonNull(baselineStep, "baselineStep"), levels, pause, gate);
     }
 
+    /**
+     * The load levels measured {@code n} times over, trial after trial ({@code c=1 #1, c=2 #1, c=1 #2, c=2 #2}), so
+     * that a drift of the server over the run spreads over every level instead of biasing the last ones; each step
+     * is {@link Step#asTrial trial} {@code k} of its level. The baseline is measured once, first. {@code n = 1}: this
+     * ladder, unchanged.
+     */
+    public StepSequence withTrials(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("a load needs at least 1 trial, got " + n);
+        }
+        if (n == 1) {
+            return this;
+        }
+        List<Step> trials = new ArrayList<>();
+        for (int t = 1; t <= n; t++) {
+            for (Step s : levels) {
+                trials.add(s.asTrial(t));
+            }
+        }
+        return new StepSequence(baseline, trials, pause, gate);
+    }
+
     /** Pause between steps, after the previous step's requests ended (default 0). */
     public StepSequence withPause(Duration pauseBetweenSteps) {
         return new StepSequence(baseline, levels, pauseBetweenSteps, gate);

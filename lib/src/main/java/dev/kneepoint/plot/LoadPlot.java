@@ -3,10 +3,13 @@ package dev.kneepoint.plot;
 import dev.kneepoint.analysis.LatencyMetric;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepResult;
+import dev.kneepoint.metrics.Trials;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 import org.knowm.xchart.AnnotationLine;
 import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.XYChart;
@@ -50,7 +53,10 @@ public final class LoadPlot extends ChartBuilder<LoadPlot> {
         // A run mixing closed and open steps (a rate sweep's probes, a rate ladder's baseline) plots its open
         // steps: a concurrency is not a point of a rate axis.
         boolean open = run.steps().stream().anyMatch(s -> s.info().isOpenLoop());
-        List<StepResult> steps = run.steps().stream().filter(s -> Double.isFinite(s.info().load()))
+        // A repeated load is one point (its trials pooled), with a bar of the 95 % interval across its trials.
+        Map<String, List<StepResult>> trials = run.steps().stream().filter(s -> s.info().isTrial())
+                .collect(Collectors.groupingBy(s -> s.info().loadLabel()));
+        List<StepResult> steps = Trials.pooled(run).steps().stream().filter(s -> Double.isFinite(s.info().load()))
                 .filter(s -> s.info().isOpenLoop() == open)
                 .sorted(Comparator.comparingDouble(s -> s.info().load())).toList();
         LatencyMetric m = metric != null ? metric : open ? LatencyMetric.TTFT_SCHED : LatencyMetric.TTFT;
@@ -61,7 +67,12 @@ public final class LoadPlot extends ChartBuilder<LoadPlot> {
         for (double p : percentiles) {
             double[] y = steps.stream().mapToDouble(s -> m.of(s).percentile(p)).toArray();
             double[][] f = ChartStyle.finite(x, y);
-            if (f[0].length > 0) {
+            if (f[0].length > 0 && !trials.isEmpty()) {
+                double[] bars = steps.stream().mapToDouble(s -> halfInterval(trials.get(s.info().label()), m, p))
+                        .toArray();
+                double[][] fb = finiteWithBars(x, y, bars);
+                c.addSeries("p" + pct(p) + " ±95% CI", fb[0], fb[1], fb[2]); // the bar: across the load's trials
+            } else if (f[0].length > 0) {
                 c.addSeries("p" + pct(p), f[0], f[1]);
                 for (double v : f[1]) {
                     top = Double.isNaN(top) ? v : Math.max(top, v);
@@ -77,7 +88,26 @@ public final class LoadPlot extends ChartBuilder<LoadPlot> {
         }
         c.getStyler().setYAxisLogarithmic(logY);
         c.getStyler().setXAxisLogarithmic(logX);
+        c.getStyler().setErrorBarsColorSeriesColor(true);
         return c;
+    }
+
+    /** Half the 95 % interval of the mean of percentile {@code p} across a load's trials (0: not repeated). */
+    private static double halfInterval(List<StepResult> trials, LatencyMetric m, double p) {
+        if (trials == null) {
+            return 0;
+        }
+        double h = Trials.Stat.of(trials.stream().map(s -> m.of(s).percentile(p)).toList()).halfWidth();
+        return Double.isFinite(h) ? h : 0;
+    }
+
+    /** The points whose x and y are finite, with their bars. */
+    private static double[][] finiteWithBars(double[] x, double[] y, double[] bars) {
+        int[] keep = java.util.stream.IntStream.range(0, x.length)
+                .filter(i -> Double.isFinite(x[i]) && Double.isFinite(y[i])).toArray();
+        return new double[][] {java.util.Arrays.stream(keep).mapToDouble(i -> x[i]).toArray(),
+                java.util.Arrays.stream(keep).mapToDouble(i -> y[i]).toArray(),
+                java.util.Arrays.stream(keep).mapToDouble(i -> bars[i]).toArray()};
     }
 
     static String pct(double p) {

@@ -13,7 +13,9 @@ import dev.kneepoint.analysis.RunTables;
 import dev.kneepoint.analysis.SloCapacity;
 import dev.kneepoint.analysis.SummaryText;
 import dev.kneepoint.analysis.Tables;
+import dev.kneepoint.analysis.TrialTables;
 import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.Trials;
 import dev.kneepoint.plot.ChartFiles;
 import dev.kneepoint.plot.Overlay;
 import dev.kneepoint.plot.Plots;
@@ -60,6 +62,11 @@ public final class RunReport {
     /** The Pareto view (tok/s per GPU vs tok/s per user), written beside {@link #FILES} when the GPU count is known. */
     public static final String PARETO_CHART = "pareto.png";
 
+    /** Every trial as a step ({@code steps.csv} has one row per load), written when the run repeated its loads. */
+    public static final String TRIALS_TABLE = "trials.csv";
+    /** Mean, 95 % interval and CV across trials per load and headline metric ({@link TrialTables#table}). */
+    public static final String REPEATS_TABLE = "repeats.csv";
+
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private RunReport() {}
@@ -81,7 +88,8 @@ public final class RunReport {
      */
     public static String write(Path runDirectory, boolean verbose) {
         RunTables loaded = RunTables.load(runDirectory);
-        RunResult run = loaded.run();
+        RunResult measured = loaded.run();
+        RunResult run = Trials.pooled(measured); // one step per load: a repeated load's trials pooled
         KneeReport knee = Knee.analyze(run, KneeOptions.builder().requests(loaded.requests())
                 .telemetry(loaded.telemetry()).sloSearch(searchGoal(loaded.source().manifest())).build());
         StringBuilder text = new StringBuilder(knee.answer().toString());
@@ -95,6 +103,10 @@ public final class RunReport {
         if (knee.sloCapacity() != null) {
             text.append('\n').append(knee.sloCapacity().table());
         }
+        String trials = TrialTables.text(measured);
+        if (!trials.isEmpty()) {
+            text.append('\n').append(trials);
+        }
         Efficiency efficiency = efficiency(run, loaded);
         if (efficiency.known()) {
             text.append('\n').append(efficiency.table());
@@ -104,10 +116,14 @@ public final class RunReport {
         try {
             Files.writeString(runDirectory.resolve("report.txt"), text, StandardCharsets.UTF_8);
             Tables.steps(run).write().csv(runDirectory.resolve("steps.csv").toFile());
+            if (Trials.repeated(measured)) {
+                Tables.steps(measured).write().csv(runDirectory.resolve(TRIALS_TABLE).toFile());
+                TrialTables.table(measured).write().csv(runDirectory.resolve(REPEATS_TABLE).toFile());
+            }
             JSON.writeValue(runDirectory.resolve(AnalysisJson.FILE).toFile(), AnalysisJson.of(run, knee, efficiency));
             List<XYChart> charts = new ArrayList<>();
             charts.add(Plots.knee(knee));
-            charts.add(Plots.percentilesVsLoad(run));
+            charts.add(Plots.percentilesVsLoad(measured)); // error bars across trials, when repeated
             charts.add(Plots.cdf(run, LatencyMetric.TTFT));
             charts.add(timeSeries(loaded));
             charts.add(Plots.interactivity(run, knee));

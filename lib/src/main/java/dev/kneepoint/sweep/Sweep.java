@@ -317,6 +317,18 @@ public final class Sweep {
         return this;
     }
 
+    /**
+     * Measure each load {@code n} times (1 to {@value SweepDefaults#MAX_REPEAT}; default 1), trial after trial across
+     * the ladder ({@code c=1 #1, c=2 #1, c=1 #2, ...}) so that drift spreads over every level; open-loop trials draw
+     * their own arrivals. Each trial is a full step in the run directory; the analysis pools a load's trials, and
+     * {@code metrics.Trials} gives each headline metric's mean, 95 % interval across trials and coefficient of
+     * variation ({@code repeats} in {@code summary.json}). Not with a rate sweep or an SLO search.
+     */
+    public Sweep repeat(int n) {
+        settings.repeat = n;
+        return this;
+    }
+
     /** Run a single-user baseline step first. */
     public Sweep baseline(boolean on) {
         settings.baseline = on;

@@ -111,6 +111,7 @@ final class SweepChecks {
             problems.add("background: per-step rates cannot follow a " + (s.searchesSlo() ? "SLO search" : "rate sweep")
                     + ", whose steps are planned during the run; use a steady background (background(workload, rateRps))");
         }
+        checkRepeat(s, background, problems);
         if (s.throughputConcurrencySet && !s.sweepsRates()) {
             problems.add("throughputConcurrency applies to a rate sweep only: add rateSweep(n), or remove it");
         }
@@ -203,7 +204,7 @@ final class SweepChecks {
         return new SweepSpec(s.name, target, mode,
                 new SweepSpec.Prompts(s.workload, lengths(s.inputLengths, s.inputTokens),
                         lengths(s.outputLengths, s.outputTokens), s.ignoreEos, s.calibrate), s.seed,
-                new SweepSpec.Steps(s.stepDuration, warmup, s.pause, s.drainTimeout, s.maxRequestsPerStep),
+                new SweepSpec.Steps(s.stepDuration, warmup, s.pause, s.drainTimeout, s.maxRequestsPerStep, s.repeat),
                 s.slo, s.clientThresholds, s.stopFailureRate, s.stopP99Ms, background, s.telemetry,
                 s.writeRunDirectory ? s.outputDir : null, s.progress, s.allowConcurrent, s.clientWarmup,
                 s.preflight, new SweepSpec.Cost(s.gpus, s.pricePerHour), new java.util.TreeMap<>(s.labels));
@@ -215,6 +216,25 @@ final class SweepChecks {
      */
     private static LengthDistribution lengths(LengthDistribution given, int tokens) {
         return given != null ? given : Lengths.fixed(Math.max(1, tokens));
+    }
+
+    /** Repeat trials: a sane count, of a ladder given in advance, without per-step background rates. */
+    private static void checkRepeat(SweepSettings s, BackgroundStream background, List<String> problems) {
+        if (s.repeat < 1 || s.repeat > SweepDefaults.MAX_REPEAT) {
+            problems.add("repeat takes 1 to " + SweepDefaults.MAX_REPEAT + " trials of each load, got " + s.repeat);
+        }
+        if (s.repeat <= 1) {
+            return;
+        }
+        if (s.searchesSlo() || s.sweepsRates()) {
+            problems.add("repeat measures a ladder given in advance; " + (s.searchesSlo()
+                    ? "an SLO search judges each probe by its own attainment interval" : "a rate sweep plans its steps")
+                    + ": remove repeat(" + s.repeat + "), or give concurrency levels or rates");
+        }
+        if (background != null && background.perStep()) {
+            problems.add("background: per-step rates cannot follow repeated trials (each load runs " + s.repeat
+                    + " times over); use a steady background (background(workload, rateRps)) or remove repeat");
+        }
     }
 
     /** A rate sweep plans its own steps: no other way of giving them, and sane sizes. */

@@ -52,6 +52,10 @@ public final class SweepDefaults {
      * {@code max_num_seqs} on smaller GPUs; the saturation check doubles them while throughput still rises.
      */
     public static final int THROUGHPUT_CONCURRENCY = 256;
+    /** How many times each load is measured ({@link Sweep#repeat(int)}): once. */
+    public static final int REPEAT = 1;
+    /** The most trials of one load a sweep takes. */
+    public static final int MAX_REPEAT = 50;
     /** Parent folder of run directories. */
     public static final Path OUTPUT_DIR = Path.of("runs");
     /** Run name (the run directory is named after it and the start time). */

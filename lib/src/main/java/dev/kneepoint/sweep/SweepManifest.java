@@ -86,6 +86,7 @@ final class SweepManifest {
         m.put("warmup_s", steps.warmup().toNanos() / 1e9);
         m.put("pause_s", steps.pause().toNanos() / 1e9);
         m.put("max_requests_per_step", steps.maxRequests());
+        m.put("repeat", steps.repeat());
         m.put("baseline", baseline);
         m.put("slo", spec.slo().toString());
         m.put("concurrent_runs_allowed", spec.allowConcurrentRuns());

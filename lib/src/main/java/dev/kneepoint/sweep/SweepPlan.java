@@ -24,19 +24,24 @@ final class SweepPlan {
     }
 
     /**
-     * The ladder: one closed-loop step per concurrency level, one open-loop step per rate, the trace's steps, or a
+     * The ladder: one closed-loop step per concurrency level, one open-loop step per rate, the trace's steps (each
+     * level {@link SweepSpec.Steps#repeat() repeated}, trial after trial), or a
      * rate sweep's two probes (its open steps are planned during the run, by {@link SweepRates#plan}), or an SLO
      * search's first probe (the others planned by {@link SweepSloSearch#plan}).
      *
      * @param trace the trace being replayed (read by the run, or the one given); null unless the mode is a trace
      */
     static StepSequence ladder(SweepSpec spec, TraceWorkload trace) {
+        // Trials come after the baseline, which is measured once and made from the first level as planned.
+        int trials = spec.steps().repeat();
         StepSequence l = switch (spec.mode()) {
-            case Mode.Closed c -> baseline(c.baseline(),
-                    StepSequence.concurrency(c.concurrency(), closedStep(spec, c.concurrency().get(0), c.thinkTime(), c.rampUp())));
+            case Mode.Closed c -> baseline(c.baseline(), StepSequence.concurrency(c.concurrency(),
+                    closedStep(spec, c.concurrency().get(0), c.thinkTime(), c.rampUp()))).withTrials(trials);
             case Mode.Open o -> baseline(o.baseline(),
-                    StepSequence.rates(o.ratesRps(), openStep(spec, o.ratesRps().get(0), o.arrival(), o.cap())));
-            case Mode.Trace t -> baseline(t.baseline(), SweepTrace.ladder(spec, t, Objects.requireNonNull(trace, "trace")));
+                    StepSequence.rates(o.ratesRps(), openStep(spec, o.ratesRps().get(0), o.arrival(), o.cap())))
+                    .withTrials(trials);
+            case Mode.Trace t -> baseline(t.baseline(), SweepTrace.ladder(spec, t, Objects.requireNonNull(trace, "trace")))
+                    .withTrials(trials);
             case Mode.RateSweep r -> SweepRates.probes(spec, r);
             case Mode.SloSearch s -> SweepSloSearch.probes(spec, s);
         };

@@ -60,6 +60,7 @@ final class SweepSettings {
     Duration rampUp = SweepDefaults.RAMP_UP;
     Duration drainTimeout = SweepDefaults.DRAIN_TIMEOUT;
     long maxRequestsPerStep = -1;
+    int repeat = SweepDefaults.REPEAT;
     boolean baseline;
     int maxInFlight = -1;
     CapPolicy capPolicy = CapPolicy.QUEUE;
