@@ -51,6 +51,7 @@ public final class Compare {
         DoubleColumn minEffect = DoubleColumn.create("min_effect");
         for (int r = 1; r < runs.size(); r++) {
             RunResult other = runs.get(r);
+            warnings.addAll(CompareWarnings.servers(base, other));
             for (StepResult sa : base.steps()) {
                 StepResult sb = match(sa, other);
                 if (sb == null) {
