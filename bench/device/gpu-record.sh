@@ -16,7 +16,7 @@
 set -euo pipefail
 OUT="${1:?usage: gpu-record.sh OUT_DIR [SECONDS]}"
 SECONDS_TO_RECORD="${2:-3}"
-QUERY="index,utilization.gpu,memory.used,memory.total,power.draw,temperature.gpu,clocks.sm" # = GpuMetrics.QUERY
+QUERY="index,utilization.gpu,memory.used,memory.total,power.draw,temperature.gpu,clocks.sm,name" # = GpuMetrics.QUERY
 mkdir -p "$OUT"
 command -v nvidia-smi >/dev/null || { echo "gpu-record: nvidia-smi is not on the PATH (no NVIDIA driver here)" >&2; exit 2; }
 {

@@ -101,6 +101,37 @@ class TelemetrySweepTest {
     }
 
     @Test
+    void theGpusTelemetrySampledJoinTheServersIdentityInTheManifest() throws Exception {
+        String dcgm;
+        try (var in = TelemetrySweepTest.class.getResourceAsStream("/fixtures/metrics/dcgm.prom")) {
+            dcgm = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8); // two H100s, modelName labels
+        }
+        try (mockwebserver3.MockWebServer exporter = new mockwebserver3.MockWebServer();
+             Simulator sim = Kneepoint.simulator("fast")) {
+            exporter.setDispatcher(new mockwebserver3.Dispatcher() {
+                @Override
+                public mockwebserver3.MockResponse dispatch(mockwebserver3.RecordedRequest r) {
+                    return new mockwebserver3.MockResponse.Builder().body(dcgm).build();
+                }
+            });
+            exporter.start();
+            Kneepoint.ladder(Kneepoint.target(sim), 1).inputTokens(16).outputTokens(8)
+                    .stepDuration(Duration.ofMillis(300)).warmup(Duration.ZERO).telemetryInterval(Duration.ofMillis(100))
+                    .gpu(Gpu.dcgm(exporter.url("/metrics").toString())).outputDir(runs).name("gpus").run();
+        }
+        Path dir;
+        try (Stream<Path> list = Files.list(runs)) {
+            dir = list.findFirst().orElseThrow();
+        }
+        JsonNode server = new ObjectMapper().readTree(dir.resolve("manifest.json").toFile()).at("/config/server");
+        // what the simulator said about itself, then what the GPU source said: the first scrape is taken at start
+        assertThat(server.path("engine").asText()).isEqualTo("simulator");
+        assertThat(server.path("gpus").toString()).isEqualTo("[\"NVIDIA H100 80GB HBM3\"]");
+        assertThat(server.path("gpu_count").asInt()).isEqualTo(2);
+        assertThat(RunLoader.server(dir)).get().isEqualTo(server);
+    }
+
+    @Test
     void aGpuLogWrittenOnTheServerHostJoinsTheStepsOnTheRunClock() throws Exception {
         RunResult r;
         try (Simulator sim = Kneepoint.simulator("fast")) {
@@ -113,6 +144,10 @@ class TelemetrySweepTest {
             dir = list.findFirst().orElseThrow();
         }
         JsonNode manifest = new ObjectMapper().readTree(dir.resolve("manifest.json").toFile());
+        // no GPU sampled: the server's identity has no GPUs (a log imported later does not change the manifest)
+        assertThat(manifest.at("/config/server/engine").asText()).isEqualTo("simulator");
+        assertThat(manifest.at("/config/server").has("gpus")).isFalse();
+        assertThat(manifest.at("/config/server").has("gpu_count")).isFalse();
         java.time.Instant origin = java.time.Instant.parse(manifest.get("clock_origin").asText());
         java.time.Instant end = java.time.Instant.parse(manifest.get("end_time").asText());
         // a log as nvidia-smi -lms 50 would write on a host in UTC+9: one row per 50 ms across the whole run

@@ -61,6 +61,7 @@ public final class Compare {
         for (int r = 1; r < runs.size(); r++) {
             RunResult other = Trials.pooled(runs.get(r));
             Map<String, List<StepResult>> otherTrials = trials(runs.get(r));
+            warnings.addAll(CompareWarnings.servers(base, other));
             for (StepResult sa : base.steps()) {
                 StepResult sb = match(sa, other);
                 if (sb == null) {

@@ -85,6 +85,20 @@ public final class RunLoader {
         return stream(dir, sink, RequestLines::readAuto);
     }
 
+    /**
+     * The manifest's {@code config.server} object: who the server said it was (docs/SERVERS.md "Server identity"),
+     * with the GPUs telemetry sampled. Empty when {@code dir} has no readable {@code manifest.json}, or its manifest
+     * has no such object (a run without preflight, or from before the identity was recorded). Reads only the manifest.
+     */
+    public static Optional<JsonNode> server(Path dir) {
+        try {
+            JsonNode s = Json.MAPPER.readTree(dir.resolve("manifest.json").toFile()).path("config").path("server");
+            return s.isObject() ? Optional.of(s) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
     /** As {@link #stream}, always on the calling thread alone: the reference the two-thread path must match. */
     static StreamedRun streamOnOneThread(Path dir, Consumer<? super RequestRecord> sink) {
         return stream(dir, sink, RequestLines::read);

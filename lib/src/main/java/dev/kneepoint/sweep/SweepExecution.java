@@ -214,6 +214,7 @@ final class SweepExecution {
         try {
             if (telemetry != null) {
                 telemetry.close();
+                addGpus(telemetry.gpuIdentity());
             }
             if (directory != null) {
                 directory.close(complete, load == null ? "failed" : load.ending().name().toLowerCase(java.util.Locale.ROOT)
@@ -224,6 +225,19 @@ final class SweepExecution {
         } finally {
             client.close();
             releaseTarget();
+        }
+    }
+
+    /**
+     * The GPUs telemetry sampled join what the server said about itself ({@code config.server}), for the manifest the
+     * run directory writes at close. Nothing when no GPU was sampled, or the server was not asked (no preflight).
+     */
+    private void addGpus(Map<String, Object> gpus) {
+        if (!gpus.isEmpty() && config.get("server") instanceof Map<?, ?> server) {
+            Map<String, Object> merged = new LinkedHashMap<>();
+            server.forEach((k, v) -> merged.put(String.valueOf(k), v)); // a copy: the probe's answer stays as it was
+            merged.putAll(gpus);
+            config.put("server", merged);
         }
     }
 

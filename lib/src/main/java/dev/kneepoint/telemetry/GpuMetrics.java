@@ -2,6 +2,7 @@ package dev.kneepoint.telemetry;
 
 import dev.kneepoint.telemetry.TelemetrySample.Kind;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -10,10 +11,13 @@ import java.util.Map;
  * {@code gpu}): {@code gpu_util_pct}, {@code mem_used_bytes}, {@code mem_total_bytes} (nvidia-smi),
  * {@code mem_free_bytes} (DCGM), {@code power_w}, {@code temp_c}, {@code sm_clock_mhz}. A field that the
  * device does not report ({@code [N/A]}, {@code [Not Supported]}, empty) yields no sample, never a zero.
+ * The GPU's name (nvidia-smi's {@code name}, DCGM's {@code modelName} label) is no sample: it goes to the run's
+ * manifest ({@code config.server.gpus}).
  */
 final class GpuMetrics {
-    /** The nvidia-smi query fields, in the order {@link #parseCsvLine} expects them. */
-    public static final String QUERY = "index,utilization.gpu,memory.used,memory.total,power.draw,temperature.gpu,clocks.sm";
+    /** The nvidia-smi query fields, in the order {@link #parseCsvLine} expects them; {@code name} last. */
+    public static final String QUERY = "index,utilization.gpu,memory.used,memory.total,power.draw,temperature.gpu,"
+            + "clocks.sm,name";
 
     private static final double MIB = 1024.0 * 1024.0;
 
@@ -23,11 +27,22 @@ final class GpuMetrics {
      * Parses one line of {@code nvidia-smi --query-gpu=}{@link #QUERY}{@code --format=csv,noheader,nounits}
      * ({@link NvidiaSmiCsv#sampler()}; {@link NvidiaSmiCsv#ofHeader} reads the other forms).
      *
-     * @throws IllegalArgumentException when the line has not seven fields, no GPU index, or a value that is not a
-     *         number or a not-available mark
+     * @throws IllegalArgumentException when the line has fewer than eight fields, no GPU index, or a value that is
+     *         not a number or a not-available mark
      */
     public static List<TelemetrySample> parseCsvLine(String line, long tNanos) {
         return NvidiaSmiCsv.sampler().samples(line, tNanos);
+    }
+
+    /** The GPUs a DCGM exporter scrape reports: index ({@code gpu} label) to name ({@code modelName}, else empty). */
+    public static Map<String, String> dcgmDevices(PromText.Exposition e) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (PromText.Sample s : e.samples()) {
+            if (s.name().startsWith("DCGM_")) {
+                out.merge(s.label("gpu").orElse("?"), s.label("modelName").orElse(""), (a, b) -> a.isEmpty() ? b : a);
+            }
+        }
+        return out;
     }
 
     /**

@@ -71,6 +71,8 @@ final class NvidiaSmi {
                 long t = sink.clock().now();
                 try {
                     sink.samples("gpu", GpuMetrics.parseCsvLine(line, t));
+                    NvidiaSmiCsv.Device d = NvidiaSmiCsv.sampler().device(line);
+                    sink.gpu(d.index(), d.name());
                 } catch (IllegalArgumentException e) {
                     sink.error("gpu", "parse", e.getMessage());
                 }

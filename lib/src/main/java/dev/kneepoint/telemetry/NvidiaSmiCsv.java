@@ -20,9 +20,13 @@ import java.util.Optional;
  * <p>What real nvidia-smi output does, and this reads (recorded captures in the test fixtures): a {@code clocks.sm}
  * query is headed {@code clocks.current.sm [MHz]}; with units a value reads {@code 19818 MiB}, {@code 631.95 W},
  * {@code 100 %}, {@code 1980 MHz}; a field the device does not report reads {@code [N/A]} or {@code [Not Supported]}
- * (all {@code utilization.*} fields under MIG) and gives no sample, never a zero.
+ * (all {@code utilization.*} fields under MIG) and gives no sample, never a zero. A {@code name} column gives no
+ * sample but names the row's GPU ({@link #device}); as the last column it keeps any comma a name might hold.
  */
 final class NvidiaSmiCsv {
+    /** A row's GPU: its index and, when the layout has a {@code name} column, its name (else empty). */
+    record Device(String index, String name) {}
+
     /** A query field this reader maps, its sample name and the unit nvidia-smi prints with it. */
     private record Field(String query, String alias, String sample, String unit, double factor) {}
 
@@ -40,13 +44,16 @@ final class NvidiaSmiCsv {
 
     private final int indexColumn;
     private final int timestampColumn;
+    private final int nameColumn;
     private final Field[] columns; // null: a column this reader does not map
     private final boolean units;
     private final String described;
 
-    private NvidiaSmiCsv(int indexColumn, int timestampColumn, Field[] columns, boolean units, String described) {
+    private NvidiaSmiCsv(int indexColumn, int timestampColumn, int nameColumn, Field[] columns, boolean units,
+                         String described) {
         this.indexColumn = indexColumn;
         this.timestampColumn = timestampColumn;
+        this.nameColumn = nameColumn;
         this.columns = columns;
         this.units = units;
         this.described = described;
@@ -77,6 +84,7 @@ final class NvidiaSmiCsv {
         Field[] columns = new Field[cells.length];
         int index = -1;
         int timestamp = -1;
+        int gpuName = -1;
         boolean units = false;
         int mapped = 0;
         for (int i = 0; i < cells.length; i++) {
@@ -86,6 +94,8 @@ final class NvidiaSmiCsv {
                 index = i;
             } else if (name.equals("timestamp")) {
                 timestamp = i;
+            } else if (name.equals("name")) {
+                gpuName = i;
             }
             for (Field f : FIELDS) {
                 if (name.equals(f.query()) || name.equals(f.alias())) {
@@ -105,7 +115,7 @@ final class NvidiaSmiCsv {
             throw new IllegalArgumentException("not an nvidia-smi --query-gpu header: " + String.join("; ", problems)
                     + ": '" + abbreviate(header) + "'");
         }
-        return new NvidiaSmiCsv(index, timestamp, columns, units, header.strip());
+        return new NvidiaSmiCsv(index, timestamp, gpuName, columns, units, header.strip());
     }
 
     /**
@@ -115,7 +125,7 @@ final class NvidiaSmiCsv {
      *         that is neither a number (with this column's unit, if any) nor a not-available mark
      */
     public List<TelemetrySample> samples(String line, long tNanos) {
-        String[] f = line.split(",", -1);
+        String[] f = cells(line);
         if (f.length != columns.length) {
             throw new IllegalArgumentException("expected " + columns.length + " comma-separated fields (" + abbreviate(described)
                     + "), got " + f.length + ": '" + abbreviate(line.strip()) + "'");
@@ -137,6 +147,22 @@ final class NvidiaSmiCsv {
             }
         }
         return out;
+    }
+
+    /**
+     * The GPU of a row that {@link #samples} accepted: its index, and its name from the {@code name} column (empty
+     * when the layout has none or the cell is a not-available mark).
+     */
+    public Device device(String line) {
+        String[] f = cells(line);
+        String index = indexColumn < f.length ? f[indexColumn].strip() : "";
+        String name = nameColumn >= 0 && nameColumn < f.length ? f[nameColumn].strip() : "";
+        return new Device(index, name.startsWith("[") || name.equalsIgnoreCase("N/A") ? "" : name);
+    }
+
+    /** The row's cells; when {@code name} is the last column, any further comma stays in the name. */
+    private String[] cells(String line) {
+        return line.split(",", nameColumn == columns.length - 1 ? columns.length : -1);
     }
 
     /** True when the layout has a {@code timestamp} column. */

@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -73,7 +75,10 @@ public final class TelemetryRecorder implements AutoCloseable {
         switch (config.gpu()) {
             case Gpu.Off o -> { }
             case Gpu.Dcgm d -> {
-                scrapers.add(new HttpScraper("gpu", HttpUrl.get(d.url()), env.http(), sink, GpuMetrics::mapDcgm));
+                scrapers.add(new HttpScraper("gpu", HttpUrl.get(d.url()), env.http(), sink, (e, t) -> {
+                    GpuMetrics.dcgmDevices(e).forEach(sink::gpu);
+                    return GpuMetrics.mapDcgm(e, t);
+                }));
                 sources.add("gpu");
             }
             case Gpu.Auto a -> startNvidiaSmi(env, config, false);
@@ -173,6 +178,26 @@ public final class TelemetryRecorder implements AutoCloseable {
     /** Samples so far of one source. */
     public long samples(String source) {
         return sink.sampleCount(source);
+    }
+
+    /**
+     * What the GPU source said about the GPUs it sampled, for the manifest's {@code config.server}: {@code gpus}, the
+     * distinct names in GPU index order (when the source named any: nvidia-smi's {@code name}, DCGM's
+     * {@code modelName}), and {@code gpu_count}, the GPUs sampled. Empty when no GPU was sampled (GPU telemetry off,
+     * no nvidia-smi, or no reading yet).
+     */
+    public Map<String, Object> gpuIdentity() {
+        Map<String, String> gpus = sink.gpus();
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (gpus.isEmpty()) {
+            return out;
+        }
+        List<String> names = gpus.values().stream().filter(n -> !n.isEmpty()).distinct().toList();
+        if (!names.isEmpty()) {
+            out.put("gpus", names);
+        }
+        out.put("gpu_count", gpus.size());
+        return out;
     }
 
     /**

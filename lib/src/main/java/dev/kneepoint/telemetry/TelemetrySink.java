@@ -2,11 +2,14 @@ package dev.kneepoint.telemetry;
 
 import dev.kneepoint.metrics.RunClock;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -25,6 +28,9 @@ final class TelemetrySink {
     private final Set<String> seenErrors = new HashSet<>();
     private final Map<String, Long> errors = new LinkedHashMap<>();
     private final Map<String, Long> samples = new LinkedHashMap<>();
+    /** GPU index to name ("" until a source names it), in index order: numeric indexes by value. */
+    private final Map<String, String> gpus = new TreeMap<>(
+            Comparator.comparingInt(String::length).thenComparing(Comparator.naturalOrder()));
     private boolean closed;
 
     TelemetrySink(RunClock clock, TelemetryLog log) {
@@ -62,6 +68,18 @@ final class TelemetrySink {
         if (seenErrors.add(source + "/" + kind)) {
             status(source, "error", kind + ": " + message);
         }
+    }
+
+    /** A GPU a source read (index, and its name or ""): the first name given for an index is kept. */
+    synchronized void gpu(String index, String name) {
+        if (!closed) {
+            gpus.merge(index, name, (a, b) -> a.isEmpty() ? b : a);
+        }
+    }
+
+    /** The GPUs read so far, index to name ("" when unnamed), in index order. */
+    synchronized Map<String, String> gpus() {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(gpus));
     }
 
     synchronized long errorCount(String source) {

@@ -34,6 +34,9 @@ class NvidiaSmiCsvTest {
             "linux-x86_64__nvidia-h200-mig__590.48.01__load.csv", new double[] {Double.NaN, 16959, 143771, 295.01, 36, 1980},
             "linux-x86_64__nvidia-l40s__595.80__idle.csv", new double[] {100, 0, 46068, 144.97, 63, 2520},
             "linux-x86_64__nvidia-l40s__595.80__load.csv", new double[] {9, 1235, 46068, 110.23, 54, 2520});
+    /** The {@code name} each capture's row holds, as recorded. */
+    private static final Map<String, String> GPU_NAMES = Map.of("nvidia-h100-80gb-hbm3", "NVIDIA H100 80GB HBM3",
+            "nvidia-h200", "NVIDIA H200", "nvidia-h200-mig", "NVIDIA H200", "nvidia-l40s", "NVIDIA L40S");
     private static final String[] NAMES = {"gpu_util_pct", "mem_used_bytes", "mem_total_bytes", "power_w", "temp_c",
             "sm_clock_mhz"};
 
@@ -71,7 +74,7 @@ class NvidiaSmiCsvTest {
         // The sampler runs --format=csv,noheader,nounits with GpuMetrics.QUERY: the same cells, in that order, without
         // their units. Derived from each recorded row by picking those columns and dropping the unit suffix.
         String[] sources = {"index", "utilization.gpu", "memory.used", "memory.total", "power.draw", "temperature.gpu",
-                "clocks.current.sm"};
+                "clocks.current.sm", "name"};
         for (Path f : captures()) {
             List<String> lines = Files.readAllLines(f).stream().filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
             if (!NvidiaSmiCsv.isHeader(lines.get(0))) {
@@ -88,6 +91,14 @@ class NvidiaSmiCsvTest {
                 String samplerLine = String.join(", ", projected);
                 assertThat(GpuMetrics.parseCsvLine(samplerLine, 7L)).as(f + ": " + samplerLine)
                         .containsExactlyInAnyOrderElementsOf(layout.samples(row, 7L));
+                // the GPU's name, from both forms: what the manifest's config.server.gpus records
+                assertThat(NvidiaSmiCsv.sampler().device(samplerLine)).as(f + ": " + samplerLine)
+                        .isEqualTo(layout.device(row));
+                String machine = f.getFileName().toString().split("__")[1];
+                if (GPU_NAMES.containsKey(machine)) {
+                    assertThat(layout.device(row)).as(f.toString())
+                            .isEqualTo(new NvidiaSmiCsv.Device("0", GPU_NAMES.get(machine)));
+                }
             }
         }
     }
@@ -118,9 +129,29 @@ class NvidiaSmiCsvTest {
         NvidiaSmiCsv layout = NvidiaSmiCsv.ofHeader("index, memory.used [MiB]");
         assertThatThrownBy(() -> layout.samples("0, 19818 GiB", 0L)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("memory.used").hasMessageContaining("(in MiB)").hasMessageContaining("19818 GiB");
-        assertThatThrownBy(() -> GpuMetrics.parseCsvLine("0, 96 %, 75210, 81559, 584.21, 58, 1980", 0L))
+        assertThatThrownBy(() -> GpuMetrics.parseCsvLine("0, 96 %, 75210, 81559, 584.21, 58, 1980, NVIDIA H100", 0L))
                 .hasMessageContaining("utilization.gpu").hasMessageContaining("96 %");
         assertThatThrownBy(() -> layout.samples("0", 0L)).hasMessageContaining("expected 2 comma-separated fields");
+    }
+
+    @Test
+    void theNameColumnNamesTheRowsGpuAndKeepsAnyCommaWhenLast() {
+        NvidiaSmiCsv sampler = NvidiaSmiCsv.sampler();
+        assertThat(sampler.device("3, 96, 75210, 81559, 584.21, 58, 1980, NVIDIA H100 80GB HBM3"))
+                .isEqualTo(new NvidiaSmiCsv.Device("3", "NVIDIA H100 80GB HBM3"));
+        // a name with a comma (none known, but nvidia-smi would not quote it) stays whole and costs no sample
+        String comma = "0, 96, 75210, 81559, 584.21, 58, 1980, Acme GPU, rev 2";
+        assertThat(sampler.device(comma).name()).isEqualTo("Acme GPU, rev 2");
+        assertThat(sampler.samples(comma, 0L)).hasSize(6);
+        assertThat(sampler.device("0, 96, 75210, 81559, 584.21, 58, 1980, [N/A]").name()).isEmpty();
+        // a layout without a name column: the index only
+        assertThat(NvidiaSmiCsv.ofHeader("index, memory.used [MiB]").device("2, 1024 MiB"))
+                .isEqualTo(new NvidiaSmiCsv.Device("2", ""));
+        // not last: the name is a cell like any other, and a comma in it is a wrong field count
+        NvidiaSmiCsv first = NvidiaSmiCsv.ofHeader("name, index, power.draw [W]");
+        assertThat(first.device("Tesla T4, 1, 40.43 W")).isEqualTo(new NvidiaSmiCsv.Device("1", "Tesla T4"));
+        assertThatThrownBy(() -> first.samples("Acme, rev 2, 1, 40.43 W", 0L))
+                .hasMessageContaining("expected 3 comma-separated fields");
     }
 
     private static List<Path> captures() throws IOException {

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -177,6 +178,46 @@ class TelemetryRecorderTest {
         assertThat(d.samples()).hasSize(6 * 6 - 3);
         // the command ended by itself (the recording is finite): recorded once
         assertThat(d.status("gpu", "error")).get().extracting(TelemetryStatus::reason).asString().startsWith("ended");
+        // two GPUs of one model: the manifest's config.server gets the name once and the count
+        assertThat(rec.gpuIdentity()).containsExactly(Map.entry("gpus", List.of("NVIDIA H100 80GB HBM3")),
+                Map.entry("gpu_count", 2));
+    }
+
+    /** A runner that replays {@code csv} as nvidia-smi's output. */
+    private static NvidiaSmi.CommandRunner replaying(String csv) {
+        return command -> {
+            BufferedReader r = new BufferedReader(new StringReader(csv));
+            return new NvidiaSmi.Lines() {
+                @Override
+                public String readLine() throws java.io.IOException { return r.readLine(); }
+
+                @Override
+                public void close() { }
+            };
+        };
+    }
+
+    @Test
+    void theGpuIdentityListsDistinctNamesInIndexOrderAndCountsEveryGpu() throws Exception {
+        // GPUs 10, 2 and 1 (10 after 2: by number), two models, one unnamed: a bad line adds no GPU
+        String csv = "10, 5, 1, 46068, 110.2, 54, 2520, NVIDIA L40S\n"
+                + "2, 0, 1, 81559, 69.8, 33, 345, NVIDIA H100 80GB HBM3\n"
+                + "1, 0, 1, 81559, 70.1, 31, 345, [N/A]\n"
+                + "7, not a number\n"
+                + "1, 0, 1, 81559, 70.1, 31, 345, NVIDIA H100 80GB HBM3\n";
+        Telemetry gpuOnly = Telemetry.defaults().withServer(false).withHost(false).withGpu(Gpu.nvidiaSmi());
+        TelemetryRecorder rec = TelemetryRecorder.start(gpuOnly, RunClock.system(), null, null, null,
+                env(Optional.of(Path.of("/usr/bin/nvidia-smi")), replaying(csv)));
+        assertThat(rec.awaitGpuReader(10_000)).isTrue();
+        rec.close();
+        assertThat(rec.gpuIdentity()).containsExactly(
+                Map.entry("gpus", List.of("NVIDIA H100 80GB HBM3", "NVIDIA L40S")), Map.entry("gpu_count", 3));
+        // only lines that were never named: a count without names
+        TelemetryRecorder unnamed = TelemetryRecorder.start(gpuOnly, RunClock.system(), null, null, null,
+                env(Optional.of(Path.of("/usr/bin/nvidia-smi")), replaying("0, 0, 1, 81559, 69.8, 33, 345, [N/A]\n")));
+        assertThat(unnamed.awaitGpuReader(10_000)).isTrue();
+        unnamed.close();
+        assertThat(unnamed.gpuIdentity()).containsExactly(Map.entry("gpu_count", 1));
     }
 
     @Test
@@ -201,6 +242,8 @@ class TelemetryRecorderTest {
             assertThat(d.series("gpu:temp_c{gpu=1}")).isNotEmpty().allMatch(x -> x.value() == 41.0);
             assertThat(d.status("gpu", "started")).get().extracting(TelemetryStatus::reason).asString()
                     .contains(server.url("/metrics").toString()).doesNotContain("names");
+            assertThat(rec.gpuIdentity()).containsExactly(Map.entry("gpus", List.of("NVIDIA H100 80GB HBM3")),
+                    Map.entry("gpu_count", 2));
         }
     }
 
@@ -213,6 +256,7 @@ class TelemetryRecorderTest {
         rec.close();
         TelemetryData d = TelemetryLoader.load(dir);
         assertThat(d.samples()).isEmpty();
+        assertThat(rec.gpuIdentity()).isEmpty();
         assertThat(d.status("gpu", "absent")).get().extracting(TelemetryStatus::reason).asString()
                 .contains("nvidia-smi not found");
         assertThat(NvidiaSmi.which(dir.toString())).isEmpty();
