@@ -323,3 +323,25 @@ def test_slo_search_notebook_finds_the_capacity_at_the_slot_count(executed):
         assert float(pct) >= 98.9 if verdict == "passes" else float(pct) <= 99.0, (users, pct, verdict)
     assert '"dimension" : "concurrency"' in text and '"max_passing" : {' in text, text
     assert re.search(r"Operating points: latency-first c=\d+ \(75.0% of the searched SLO capacity", text), text
+
+
+def test_repeat_trials_notebook_interleaves_trials_and_compares_across_them(executed):
+    text = stream_text(executed(ROOT / "notebooks" / "14-repeat-trials.ipynb"))
+    order = re.search(r"^steps in the order they ran: \[([^\]]*)\]", text, re.M)
+    assert order, text
+    # Trial after trial: every load once, then every load again.
+    assert order.group(1).split(", ") == [f"c={c} #{t}" for t in (1, 2, 3) for c in (1, 4, 16)], order.group(1)
+    assert re.search(r"^Repeat trials \(3 per load; mean ± 95 % interval of the mean, CV\):$", text, re.M), text
+    assert re.search(r"^  widest interval: ± [\d.]+% of the mean", text, re.M), text
+    rows = re.findall(r"^(c=\d+)\s+(output_tokens_per_s|ttft_p99_ms)\s+([\d.]+) ->\s+([\d.]+)\s+"
+                      r"\[\s*(-?[\d.]+),\s+(-?[\d.]+)\]\s+(\S+)\s+(.+)$", text, re.M)
+    assert len(rows) == 6, text
+    by = {(step, metric): (float(a), float(b), float(lo), float(hi), basis, verdict)
+          for step, metric, a, b, lo, hi, basis, verdict in rows}
+    # Both runs repeated every load, so every interval is across trials, the throughput rows' included.
+    assert all(v[4] == "trials" for v in by.values()), by
+    # Half the slots at 16 users: half of them queue for about a request's time (~0.5 s), far outside the spread.
+    a, b, lo, hi, _, verdict = by[("c=16", "ttft_p99_ms")]
+    assert verdict == "worse" and b > a + 100 and lo > 0, by
+    a, b, lo, hi, _, verdict = by[("c=16", "output_tokens_per_s")]
+    assert verdict == "worse" and b < a and hi < 0, by

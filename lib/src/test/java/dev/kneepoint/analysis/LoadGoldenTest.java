@@ -15,7 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
  * before them (the golden file, written by commit d3913de with {@link LoadGolden}; regenerated once when the
  * client-check columns were appended to the steps table, after checking that every old line was a prefix of its new
  * line; and once when the {@code retried} columns were added, after checking that every changed line was its old line
- * with one {@code 0} cell inserted after {@code count_discrepancy}, plus one request-column digest per run). {@code -Dkneepoint.golden.update=true} rewrites it: only after a deliberate, reviewed change of a figure.
+ * with one {@code 0} cell inserted after {@code count_discrepancy}, plus one request-column digest per run; and once
+ * when {@code StepInfo} gained {@code trial}, after checking that every changed line was its old line with
+ * {@code , trial=0} inside its {@code StepInfo[...]}). {@code -Dkneepoint.golden.update=true} rewrites it: only after a deliberate, reviewed change of a figure.
  */
 class LoadGoldenTest {
     @TempDir

@@ -3,11 +3,14 @@ package dev.kneepoint.real;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kneepoint.Kneepoint;
+import dev.kneepoint.analysis.SloCapacity;
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.io.RunLoader;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunResult;
+import dev.kneepoint.metrics.Slo;
+import dev.kneepoint.report.RunReport;
 import dev.kneepoint.telemetry.Telemetry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -100,5 +103,35 @@ class LlamaServerSweepTest {
                 .telemetry(Telemetry.off()).outputDir(dir).name("trace").run();
         SESSION.report("trace prompt tokens (90, 120, 40 asked): " + promptTokens(r));
         assertThat(promptTokens(r)).containsExactly(90, 120, 40);
+    }
+
+    @Test
+    void anSloSearchBracketsTheUsersLlamaServerTakesUnderATtftObjective() {
+        // llama-server runs 4 slots here (.ci/real-server.sh): past them a user waits for a slot. The TTFT objective
+        // is loose enough that one user passes on a busy 2-core machine; where exactly it breaks depends on that
+        // machine, so the test checks the search, not a number: doubling, then bisecting, each probe judged.
+        RunResult r = Kneepoint.sweep(target(ApiKind.CHAT)).sloSearch("concurrency")
+                .slo(Slo.builder().ttftMs(1500).build()).sloAttainment(0.9).sloSearchMaxProbes(6)
+                .inputTokens(32).outputTokens(16).warmup(Duration.ofSeconds(1)).stepDuration(Duration.ofSeconds(4))
+                .telemetry(Telemetry.off()).outputDir(dir).name("slo-search").run();
+        SloCapacity c = SloCapacity.of(r, new SloCapacity.Goal(SloCapacity.CONCURRENCY, 0.9, 0.05));
+        SESSION.report("SLO search against llama-server: probes " + r.steps().stream().map(s -> s.info().label())
+                .toList() + "; " + c.sentence());
+        assertThat(r.complete()).isTrue();
+        List<Integer> users = r.steps().stream().map(s -> s.info().concurrency()).toList();
+        assertThat(users.get(0)).isEqualTo(1);
+        assertThat(users).doesNotHaveDuplicates().hasSizeLessThanOrEqualTo(6);
+        for (SloCapacity.Probe p : c.probes()) {
+            assertThat(p.requests()).as(p.step()).isPositive();
+            assertThat(p.attainment()).as(p.step()).isBetween(p.low(), p.high());
+            assertThat(p.passes()).as(p.step()).isEqualTo(p.attainment() >= 0.9);
+        }
+        // Either the bracket closed at adjacent users, or the probes ran out with the bracket so far.
+        if (c.maxPassing() != null && c.minFailing() != null) {
+            assertThat(c.maxPassing().load()).isLessThan(c.minFailing().load());
+            assertThat(c.closed() || users.size() == 6).isTrue();
+        }
+        assertThat(c.sentence()).startsWith("SLO capacity");
+        assertThat(RunReport.write(r.directory().orElseThrow())).contains("SLO capacity search (concurrency");
     }
 }
