@@ -133,6 +133,26 @@ def parse_value(text):
     return {"true": True, "false": False, "null": None}.get(text, text)
 
 
+def merge_streams(nb):
+    """Each cell's consecutive outputs of one stream as one output, as a live notebook shows them.
+
+    The kernel sends every write as its own stream message (a printf's every piece), and the HTML export would put
+    each on a line of its own. (nbclient's coalesce_streams does this during the run, but hung with this kernel.)
+    """
+    for cell in nb.cells:
+        merged = []
+        for out in cell.get("outputs", []):
+            last = merged[-1] if merged else None
+            if (out.get("output_type") == "stream" and last is not None and last.get("output_type") == "stream"
+                    and last.get("name") == out.get("name")):
+                last["text"] = last["text"] + out["text"]
+            else:
+                merged.append(out)
+        if "outputs" in cell:
+            cell["outputs"] = merged
+    return nb
+
+
 def run(notebook, reports, parameters, timeout=None):
     register()
     notebook = pathlib.Path(notebook).resolve()
@@ -143,7 +163,8 @@ def run(notebook, reports, parameters, timeout=None):
     papermill.execute_notebook(str(notebook), str(out_ipynb), parameters=parameters, kernel_name=KERNEL,
                                language="java", cwd=str(notebook.parent), progress_bar=False,
                                execution_timeout=timeout)
-    nb = nbformat.read(str(out_ipynb), as_version=4)
+    nb = merge_streams(nbformat.read(str(out_ipynb), as_version=4))
+    nbformat.write(nb, str(out_ipynb))
     html, _ = HTMLExporter(embed_images=True).from_notebook_node(nb)
     out_html = out_ipynb.with_suffix(".html")
     out_html.write_text(html, encoding="utf-8")
