@@ -35,6 +35,8 @@ public final class ServeSweep {
     public static final String SERVER_LOG = "server.log";
     /** What the sweep folder's name ends in, after the sweep's name. */
     public static final String FOLDER_SUFFIX = "-serve-sweep";
+    /** Characters of the server's command line shown on the console (the log has all of it). */
+    private static final int DESCRIPTION_CHARS = 120;
 
     /**
      * What to sweep.
@@ -151,7 +153,10 @@ public final class ServeSweep {
         } catch (IOException | RuntimeException e) {
             return failed(c, "the server did not start: " + e.getMessage(), logRel);
         }
-        console.println(head + "started " + server.description() + " (log: " + log + "); waiting until ready");
+        String what = server.description();
+        what = what.length() > DESCRIPTION_CHARS ? what.substring(0, DESCRIPTION_CHARS) + "..." : what;
+        console.println(head + "started " + what + " (port " + root.substring(root.lastIndexOf(':') + 1) + "; full "
+                + "command line and output: " + log + "); waiting until ready");
         Thread stopOnExit = new Thread(server::close, "kneepoint-serve-stop");
         Runtime.getRuntime().addShutdownHook(stopOnExit);
         try (server) {
