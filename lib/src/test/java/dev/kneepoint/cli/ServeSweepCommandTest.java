@@ -55,6 +55,10 @@ class ServeSweepCommandTest {
         List<String> unknown = sweep("srv --port {port} -np {parallel}", "parallel=1");
         unknown.addAll(List.of("--", "--model", "m", "--concurency", "1"));
         assertThat(err(2, unknown)).contains("the run options after --").contains("--concurency");
+        List<String> twice = sweep("srv --port {port} -np {parallel}", "parallel=1");
+        twice.addAll(List.of("--repeat", "2", "--", "--model", "m", "--repeat", "3", "--label", "parallel=9"));
+        assertThat(err(2, twice)).contains("--repeat is given both before and after --")
+                .contains("--label parallel=9 clashes with --param parallel");
         assertThat(out.resolve("t-serve-sweep")).doesNotExist();
     }
 
