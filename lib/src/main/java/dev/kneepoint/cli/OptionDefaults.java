@@ -1,6 +1,7 @@
 package dev.kneepoint.cli;
 
 import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.serve.ServeSweep;
 import dev.kneepoint.sim.SimConfig;
 import dev.kneepoint.sweep.SweepDefaults;
 import dev.kneepoint.telemetry.Telemetry;
@@ -53,7 +54,10 @@ final class OptionDefaults implements IDefaultValueProvider {
             entry(TelemetryOptions.class, "--telemetry-interval", Telemetry.DEFAULT_INTERVAL),
             entry(TelemetryOptions.class, "--gpu", TelemetryOptions.gpuName(Telemetry.defaults().gpu())),
             entry(SimulatorOptions.class, "--seed", SIMULATOR.seed()),
-            entry(SimCommand.class, "--host", SIMULATOR.host()));
+            entry(SimCommand.class, "--host", SIMULATOR.host()),
+            entry(ServeSweepCommand.class, "--ready-timeout", ServeSweep.READY_TIMEOUT),
+            entry(ServeSweepCommand.class, "--out", SweepDefaults.OUTPUT_DIR),
+            entry(ServeSweepCommand.class, "--name", SweepDefaults.NAME));
 
     @Override
     public String defaultValue(ArgSpec arg) {

@@ -1,9 +1,11 @@
 package dev.kneepoint.cli;
 
 import dev.kneepoint.Kneepoint;
+import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.load.CapPolicy;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.report.RunReport;
+import dev.kneepoint.serve.ConfigRunner;
 import dev.kneepoint.sweep.Sweep;
 import dev.kneepoint.sweep.SweepDefaults;
 import dev.kneepoint.workload.Trace;
@@ -124,12 +126,25 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Sweep sweep = configure(Kneepoint.sweep(access.applyTo(target.builder()).build()));
+        return execute().exitCode();
+    }
+
+    /**
+     * Runs the sweep these options describe, writes its report and prints it; returns the run directory and the
+     * exit code. {@code serve-sweep} calls it once per server configuration.
+     */
+    ConfigRunner.Finished execute() {
+        Sweep sweep = configure(Kneepoint.sweep(targetConfig()));
         RunResult result = sweep.run();
         Path dir = output.directory(result);
         System.out.print(RunReport.write(dir, output.verbose));
         System.out.println("\nrun directory: " + dir + " (report.txt, steps.csv, plots as PNG)");
-        return ExitCodes.of(result);
+        return new ConfigRunner.Finished(dir, ExitCodes.of(result));
+    }
+
+    /** The target these options name, credentials and TLS included. */
+    TargetConfig targetConfig() {
+        return access.applyTo(target.builder()).build();
     }
 
     Sweep configure(Sweep sweep) {

@@ -28,6 +28,7 @@ class LayeringTest {
             .layer("cli").definedBy("dev.kneepoint.cli..")
             .layer("facade").definedBy("dev.kneepoint")
             .layer("scenario").definedBy("dev.kneepoint.scenario..")
+            .layer("serve").definedBy("dev.kneepoint.serve..")
             .layer("sweep").definedBy("dev.kneepoint.sweep..")
             .layer("report").definedBy("dev.kneepoint.report..")
             .layer("plot").definedBy("dev.kneepoint.plot..")
@@ -44,6 +45,8 @@ class LayeringTest {
                     "workload", "io", "telemetry", "client", "request", "metrics", "sim")
             .whereLayer("scenario").mayOnlyAccessLayers("sweep", "report", "plot", "analysis", "load", "workload",
                     "io", "telemetry", "client", "request", "metrics")
+            .whereLayer("serve").mayOnlyAccessLayers("sweep", "report", "plot", "analysis", "io", "telemetry",
+                    "client", "request", "metrics")
             .whereLayer("sweep").mayOnlyAccessLayers("report", "plot", "analysis", "load", "workload", "io",
                     "telemetry", "client", "request", "metrics", "sim")
             .whereLayer("report").mayOnlyAccessLayers("plot", "analysis", "io", "telemetry", "metrics")
