@@ -51,6 +51,21 @@ if [[ -f .venv/share/jupyter/kernels/kneepoint/kernel.json ]]; then
 fi
 bin/kneepoint-llama stop || true
 trap - EXIT
+# A server-config sweep against llama-server itself (#15): serve-sweep starts it with --parallel 1 and 2 on ports of
+# its own, runs a short ladder against each, stops each, and writes one table across them.
+if [[ "$KIND" == llama-server ]]; then
+  echo "== real-server: serve-sweep of llama-server --parallel 1,2"
+  SWEEP_OUT="${TMPDIR:-/tmp}/kneepoint-serve-sweep-$$"
+  t2=$SECONDS
+  bin/kneepoint serve-sweep --serve "$(bin/kneepoint-llama serve-command)" --param parallel=1,2 --name ci-llama \
+      --out "$SWEEP_OUT" -- --model SmolLM2-135M-Instruct --concurrency 1,2 --duration 3s --warmup 1s \
+      --input-tokens 32 --output-tokens 16 --telemetry-interval 1s | tail -8
+  TABLE="$SWEEP_OUT/ci-llama-serve-sweep/serve-sweep.csv"
+  [[ "$(wc -l <"$TABLE")" -eq 3 ]] && grep -q '^parallel-1,1,complete,' "$TABLE" && grep -q '^parallel-2,2,complete,' "$TABLE" \
+      || { echo "serve-sweep: expected one row per --parallel in $TABLE" >&2; cat "$TABLE" >&2 || true; exit 1; }
+  echo "== real-server: serve-sweep took $((SECONDS - t2))s"
+  rm -rf "$SWEEP_OUT"
+fi
 
 # Stage 2: Ollama.
 t0=$SECONDS
