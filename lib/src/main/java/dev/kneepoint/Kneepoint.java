@@ -6,10 +6,18 @@ import dev.kneepoint.io.RunLoader;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.sim.SimConfig;
 import dev.kneepoint.sim.Simulator;
+import dev.kneepoint.serve.ServeCommandLine;
+import dev.kneepoint.serve.ServeParam;
+import dev.kneepoint.serve.ServeSweep;
+import dev.kneepoint.serve.ServerLauncher;
+import dev.kneepoint.serve.SweepRunner;
 import dev.kneepoint.sweep.Sweep;
+import dev.kneepoint.sweep.SweepDefaults;
 import dev.kneepoint.telemetry.GpuLogImport;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * The front door: every verb a notebook or JShell user needs, found by tab completion.
@@ -93,6 +101,32 @@ public final class Kneepoint {
      */
     public static Sweep replay(TargetConfig target, Path traceJsonl) {
         return sweep(target).trace(traceJsonl);
+    }
+
+    /**
+     * A server-config sweep ({@code bin/kneepoint serve-sweep}, docs/SERVERS.md "Sweeping server settings"): for each
+     * combination of {@code params} ({@code "parallel=1,2,4"}, the first varying slowest) start {@code serve} (a
+     * command line with {@code {port}} and a {@code {NAME}} per parameter) on a free 127.0.0.1 port, wait until it
+     * answers (health, then a first request of {@code model}), run {@code ladder} against it, stop it; one run
+     * directory per configuration under {@code runs/NAME-serve-sweep/}, then a table and a chart across them
+     * ({@link ServeSweep.Result#table()}). Blocks until every configuration ran.
+     *
+     * <pre>{@code
+     * var r = Kneepoint.serveSweep("slots", "llama-server -m m.gguf --parallel {parallel} --port {port}",
+     *         List.of("parallel=1,2,4"), "m", s -> s.concurrency(1, 4, 16));
+     * r.table().table();   // one row per configuration: peak tok/s, knee, capacity, $/Mtok
+     * }</pre>
+     *
+     * @throws InterruptedException when interrupted: the running server is stopped first
+     */
+    public static ServeSweep.Result serveSweep(String name, String serve, List<String> params, String model,
+                                               UnaryOperator<Sweep> ladder) throws InterruptedException {
+        List<ServeParam> swept = params.stream().map(ServeParam::parse).toList();
+        ServeCommandLine command = ServeCommandLine.parse(serve, swept);
+        ServeSweep.Plan plan = new ServeSweep.Plan(name, SweepDefaults.OUTPUT_DIR, serve, swept, List.of(),
+                ServeSweep.READY_TIMEOUT, false);
+        return ServeSweep.run(plan, ServerLauncher.processes(command, ServeSweep.STOP_GRACE),
+                new SweepRunner(model, ladder), System.out);
     }
 
     /** Loads a run directory written earlier (also one from a run that was killed: it is marked incomplete). */

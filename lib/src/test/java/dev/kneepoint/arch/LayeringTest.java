@@ -41,7 +41,7 @@ class LayeringTest {
             .layer("request").definedBy("dev.kneepoint.request..")
             .layer("metrics").definedBy("dev.kneepoint.metrics..")
             .layer("sim").definedBy("dev.kneepoint.sim..")
-            .whereLayer("facade").mayOnlyAccessLayers("scenario", "sweep", "report", "plot", "analysis", "load",
+            .whereLayer("facade").mayOnlyAccessLayers("serve", "scenario", "sweep", "report", "plot", "analysis", "load",
                     "workload", "io", "telemetry", "client", "request", "metrics", "sim")
             .whereLayer("scenario").mayOnlyAccessLayers("sweep", "report", "plot", "analysis", "load", "workload",
                     "io", "telemetry", "client", "request", "metrics")
