@@ -323,6 +323,19 @@ def test_slo_search_notebook_finds_the_capacity_at_the_slot_count(executed):
         assert float(pct) >= 98.9 if verdict == "passes" else float(pct) <= 99.0, (users, pct, verdict)
     assert '"dimension" : "concurrency"' in text and '"max_passing" : {' in text, text
     assert re.search(r"Operating points: latency-first c=\d+ \(75.0% of the searched SLO capacity", text), text
+    # The rate search: a one-user synchronous probe first, then open-loop rates; its answer in req/s.
+    rates = re.search(r"^rate probes in the order they ran: \[([^\]]*)\]", text, re.M)
+    assert rates, text
+    rate_probes = rates.group(1).split(", ")
+    assert rate_probes[0] == "synchronous" and all(p.startswith("rate=") for p in rate_probes[1:]), rate_probes
+    assert 3 <= len(rate_probes) <= 1 + 8, rate_probes  # the synchronous step is not one of the 8 probes
+    rate_answer = re.search(r"^SLO capacity: ([\d.]+) req/s \(rate=([\d.]+) attains .*; rate=([\d.]+) fails", text, re.M)
+    assert rate_answer, text
+    passing_rate, failing_rate = float(rate_answer.group(2)), float(rate_answer.group(3))
+    assert passing_rate < failing_rate, text
+    # 16 slots of about a second each: far more than one user's ~1 req/s, and at most the slots' ~16 req/s
+    # (Little's law at a full batch; measured ~10-13 req/s).
+    assert 2 < passing_rate < 17, text
 
 
 def test_repeat_trials_notebook_interleaves_trials_and_compares_across_them(executed):

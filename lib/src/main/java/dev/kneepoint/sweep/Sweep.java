@@ -139,7 +139,10 @@ public final class Sweep {
         return this;
     }
 
-    /** The most probes of an SLO search (2 to 40; default 12); the bracket so far is reported when they run out. */
+    /**
+     * The most probes of an SLO search (2 to 40; default 12; a rate search's {@code synchronous} step, which only
+     * gives the starting rate, is not one of them); the bracket so far is reported when they run out.
+     */
     public Sweep sloSearchMaxProbes(int probes) {
         settings.sloMaxProbes = probes;
         return this;
