@@ -124,6 +124,10 @@ final class RunCommand implements Callable<Integer> {
             + "API has it, and one small request, must succeed; otherwise the run stops, exit 2, naming the cause)")
     boolean noPreflight;
 
+    @Option(names = "--reset-prefix-cache", description = "Reset the server's prefix cache before every step, so each "
+            + "starts cold (vLLM /reset_prefix_cache with VLLM_SERVER_DEV_MODE=1, SGLang /flush_cache, the simulator)")
+    boolean resetPrefixCache;
+
     @Override
     public Integer call() {
         return execute().exitCode();
@@ -213,6 +217,9 @@ final class RunCommand implements Callable<Integer> {
         }
         if (noPreflight) {
             sweep.preflight(false);
+        }
+        if (resetPrefixCache) {
+            sweep.resetPrefixCache(true);
         }
         return sweep.progress(new ConsoleProgress(System.err));
     }

@@ -117,6 +117,18 @@ final class BlockManager {
         s.registeredBlocks = Math.max(s.registeredBlocks, full);
     }
 
+    /**
+     * Forgets every cached prefix nobody references now (vLLM's {@code /reset_prefix_cache}): their blocks become
+     * free, so the next requests compute their prompts again. Blocks of running sequences stay. Returns how many.
+     */
+    int evictIdle() {
+        int n = idleLru.size();
+        idleLru.forEach(refCounts::remove);
+        idleLru.clear();
+        free += n;
+        return n;
+    }
+
     /** Releases every block of {@code s} (finish, abort or preemption). */
     void release(Sequence s) {
         for (int i = 0; i < s.sharedCount; i++) {

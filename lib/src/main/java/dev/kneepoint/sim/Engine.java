@@ -23,6 +23,7 @@ final class Engine implements AutoCloseable {
     private final Thread thread;
     private final ConcurrentLinkedQueue<Sequence> incoming = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Sequence> aborts = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger resetsPending = new AtomicInteger();
     private final AtomicInteger pendingIncoming = new AtomicInteger();
     private final AtomicLong extraStallNanos = new AtomicLong();
     private final List<FaultConfig.Scheduled> engineStalls;
@@ -50,6 +51,12 @@ final class Engine implements AutoCloseable {
         s.arrivalNanos = System.nanoTime();
         pendingIncoming.incrementAndGet();
         incoming.add(s);
+        LockSupport.unpark(thread);
+    }
+
+    /** Forgets the idle cached prefixes at the engine's next turn (any thread): vLLM's {@code /reset_prefix_cache}. */
+    void resetPrefixCache() {
+        resetsPending.incrementAndGet();
         LockSupport.unpark(thread);
     }
 
@@ -134,6 +141,9 @@ final class Engine implements AutoCloseable {
         Sequence s;
         while ((s = aborts.poll()) != null) {
             model.abort(s);
+        }
+        if (resetsPending.getAndSet(0) > 0) {
+            model.resetPrefixCache();
         }
         while ((s = incoming.poll()) != null) {
             pendingIncoming.decrementAndGet();

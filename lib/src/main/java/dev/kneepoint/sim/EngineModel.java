@@ -58,6 +58,11 @@ final class EngineModel {
         waiting.addLast(s);
     }
 
+    /** Forgets the idle cached prefixes ({@link BlockManager#evictIdle}); returns how many blocks were freed. */
+    int resetPrefixCache() {
+        return blocks.evictIdle();
+    }
+
     /** Removes a waiting or running sequence (client went away) and frees its blocks. */
     void abort(Sequence s) {
         if (s.state == Sequence.State.RUNNING) {

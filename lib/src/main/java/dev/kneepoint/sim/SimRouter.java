@@ -52,6 +52,14 @@ final class SimRouter implements MiniHttpServer.Handler {
                 }
             }
             case "/version" -> json(ex, get, "{\"version\":\"kneepoint-sim\"}");
+            case "/reset_prefix_cache" -> { // vLLM's: forget the cached prefixes nobody uses now
+                if (post) {
+                    engine.resetPrefixCache();
+                    ex.send(200, JSON, new byte[0]);
+                } else {
+                    methodNotAllowed(ex);
+                }
+            }
             case "/metrics" -> {
                 if (get) {
                     ex.send(200, "text/plain; version=0.0.4; charset=utf-8",

@@ -332,6 +332,17 @@ public final class Sweep {
         return this;
     }
 
+    /**
+     * Reset the server's prefix cache before every step, so that no step reuses prompt prefixes an earlier one
+     * cached (vLLM's {@code /reset_prefix_cache}, which needs {@code VLLM_SERVER_DEV_MODE=1}; SGLang's
+     * {@code /flush_cache}; the simulator's): each step then measures a cold cache. Needs the preflight, which asks
+     * the server which engine it is; another engine is an error before the first step. Default off.
+     */
+    public Sweep resetPrefixCache(boolean on) {
+        settings.resetPrefixCache = on;
+        return this;
+    }
+
     /** Run a single-user baseline step first. */
     public Sweep baseline(boolean on) {
         settings.baseline = on;

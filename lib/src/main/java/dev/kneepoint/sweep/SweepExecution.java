@@ -48,6 +48,8 @@ final class SweepExecution {
     private LoadRun loadRun;
     private TelemetryRecorder telemetry;
     private volatile RunHandle runHandle;
+    /** The prefix-cache resets between steps, when the sweep asked for them; else null. */
+    private SweepPrefixCache prefixCache;
     private final Instant startTime = Instant.now();
 
     /** Targets (base URLs) driven by a sweep of this JVM right now, with how many sweeps drive each. */
@@ -96,10 +98,13 @@ final class SweepExecution {
         Preflight.Result preflight = spec.preflight() ? Preflight.check(spec.target()) : null;
         // It answered: ask who it is (skipped with the preflight, for targets that cannot answer such questions).
         Map<String, Object> server = spec.preflight() ? ServerIdentity.probe(spec.target()) : null;
+        List<String> late = new ArrayList<>();
+        String resetAt = spec.steps().resetPrefixCache() ? SweepPrefixCache.endpoint(server, late) : null;
+        new dev.kneepoint.metrics.Problems().addAll(late).throwListIfAny("sweep");
         // Synthetic prompts are cut to the measured tokenizer; a trace was read with it (its prompts are its own).
         SyntheticWorkload synthetic = calibration != null && trace == null ? SweepCalibration.synthetic(spec, calibration)
                 : null;
-        return new SweepExecution(spec, new SweepInputs(measured, synthetic, trace, preflight, server), rateSweep, ladder);
+        return new SweepExecution(spec, new SweepInputs(measured, synthetic, trace, preflight, server, resetAt), rateSweep, ladder);
     }
 
     private SweepExecution(SweepSpec spec, SweepInputs inputs, Mode.RateSweep rateSweep, StepSequence ladder) {
@@ -148,6 +153,10 @@ final class SweepExecution {
         }
         this.config = new LinkedHashMap<>(SweepManifest.describe(spec, inputs));
         config.put("client_warmup_ms", Double.isNaN(warmupMs) ? "off" : warmupMs < 0 ? "failed" : warmupMs);
+        if (inputs.prefixCacheReset() != null) { // after the client's warm-up: the first step starts cold
+            prefixCache = SweepPrefixCache.start(spec.target(), inputs.prefixCacheReset());
+            config.put("prefix_cache_reset", prefixCache.record());
+        }
         Instant clockOrigin = Instant.now();
         RunClock clock = RunClock.system(); // its zero is clockOrigin, to a few microseconds
         this.directory = spec.outputDir() == null ? null
@@ -170,7 +179,7 @@ final class SweepExecution {
                 .workload(workload)
                 .listener(listeners)
                 .clock(clock)
-                .ladder(ladder.withGate(this::gate))
+                .ladder(ladder.withGate(this::gateThenReset))
                 .progress(tracker)
                 .background(spec.background())
                 .build();
@@ -248,6 +257,15 @@ final class SweepExecution {
 
     RunDirectory directory() {
         return directory;
+    }
+
+    /** The gate's decision; before a next step, the prefix cache reset when the sweep asked for it. */
+    private GateDecision gateThenReset(StepInfo step, StepWindow window) {
+        GateDecision d = gate(step, window);
+        if (prefixCache != null && !(d instanceof GateDecision.Stop)) {
+            prefixCache.reset();
+        }
+        return d;
     }
 
     private GateDecision gate(StepInfo step, StepWindow window) {

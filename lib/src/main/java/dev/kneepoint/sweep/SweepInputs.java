@@ -14,7 +14,8 @@ import dev.kneepoint.workload.TraceWorkload;
  * @param trace               the trace replayed (read from its file, or the one given), else null
  * @param preflight           what the check before the first step saw, null when it was off
  * @param server              who the server said it is ({@code ServerIdentity}), null when the preflight was off
+ * @param prefixCacheReset    the server's prefix-cache reset endpoint when the sweep resets it, else null
  */
 record SweepInputs(Calibration calibration, SyntheticWorkload calibratedSynthetic, TraceWorkload trace,
-                   Preflight.Result preflight, java.util.Map<String, Object> server) {
+                   Preflight.Result preflight, java.util.Map<String, Object> server, String prefixCacheReset) {
 }

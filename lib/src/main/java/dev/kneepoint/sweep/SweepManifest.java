@@ -87,6 +87,7 @@ final class SweepManifest {
         m.put("pause_s", steps.pause().toNanos() / 1e9);
         m.put("max_requests_per_step", steps.maxRequests());
         m.put("repeat", steps.repeat());
+        m.put("prefix_cache_reset", "off"); // the run replaces it with what it reset, when it does
         m.put("baseline", baseline);
         m.put("slo", spec.slo().toString());
         m.put("concurrent_runs_allowed", spec.allowConcurrentRuns());

@@ -61,6 +61,7 @@ final class SweepSettings {
     Duration drainTimeout = SweepDefaults.DRAIN_TIMEOUT;
     long maxRequestsPerStep = -1;
     int repeat = SweepDefaults.REPEAT;
+    boolean resetPrefixCache;
     boolean baseline;
     int maxInFlight = -1;
     CapPolicy capPolicy = CapPolicy.QUEUE;

@@ -148,9 +148,10 @@ public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts pro
      * What every step shares: its measured {@code duration} and {@code warmup} (a trace's warm-up is none unless
      * one was set), the {@code pause} between steps, the {@code drainTimeout} for in-flight requests, and a request
      * bound {@code maxRequests} ({@code <= 0}: none), and how many trials {@code repeat} measure each load (1: once;
-     * {@link Sweep#repeat(int)}).
+     * {@link Sweep#repeat(int)}), and whether the server's prefix cache is reset before each step
+     * ({@link Sweep#resetPrefixCache(boolean)}).
      */
     public record Steps(Duration duration, Duration warmup, Duration pause, Duration drainTimeout, long maxRequests,
-                        int repeat) {
+                        int repeat, boolean resetPrefixCache) {
     }
 }

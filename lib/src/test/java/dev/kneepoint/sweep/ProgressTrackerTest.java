@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /** Where a sweep is, by the plan and an injected clock; every event still reaches the user's own progress. */
 class ProgressTrackerTest {
     static final SweepSpec.Steps PLAN = new SweepSpec.Steps(Duration.ofSeconds(4), Duration.ofSeconds(1),
-            Duration.ofMillis(500), Duration.ofSeconds(30), -1, 1);
+            Duration.ofMillis(500), Duration.ofSeconds(30), -1, 1, false);
 
     static StepInfo closed(int index, int users, long warmupNs, long durationNs) {
         return new StepInfo(index, "c=" + users, StepInfo.CLOSED, users, Double.NaN, "", -1, "", warmupNs, durationNs, -1);

@@ -48,7 +48,7 @@ class SweepSpecTest {
         assertThat(spec.prompts()).isEqualTo(new SweepSpec.Prompts(null, Lengths.fixed(64), Lengths.fixed(8), true, Calibrate.AUTO));
         assertThat(spec.seed()).isEqualTo(7);
         assertThat(spec.steps()).isEqualTo(new SweepSpec.Steps(SweepDefaults.STEP_DURATION, Duration.ofSeconds(1),
-                SweepDefaults.PAUSE, SweepDefaults.DRAIN_TIMEOUT, 20, SweepDefaults.REPEAT));
+                SweepDefaults.PAUSE, SweepDefaults.DRAIN_TIMEOUT, 20, SweepDefaults.REPEAT, false));
         assertThat(spec.name()).isEqualTo("closed");
         assertThat(spec.outputDir()).isEqualTo(SweepDefaults.OUTPUT_DIR);
     }
