@@ -3,13 +3,17 @@ package dev.kneepoint.real;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kneepoint.Kneepoint;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kneepoint.analysis.SloCapacity;
+import dev.kneepoint.analysis.TrialTables;
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.io.RunLoader;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
+import dev.kneepoint.metrics.Trials;
 import dev.kneepoint.report.RunReport;
 import dev.kneepoint.telemetry.Telemetry;
 import java.io.IOException;
@@ -133,5 +137,29 @@ class LlamaServerSweepTest {
         }
         assertThat(c.sentence()).startsWith("SLO capacity");
         assertThat(RunReport.write(r.directory().orElseThrow())).contains("SLO capacity search (concurrency");
+    }
+
+    @Test
+    void repeatTrialsAndCostFiguresRunAgainstLlamaServer() throws IOException {
+        // Two trials of two loads, interleaved, with a price: the report pools each load's trials, gives the spread
+        // across them and the cost per million tokens of what llama-server streamed.
+        RunResult r = Kneepoint.sweep(target(ApiKind.CHAT)).concurrency(1, 2).repeat(2).cost(1, 1.0)
+                .inputTokens(32).outputTokens(16).warmup(Duration.ofMillis(500)).stepDuration(Duration.ofSeconds(2))
+                .telemetry(Telemetry.off()).outputDir(dir).name("repeat").run();
+        assertThat(r.steps()).extracting(s -> s.info().label()).containsExactly("c=1 #1", "c=2 #1", "c=1 #2", "c=2 #2");
+        List<Trials.Load> loads = Trials.of(r);
+        assertThat(loads).extracting(Trials.Load::load).containsExactly("c=1", "c=2");
+        for (Trials.Load l : loads) {
+            Trials.Stat out = l.metric("output_tokens_per_s");
+            assertThat(out.n()).as(l.load()).isEqualTo(2);
+            assertThat(out.mean()).as(l.load()).isPositive();
+        }
+        Path run = r.directory().orElseThrow();
+        String report = RunReport.write(run);
+        SESSION.report("repeat trials against llama-server:\n" + TrialTables.text(r));
+        assertThat(report).contains("Repeat trials (2 per load").contains("Cost and energy (1 GPU(s), given; $1.00 per hour");
+        JsonNode analysis = new ObjectMapper().readTree(run.resolve("analysis.json").toFile());
+        assertThat(analysis.at("/efficiency/steps/0/usd_per_mtok_output").asDouble()).isPositive();
+        assertThat(analysis.at("/steps")).hasSize(2); // one point per load: the trials pooled
     }
 }
