@@ -94,3 +94,18 @@ def test_every_shipped_notebook_declares_fast_in_its_parameters_cell():
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         declared = kneepoint_report.declared_parameters(nbformat.read(str(path), as_version=4))
         assert "fast" in declared and declared["fast"].inferred_type_name == "boolean", path.name
+
+
+def test_a_cells_consecutive_writes_to_one_stream_become_one_output():
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("System.out.printf(...)")
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="c=1 "),
+                    nbformat.v4.new_output("stream", name="stdout", text="  12.5\n"),
+                    nbformat.v4.new_output("stream", name="stderr", text="warn\n"),
+                    nbformat.v4.new_output("display_data", data={"text/plain": "x"}),
+                    nbformat.v4.new_output("stream", name="stdout", text="after\n")]
+    nb.cells = [cell, nbformat.v4.new_markdown_cell("text")]
+    merged = kneepoint_report.merge_streams(nb).cells[0].outputs
+    assert [(o.output_type, o.get("name"), o.get("text")) for o in merged] == [
+        ("stream", "stdout", "c=1   12.5\n"), ("stream", "stderr", "warn\n"), ("display_data", None, None),
+        ("stream", "stdout", "after\n")]
