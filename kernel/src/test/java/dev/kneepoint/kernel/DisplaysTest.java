@@ -91,6 +91,28 @@ class DisplaysTest {
         StepResult resent = StepResult.builder().info(s2.info()).window(s2.window()).requestsOk(5).requestsFailed(3)
                 .retried(2).build();
         assertThat(html(displays.render(resent))).contains("Resent on a fresh connection").contains("c=8: 2");
+        // Every outcome class is shown, the neutral cancellations too (apart from the failures).
+        assertThat(h).doesNotContain("Cancelled");
+        StepResult stopped = StepResult.builder().info(s2.info()).window(s2.window()).requestsOk(5).cancelled(4).build();
+        assertThat(html(displays.render(stopped))).contains("<td>5</td><td>0</td><td>4</td>")
+                .contains("Cancelled (stopped on request, not counted as failures) — c=8: 4");
+    }
+
+    @Test
+    void aRepeatedRunShowsItsTrialsSpread() {
+        Distribution ttft = distribution(10, 20, 30, 40, 1000);
+        List<StepResult> steps = new java.util.ArrayList<>();
+        for (int t = 1; t <= 2; t++) {
+            StepResult s = step(t - 1, StepInfo.trialLabel("c=1", t), 1, ttft, Map.of());
+            StepInfo i = s.info();
+            steps.add(new StepResult(new StepInfo(i.index(), i.label(), i.mode(), i.concurrency(), i.rateRps(),
+                    i.arrival(), i.maxInFlight(), i.capPolicy(), i.warmupNanos(), i.durationNanos(), i.maxRequests(), t),
+                    s.window(), s.windowS(), s.counts(), s.latency(), s.rates(), s.tokens(), s.slo(), s.clientCheck()));
+        }
+        RunResult run = new RunResult("rep", steps, true, Instant.parse("2026-01-01T00:00:00Z"), "sim");
+        assertThat(html(displays.render(run))).contains("<td>c=1 #1</td>").contains("<td>c=1 #2</td>")
+                .contains("repeat trials: mean ± 95 % interval across trials")
+                .contains("Repeat trials (2 per load; mean ± 95 % interval of the mean, CV):");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.kneepoint.kernel.render;
 
+import dev.kneepoint.analysis.TrialTables;
 import dev.kneepoint.metrics.Distribution;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepProgress;
@@ -14,7 +15,7 @@ import java.util.Map;
 public final class ResultRenderer {
     private ResultRenderer() {}
 
-    static final List<String> STEP_HEADER = List.of("step", "load", "window s", "ok", "failed", "out tok/s", "req/s",
+    static final List<String> STEP_HEADER = List.of("step", "load", "window s", "ok", "failed", "cancelled", "out tok/s", "req/s",
             "goodput rps", "concurrency", "ttft p50 ms", "ttft p99 ms", "ttft_sched p99 ms", "itl p50 ms", "itl p99 ms",
             "e2e p99 ms");
 
@@ -23,7 +24,7 @@ public final class ResultRenderer {
         StepResult.Latency lat = s.latency();
         return List.of(s.info().label(), Html.num(s.info().load()), Html.num(s.windowS()),
                 Long.toString(s.counts().requestsOk()), Long.toString(s.counts().requestsFailed()),
-                Html.num(rates.outputTokensPerS()), Html.num(rates.requestsPerS()), Html.num(rates.goodputRps()),
+                Long.toString(s.counts().cancelled()), Html.num(rates.outputTokensPerS()), Html.num(rates.requestsPerS()), Html.num(rates.goodputRps()),
                 Html.num(rates.concurrencyMean()), Html.num(lat.ttft().p50()), Html.num(lat.ttft().p99()),
                 Html.num(lat.ttftSched().p99()), Html.num(lat.itl().p50()), Html.num(lat.itl().p99()),
                 Html.num(lat.e2e().p99()));
@@ -45,6 +46,11 @@ public final class ResultRenderer {
         }
         b.append(Html.table(STEP_HEADER, rows));
         failures(r.steps(), b);
+        String trials = TrialTables.text(r);
+        if (!trials.isEmpty()) {
+            b.append("\n<details><summary>repeat trials: mean ± 95 % interval across trials</summary>\n<pre>")
+                    .append(Html.escape(trials)).append("</pre>\n</details>");
+        }
         return b.toString();
     }
 
@@ -67,6 +73,16 @@ public final class ResultRenderer {
         }
         if (!parts.isEmpty()) {
             b.append('\n').append(Html.note("Failures — " + String.join(", ", parts)));
+        }
+        List<String> cancelled = new ArrayList<>();
+        for (StepResult s : steps) {
+            if (s.counts().cancelled() > 0) {
+                cancelled.add(s.info().label() + ": " + s.counts().cancelled());
+            }
+        }
+        if (!cancelled.isEmpty()) {
+            b.append('\n').append(Html.note("Cancelled (stopped on request, not counted as failures) — "
+                    + String.join(", ", cancelled)));
         }
         List<String> resent = new ArrayList<>();
         for (StepResult s : steps) {
