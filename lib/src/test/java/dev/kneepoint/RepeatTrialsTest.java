@@ -83,6 +83,13 @@ class RepeatTrialsTest {
         assertThat(summary.at("/steps/0/trial").isMissingNode()).isTrue();
         String report = RunReport.write(dir);
         assertThat(report).contains("Repeat trials (3 per load").contains("widest interval");
+        // report.html: the same on one page that needs nothing else: the answer, the blocks, every chart embedded.
+        String html = Files.readString(dir.resolve(RunReport.HTML));
+        assertThat(html).startsWith("<!DOCTYPE html>").contains("Peak output throughput")
+                .contains("Repeat trials (3 per load").contains("Every step metric (steps.csv)")
+                .contains("The run's configuration");
+        assertThat(html.split("src=\"data:image/png;base64,", -1)).hasSize(1 + RunReport.FILES.size() - 3);
+        assertThat(html).doesNotContain("src=\"http").doesNotContain("href=\"http").doesNotContain("<script");
         assertThat(Files.readAllLines(dir.resolve("steps.csv"))).hasSize(1 + 4);
         assertThat(Files.readAllLines(dir.resolve(RunReport.TRIALS_TABLE))).hasSize(1 + 10);
         assertThat(Files.readAllLines(dir.resolve(RunReport.REPEATS_TABLE))).hasSize(1 + 3 * Trials.METRICS.size());

@@ -48,7 +48,10 @@ import org.knowm.xchart.XYChart;
  *       an SLO capacity search {@code slo_search.png} (its probes' attainment, {@link dev.kneepoint.plot.SloSearchPlot});
  *       with a GPU count, {@code pareto.png} (tok/s per GPU against tok/s per user, the frontier marked);</li>
  *   <li>{@code steps_telemetry.csv}, when the run has telemetry: the step table with each step window's telemetry
- *       ({@link RunTables#stepsWithTelemetry()}).</li>
+ *       ({@link RunTables#stepsWithTelemetry()});</li>
+ *   <li>{@code report.html} ({@link #HTML}): all of it on one page that opens offline, the charts embedded, the
+ *       evidence, the step metrics and the configuration folded;</li>
+ *   <li>for a run that repeated its loads, {@code trials.csv} and {@code repeats.csv}.</li>
  * </ul>
  */
 public final class RunReport {
@@ -59,6 +62,8 @@ public final class RunReport {
     /** The chart of an SLO capacity search's probes, written beside {@link #FILES} when the run was one. */
     public static final String SLO_SEARCH_CHART = "slo_search.png";
 
+    /** The one self-contained page of the run (answer, tables, charts embedded, evidence folded), beside {@link #FILES}. */
+    public static final String HTML = ReportHtml.FILE;
     /** The Pareto view (tok/s per GPU vs tok/s per user), written beside {@link #FILES} when the GPU count is known. */
     public static final String PARETO_CHART = "pareto.png";
 
@@ -95,21 +100,24 @@ public final class RunReport {
         StringBuilder text = new StringBuilder(knee.answer().toString());
         String workload = WorkloadLine.of(loaded.source().manifest());
         String server = WorkloadLine.server(loaded.source().manifest());
-        text.append(workload.isEmpty() ? "" : workload + "\n").append(server.isEmpty() ? "" : server + "\n").append('\n').append(SummaryText.format(run));
+        String header = (workload.isEmpty() ? "" : workload + "\n") + (server.isEmpty() ? "" : server + "\n");
+        List<String> blocks = new ArrayList<>(); // what report.html shows as report.txt does
+        blocks.add(SummaryText.format(run));
+        text.append(header).append('\n').append(blocks.get(0));
         if (!loaded.problems().isEmpty()) {
             text.append("requests.jsonl problems: ").append(loaded.problems().size()).append(" unreadable line(s), first: ")
                     .append(loaded.problems().get(0)).append('\n');
         }
-        if (knee.sloCapacity() != null) {
-            text.append('\n').append(knee.sloCapacity().table());
-        }
-        String trials = TrialTables.text(measured);
-        if (!trials.isEmpty()) {
-            text.append('\n').append(trials);
-        }
         Efficiency efficiency = efficiency(run, loaded);
-        if (efficiency.known()) {
-            text.append('\n').append(efficiency.table());
+        List<String> more = new ArrayList<>();
+        more.add(knee.sloCapacity() == null ? "" : knee.sloCapacity().table());
+        more.add(TrialTables.text(measured));
+        more.add(efficiency.known() ? efficiency.table() : "");
+        for (String block : more) {
+            if (!block.isEmpty()) {
+                text.append('\n').append(block);
+                blocks.add(block);
+            }
         }
         String brief = text + brief(knee);
         text.append('\n').append(knee.summary()).append('\n');
@@ -139,6 +147,17 @@ public final class RunReport {
             if (efficiency.gpus() > 0) {
                 ChartFiles.write(Plots.pareto(run, knee, efficiency.gpus()), runDirectory.resolve(PARETO_CHART));
             }
+            List<Path> shown = new ArrayList<>();
+            FILES.subList(3, FILES.size()).forEach(f -> shown.add(runDirectory.resolve(f)));
+            if (knee.sloCapacity() != null) {
+                shown.add(runDirectory.resolve(SLO_SEARCH_CHART));
+            }
+            if (efficiency.gpus() > 0) {
+                shown.add(runDirectory.resolve(PARETO_CHART));
+            }
+            JsonNode manifest = loaded.source().manifest();
+            ReportHtml.write(runDirectory, ReportHtml.of(run.runId(), knee, header, blocks, shown, Tables.steps(run),
+                    manifest == null || !manifest.has("config") ? "" : manifest.get("config").toPrettyString()));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the report into " + runDirectory + ": " + e.getMessage(), e);
         }
