@@ -25,7 +25,8 @@ public final class LoadPlot extends ChartBuilder<LoadPlot> {
     private double[] percentiles = {50, 90, 99};
     private double kneeLoad = Double.NaN;
     private boolean logY;
-    private boolean logX;
+    /** Null: logarithmic when the ladder grows geometrically ({@link #geometric}). */
+    private Boolean logX;
 
     private LoadPlot(RunResult run) {
         this.run = Objects.requireNonNull(run, "run");
@@ -45,7 +46,10 @@ public final class LoadPlot extends ChartBuilder<LoadPlot> {
 
     public LoadPlot logLatency(boolean on) { this.logY = on; return this; }
 
-    /** Logarithmic load axis, for ladders that double (default off). */
+    /**
+     * Logarithmic load axis (default: on when the ladder grows geometrically, e.g. doubles 1, 2, 4, ... 256, where a
+     * linear axis crowds the low loads into its left edge; off for an even ladder).
+     */
     public LoadPlot logLoad(boolean on) { this.logX = on; return this; }
 
     @Override
@@ -87,9 +91,29 @@ public final class LoadPlot extends ChartBuilder<LoadPlot> {
             c.addAnnotation(new AnnotationText("knee", kneeLoad, Double.isNaN(top) ? 0 : top, false));
         }
         c.getStyler().setYAxisLogarithmic(logY);
-        c.getStyler().setXAxisLogarithmic(logX);
+        c.getStyler().setXAxisLogarithmic(logX != null ? logX : geometric(x));
         c.getStyler().setErrorBarsColorSeriesColor(true);
         return c;
+    }
+
+    /**
+     * Whether positive loads grow geometrically over a wide range: at least 3 distinct loads spanning a factor of 8 or
+     * more, each at least 1.5 times the one before (a doubling ladder, 1-8-64, powers of ten).
+     */
+    static boolean geometric(double[] loads) {
+        if (java.util.Arrays.stream(loads).anyMatch(d -> !(d > 0) || Double.isInfinite(d))) {
+            return false; // a zero load has no place on a log axis
+        }
+        double[] v = java.util.Arrays.stream(loads).sorted().distinct().toArray();
+        if (v.length < 3 || v[v.length - 1] / v[0] < 8) {
+            return false;
+        }
+        for (int i = 1; i < v.length; i++) {
+            if (v[i] / v[i - 1] < 1.5) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Half the 95 % interval of the mean of percentile {@code p} across a load's trials (0: not repeated). */
