@@ -13,13 +13,29 @@ import java.util.Locale;
 
 /**
  * Prints one line per step start and end on a stream (stderr), so the summary on stdout stays clean; each ended step's
- * line counts every outcome class, the neutral cancelled ones too ({@link #outcomes}).
+ * line counts every outcome class, the neutral cancelled ones too ({@link #outcomes}). On a terminal the running
+ * step also has a progress bar with the time left in it and in the run ({@link TerminalBar}), erased before each line.
  */
 final class ConsoleProgress implements SweepListener {
     private final PrintStream out;
+    /** The bar on a terminal, else null. */
+    private final TerminalBar bar;
 
+    /** Plain lines, plus the bar when stderr is a terminal. */
     ConsoleProgress(PrintStream out) {
+        this(out, TerminalBar.available() ? new TerminalBar(out, System::nanoTime, TerminalBar.columns()) : null);
+    }
+
+    ConsoleProgress(PrintStream out, TerminalBar bar) {
         this.out = out;
+        this.bar = bar;
+    }
+
+    /** Erases the bar before a line is printed. */
+    private void line() {
+        if (bar != null) {
+            bar.clear();
+        }
     }
 
     @Override
@@ -27,14 +43,20 @@ final class ConsoleProgress implements SweepListener {
         double seconds = (step.warmupNanos() + Math.max(0, step.durationNanos())) / 1e9;
         // The steps of a sweep share their timing, so this one's length estimates every one left.
         double left = step.durationNanos() < 0 ? Double.NaN : seconds * (stepCount - step.index());
+        line();
         out.printf(Locale.ROOT, "[%d/%d] step %s (%s loop, ~%.0f s%s)%n", step.index() + 1, stepCount,
                 step.label(), step.mode(), seconds, Double.isNaN(left) ? ""
                         : left < 90 ? String.format(Locale.ROOT, "; about %.0f s left in the run", left)
                         : String.format(Locale.ROOT, "; about %.0f min left in the run", left / 60));
+        if (bar != null) {
+            bar.start(step.label(), step.durationNanos() < 0 ? -1 : step.warmupNanos() + step.durationNanos(),
+                    Double.isNaN(left) ? Double.NaN : left - seconds);
+        }
     }
 
     @Override
     public void stepEnded(ExecutedStep step, GateDecision decision) {
+        line();
         ClientHealth c = step.client();
         if (c.measured()) {
             out.printf(Locale.ROOT, "        client: cpu %.0f%% of %d cores, gc pauses %.1f%%, probe delay p99 %.1f ms%n",
@@ -50,6 +72,7 @@ final class ConsoleProgress implements SweepListener {
 
     @Override
     public void stepMeasured(StepResult result) {
+        line();
         out.println("        " + outcomes(result));
     }
 
@@ -75,11 +98,13 @@ final class ConsoleProgress implements SweepListener {
 
     @Override
     public void pausing(Duration pause) {
+        line();
         out.printf(Locale.ROOT, "        pause %.1f s%n", pause.toNanos() / 1e9);
     }
 
     @Override
     public void runEnded(LoadResult result) {
+        line();
         out.println("run ended: " + result.reason());
     }
 }
