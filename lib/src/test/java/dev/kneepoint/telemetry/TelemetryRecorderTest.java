@@ -151,16 +151,10 @@ class TelemetryRecorderTest {
     void nvidiaSmiOutputIsReadLineByLineWithMissingFieldsLeftOut() throws Exception {
         String csv = Fixtures.read("gpu/nvidia-smi.csv");
         List<List<String>> commands = new java.util.ArrayList<>();
+        NvidiaSmi.CommandRunner replay = replaying(csv);
         NvidiaSmi.CommandRunner runner = command -> {
             commands.add(command);
-            BufferedReader r = new BufferedReader(new StringReader(csv));
-            return new NvidiaSmi.Lines() {
-                @Override
-                public String readLine() throws java.io.IOException { return r.readLine(); }
-
-                @Override
-                public void close() { }
-            };
+            return replay.start(command);
         };
         Telemetry gpuOnly = Telemetry.defaults().withServer(false).withHost(false).withGpu(Gpu.auto());
         TelemetryRecorder rec = TelemetryRecorder.start(gpuOnly, RunClock.system(), null, dir, null,
