@@ -20,6 +20,8 @@ final class ConsoleProgress implements SweepListener {
     private final PrintStream out;
     /** The bar on a terminal, else null. */
     private final TerminalBar bar;
+    /** The most steps a sweep that plans as it goes runs ({@link #plansAtMost}); 0 for a ladder given in advance. */
+    private volatile int atMost;
 
     /** Plain lines, plus the bar when stderr is a terminal. */
     ConsoleProgress(PrintStream out) {
@@ -39,15 +41,23 @@ final class ConsoleProgress implements SweepListener {
     }
 
     @Override
+    public void plansAtMost(int steps) {
+        atMost = steps;
+    }
+
+    @Override
     public void stepStarting(StepInfo step, int stepCount) {
         double seconds = (step.warmupNanos() + Math.max(0, step.durationNanos())) / 1e9;
-        // The steps of a sweep share their timing, so this one's length estimates every one left.
-        double left = step.durationNanos() < 0 ? Double.NaN : seconds * (stepCount - step.index());
+        // The steps of a sweep share their timing, so this one's length estimates every one left; a sweep that
+        // plans as it goes has at most its bound left, so its estimate is a bound too.
+        int steps = atMost > 0 ? Math.max(atMost, stepCount) : stepCount;
+        String about = atMost > 0 ? "at most about" : "about";
+        double left = step.durationNanos() < 0 ? Double.NaN : seconds * (steps - step.index());
         line();
-        out.printf(Locale.ROOT, "[%d/%d] step %s (%s loop, ~%.0f s%s)%n", step.index() + 1, stepCount,
-                step.label(), step.mode(), seconds, Double.isNaN(left) ? ""
-                        : left < 90 ? String.format(Locale.ROOT, "; about %.0f s left in the run", left)
-                        : String.format(Locale.ROOT, "; about %.0f min left in the run", left / 60));
+        out.printf(Locale.ROOT, "[%d/%s%d] step %s (%s loop, ~%.0f s%s)%n", step.index() + 1, atMost > 0 ? "at most " : "",
+                steps, step.label(), step.mode(), seconds, Double.isNaN(left) ? ""
+                        : left < 90 ? String.format(Locale.ROOT, "; %s %.0f s left in the run", about, left)
+                        : String.format(Locale.ROOT, "; %s %.0f min left in the run", about, left / 60));
         if (bar != null) {
             bar.start(step.label(), step.durationNanos() < 0 ? -1 : step.warmupNanos() + step.durationNanos(),
                     Double.isNaN(left) ? Double.NaN : left - seconds);

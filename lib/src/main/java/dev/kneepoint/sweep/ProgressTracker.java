@@ -44,6 +44,13 @@ final class ProgressTracker implements LoadProgress {
         this.startNanos = nanoTime.getAsLong();
     }
 
+    /** Tells a {@link SweepListener} that the sweep plans at most {@code steps} steps as it goes (0: a fixed ladder). */
+    void plansAtMost(int steps) {
+        if (steps > 0 && user instanceof SweepListener listener) {
+            listener.plansAtMost(steps);
+        }
+    }
+
     @Override
     public void stepStarting(StepInfo step, int count) {
         stepStartNanos = nanoTime.getAsLong();

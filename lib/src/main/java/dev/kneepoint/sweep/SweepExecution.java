@@ -1,5 +1,6 @@
 package dev.kneepoint.sweep;
 
+import dev.kneepoint.analysis.SloCapacity;
 import dev.kneepoint.client.Preflight;
 import dev.kneepoint.client.ServerIdentity;
 import dev.kneepoint.client.StreamingClient;
@@ -174,6 +175,13 @@ final class SweepExecution {
         RunListener listeners = directory == null ? aggregator : directory;
         this.tracker = new ProgressTracker(spec.progress(), spec.steps(), this::progress, System::nanoTime,
                 label -> aggregator.results().stream().filter(r -> r.info().label().equals(label)).findFirst());
+        tracker.plansAtMost(switch (spec.mode()) {
+            // the rate search's synchronous step is not one of its probes; a rate sweep may double its throughput
+            // probe three times
+            case Mode.SloSearch s -> s.maxProbes() + (s.dimension().equals(SloCapacity.RATE) ? 1 : 0);
+            case Mode.RateSweep r -> 2 + SweepRates.MAX_DOUBLINGS + r.openSteps();
+            default -> 0;
+        });
         this.loadRun = LoadRun.builder()
                 .sender(client)
                 .workload(workload)

@@ -14,4 +14,11 @@ public interface SweepListener extends LoadProgress {
      * the thread running the sweep, right after {@link #stepEnded} of the same step; must be quick.
      */
     default void stepMeasured(StepResult result) {}
+
+    /**
+     * The sweep plans its steps as it goes (an SLO search, a rate sweep) and runs at most {@code steps} of them: the
+     * step count {@link #stepStarting} sees is the steps planned so far, not the run's. Called once, before the first
+     * step; not called for a ladder given in advance.
+     */
+    default void plansAtMost(int steps) {}
 }

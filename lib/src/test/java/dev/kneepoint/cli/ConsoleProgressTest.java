@@ -33,6 +33,18 @@ class ConsoleProgressTest {
     }
 
     @Test
+    void aSweepThatPlansAsItGoesGivesItsBoundAndABoundOnTheTimeLeft() {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        ConsoleProgress p = new ConsoleProgress(new PrintStream(buf, true, StandardCharsets.UTF_8), null);
+        p.plansAtMost(12);
+        p.stepStarting(step(0, 1, 2), 1);   // the search's first probe: one step planned so far, at most 12
+        p.stepStarting(step(3, 1, 2), 4);
+        assertThat(buf.toString(StandardCharsets.UTF_8).lines()).containsExactly(
+                "[1/at most 12] step c=1 (closed loop, ~3 s; at most about 36 s left in the run)",
+                "[4/at most 12] step c=8 (closed loop, ~3 s; at most about 27 s left in the run)");
+    }
+
+    @Test
     void eachEndedStepCountsEveryOutcomeClassTheNeutralCancelledOnesToo() {
         java.util.Map<String, Long> failures = new java.util.LinkedHashMap<>();
         failures.put("UNFINISHED", 2L);
