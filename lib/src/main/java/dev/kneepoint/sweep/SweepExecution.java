@@ -11,6 +11,7 @@ import dev.kneepoint.load.LoadResult;
 import dev.kneepoint.load.LoadRun;
 import dev.kneepoint.load.RunHandle;
 import dev.kneepoint.load.StepSequence;
+import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.metrics.RunAggregator;
 import dev.kneepoint.metrics.RunClock;
 import dev.kneepoint.metrics.RunListener;
@@ -101,7 +102,7 @@ final class SweepExecution {
         Map<String, Object> server = spec.preflight() ? ServerIdentity.probe(spec.target()) : null;
         List<String> late = new ArrayList<>();
         String resetAt = spec.steps().resetPrefixCache() ? SweepPrefixCache.endpoint(server, late) : null;
-        new dev.kneepoint.metrics.Problems().addAll(late).throwListIfAny("sweep");
+        new Problems().addAll(late).throwListIfAny("sweep");
         // Synthetic prompts are cut to the measured tokenizer; a trace was read with it (its prompts are its own).
         SyntheticWorkload synthetic = calibration != null && trace == null ? SweepCalibration.synthetic(spec, calibration)
                 : null;
