@@ -22,7 +22,8 @@ final class TerminalBar {
     private final PrintStream out;
     private final LongSupplier nanoClock;
     private final int width;
-    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+    /** One daemon thread redraws every bar of the process (a serve-sweep makes one bar per configuration). */
+    private static final ScheduledExecutorService TICKER = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "kneepoint-progress-bar");
         t.setDaemon(true);
         return t;
@@ -69,7 +70,7 @@ final class TerminalBar {
     synchronized void start(String label, long plannedNanos, double afterS) {
         stopDrawing();
         long t0 = nanoClock.getAsLong();
-        drawing = ticker.scheduleAtFixedRate(() -> draw(render(label, t0, plannedNanos, afterS)), 0, 1000 / HZ,
+        drawing = TICKER.scheduleAtFixedRate(() -> draw(render(label, t0, plannedNanos, afterS)), 0, 1000 / HZ,
                 TimeUnit.MILLISECONDS);
     }
 
