@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
-import java.util.stream.Collectors;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
@@ -43,7 +42,7 @@ public final class Compare {
             throw new IllegalArgumentException("compare needs at least 2 runs, got " + runs.size());
         }
         RunResult base = Trials.pooled(runs.get(0));
-        Map<String, List<StepResult>> baseTrials = trials(runs.get(0));
+        Map<String, List<StepResult>> baseTrials = Trials.trialsOf(runs.get(0));
         List<String> warnings = new ArrayList<>();
         StringColumn run = StringColumn.create("run");
         StringColumn step = StringColumn.create("step");
@@ -60,7 +59,7 @@ public final class Compare {
         StringColumn basis = StringColumn.create("ci_basis");
         for (int r = 1; r < runs.size(); r++) {
             RunResult other = Trials.pooled(runs.get(r));
-            Map<String, List<StepResult>> otherTrials = trials(runs.get(r));
+            Map<String, List<StepResult>> otherTrials = Trials.trialsOf(runs.get(r));
             warnings.addAll(CompareWarnings.servers(base, other));
             for (StepResult sa : base.steps()) {
                 StepResult sb = match(sa, other);
@@ -132,12 +131,6 @@ public final class Compare {
             }
         }
         return rows;
-    }
-
-    /** A run's trials by load label (loads measured once are absent). */
-    private static Map<String, List<StepResult>> trials(RunResult run) {
-        return run.steps().stream().filter(s -> s.info().isTrial())
-                .collect(Collectors.groupingBy(s -> s.info().loadLabel()));
     }
 
     /**

@@ -100,17 +100,25 @@ public final class Trials {
     /** The trials of each repeated load, in the order the loads first ran; empty when nothing was repeated. */
     public static List<Load> of(RunResult run) {
         List<Load> loads = new ArrayList<>();
-        byLoad(run).forEach((load, steps) -> {
-            if (steps.get(0).info().isTrial()) {
-                Map<String, Stat> m = new LinkedHashMap<>();
-                for (String name : METRICS) {
-                    ToDoubleFunction<StepResult> f = metric(name);
-                    m.put(name, Stat.of(steps.stream().map(s -> f.applyAsDouble(s)).toList()));
-                }
-                loads.add(new Load(load, steps.get(0).info().pooled(), steps.stream().map(s -> s.info().label()).toList(), m));
+        trialsOf(run).forEach((load, steps) -> {
+            Map<String, Stat> m = new LinkedHashMap<>();
+            for (String name : METRICS) {
+                ToDoubleFunction<StepResult> f = metric(name);
+                m.put(name, Stat.of(steps.stream().map(s -> f.applyAsDouble(s)).toList()));
             }
+            loads.add(new Load(load, steps.get(0).info().pooled(), steps.stream().map(s -> s.info().label()).toList(), m));
         });
         return loads;
+    }
+
+    /**
+     * Each repeated load's trials in run order, by load label, the loads in the order they first ran; a load measured
+     * once is absent.
+     */
+    public static Map<String, List<StepResult>> trialsOf(RunResult run) {
+        Map<String, List<StepResult>> m = byLoad(run);
+        m.values().removeIf(steps -> !steps.get(0).info().isTrial());
+        return m;
     }
 
     /**

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.stream.Collectors;
 import org.knowm.xchart.AnnotationLine;
 import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.XYChart;
@@ -58,8 +57,7 @@ public final class LoadPlot extends ChartBuilder<LoadPlot> {
         // steps: a concurrency is not a point of a rate axis.
         boolean open = run.steps().stream().anyMatch(s -> s.info().isOpenLoop());
         // A repeated load is one point (its trials pooled), with a bar of the 95 % interval across its trials.
-        Map<String, List<StepResult>> trials = run.steps().stream().filter(s -> s.info().isTrial())
-                .collect(Collectors.groupingBy(s -> s.info().loadLabel()));
+        Map<String, List<StepResult>> trials = Trials.trialsOf(run);
         List<StepResult> steps = Trials.pooled(run).steps().stream().filter(s -> Double.isFinite(s.info().load()))
                 .filter(s -> s.info().isOpenLoop() == open)
                 .sorted(Comparator.comparingDouble(s -> s.info().load())).toList();

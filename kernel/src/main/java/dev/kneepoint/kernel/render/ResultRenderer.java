@@ -74,26 +74,22 @@ public final class ResultRenderer {
         if (!parts.isEmpty()) {
             b.append('\n').append(Html.note("Failures — " + String.join(", ", parts)));
         }
-        List<String> cancelled = new ArrayList<>();
-        for (StepResult s : steps) {
-            if (s.counts().cancelled() > 0) {
-                cancelled.add(s.info().label() + ": " + s.counts().cancelled());
-            }
-        }
+        List<String> cancelled = perStep(steps, s -> s.counts().cancelled());
         if (!cancelled.isEmpty()) {
             b.append('\n').append(Html.note("Cancelled (stopped on request, not counted as failures) — "
                     + String.join(", ", cancelled)));
         }
-        List<String> resent = new ArrayList<>();
-        for (StepResult s : steps) {
-            if (s.counts().retried() > 0) {
-                resent.add(s.info().label() + ": " + s.counts().retried());
-            }
-        }
+        List<String> resent = perStep(steps, s -> s.counts().retried());
         if (!resent.isEmpty()) {
             b.append('\n').append(Html.note("Resent on a fresh connection (stale keep-alive; latency counts from the"
                     + " first attempt) — " + String.join(", ", resent)));
         }
+    }
+
+    /** {@code label: n} of each step whose {@code count} is above 0. */
+    private static List<String> perStep(List<StepResult> steps, java.util.function.ToLongFunction<StepResult> count) {
+        return steps.stream().filter(s -> count.applyAsLong(s) > 0)
+                .map(s -> s.info().label() + ": " + count.applyAsLong(s)).toList();
     }
 
     /** Summary statistics in ms, then the percentile spectrum of the histogram behind them. */
