@@ -29,15 +29,9 @@ final class AccessOptions {
     /** {@code target} with the key, headers and trust given; returns it. */
     TargetConfig.Builder applyTo(TargetConfig.Builder target) {
         headers.forEach(target::header);
-        if (apiKeyEnv != null) {
-            target.apiKeyFromEnv(apiKeyEnv);
-        }
-        if (apiKeyFile != null) {
-            target.apiKeyFromFile(apiKeyFile);
-        }
-        if (caCert != null) {
-            target.trustCertificate(caCert);
-        }
+        Given.set(apiKeyEnv, target::apiKeyFromEnv);
+        Given.set(apiKeyFile, target::apiKeyFromFile);
+        Given.set(caCert, target::trustCertificate);
         if (insecureSkipTlsVerify) {
             target.insecureSkipTlsVerify(true);
         }

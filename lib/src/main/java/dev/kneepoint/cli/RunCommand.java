@@ -155,9 +155,7 @@ final class RunCommand implements Callable<Integer> {
         checkRateSweep();
         if (rateSweep != null) {
             sweep.rateSweep(rateSweep);
-            if (throughputConcurrency != null) {
-                sweep.throughputConcurrency(throughputConcurrency);
-            }
+            Given.set(throughputConcurrency, sweep::throughputConcurrency);
         }
         if (trace == null && (timeScale != null || blockSize != null)) {
             throw new IllegalArgumentException((timeScale != null ? "--time-scale" : "--block-size")
@@ -165,12 +163,8 @@ final class RunCommand implements Callable<Integer> {
         }
         if (trace != null) {
             sweep.trace(trace);
-            if (timeScale != null) {
-                sweep.timeScale(timeScale);
-            }
-            if (blockSize != null) {
-                sweep.traceBlockSize(blockSize);
-            }
+            Given.set(timeScale, sweep::timeScale);
+            Given.set(blockSize, sweep::traceBlockSize);
         }
         timing.applyTo(sweep, trace != null);
         if (!concurrency.isEmpty()) {
@@ -203,9 +197,7 @@ final class RunCommand implements Callable<Integer> {
         if (calibrate || noCalibrate) {
             sweep.calibrate(calibrate);
         }
-        if (maxRequests != null) {
-            sweep.maxRequestsPerStep(maxRequests);
-        }
+        Given.set(maxRequests, sweep::maxRequestsPerStep);
         if (baseline) {
             sweep.baseline(true);
         }

@@ -69,16 +69,16 @@ final class SimCommand implements Callable<Integer>, OptionDefaults.Own {
 
     SimConfig config() {
         SimConfig.Builder b = simulator.builder().host(host).port(port);
-        if (maxNumSeqs != null) b.maxNumSeqs(maxNumSeqs);
-        if (maxBatchedTokens != null) b.maxNumBatchedTokens(maxBatchedTokens);
-        if (kvTokens != null) b.kvCapacityTokens(kvTokens);
-        if (maxModelLen != null) b.maxModelLen(maxModelLen);
-        if (stepOverhead != null) b.stepOverhead(stepOverhead);
-        if (decodeMicros != null) b.decodeNanosPerSeq(decodeMicros * 1000);
-        if (prefillMicros != null) b.prefillNanosPerToken(prefillMicros * 1000);
-        if (attentionNanos != null) b.attentionNanosPerContextToken(attentionNanos);
-        if (tokensPerChunk != null) b.tokensPerChunk(tokensPerChunk);
-        if (jitter != null) b.jitter(jitter);
+        Given.set(maxNumSeqs, b::maxNumSeqs);
+        Given.set(maxBatchedTokens, b::maxNumBatchedTokens);
+        Given.set(kvTokens, b::kvCapacityTokens);
+        Given.set(maxModelLen, b::maxModelLen);
+        Given.set(stepOverhead, b::stepOverhead);
+        Given.set(decodeMicros, v -> b.decodeNanosPerSeq(v * 1000));
+        Given.set(prefillMicros, v -> b.prefillNanosPerToken(v * 1000));
+        Given.set(attentionNanos, b::attentionNanosPerContextToken);
+        Given.set(tokensPerChunk, b::tokensPerChunk);
+        Given.set(jitter, b::jitter);
         return b.build();
     }
 

@@ -48,15 +48,9 @@ final class SloOptions {
     Sweep applyTo(Sweep sweep) {
         if (sloTtft != null || sloTpot != null || sloE2e != null) {
             Slo.Builder slo = Slo.builder();
-            if (sloTtft != null) {
-                slo.ttftMs(millis(sloTtft));
-            }
-            if (sloTpot != null) {
-                slo.tpotMs(millis(sloTpot));
-            }
-            if (sloE2e != null) {
-                slo.e2eMs(millis(sloE2e));
-            }
+            Given.set(sloTtft, d -> slo.ttftMs(millis(d)));
+            Given.set(sloTpot, d -> slo.tpotMs(millis(d)));
+            Given.set(sloE2e, d -> slo.e2eMs(millis(d)));
             sweep.slo(slo.build());
         }
         if (sloSearch == null && (sloAttainment != null || sloTolerance != null || sloMaxProbes != null)) {
@@ -65,22 +59,12 @@ final class SloOptions {
         }
         if (sloSearch != null) {
             sweep.sloSearch(sloSearch);
-            if (sloAttainment != null) {
-                sweep.sloAttainment(sloAttainment);
-            }
-            if (sloTolerance != null) {
-                sweep.sloSearchTolerance(sloTolerance);
-            }
-            if (sloMaxProbes != null) {
-                sweep.sloSearchMaxProbes(sloMaxProbes);
-            }
+            Given.set(sloAttainment, sweep::sloAttainment);
+            Given.set(sloTolerance, sweep::sloSearchTolerance);
+            Given.set(sloMaxProbes, sweep::sloSearchMaxProbes);
         }
-        if (stopFailureRate != null) {
-            sweep.stopWhenFailureRateAbove(stopFailureRate);
-        }
-        if (stopP99Ttft != null) {
-            sweep.stopWhenP99TtftAbove(stopP99Ttft);
-        }
+        Given.set(stopFailureRate, sweep::stopWhenFailureRateAbove);
+        Given.set(stopP99Ttft, sweep::stopWhenP99TtftAbove);
         return sweep;
     }
 

@@ -53,18 +53,10 @@ final class TargetOptions {
     TargetConfig.Builder builder() {
         checkTimeouts();
         TargetConfig.Builder b = Kneepoint.targetBuilder().baseUrl(url).model(model);
-        if (connectTimeout != null) {
-            b.connectTimeout(connectTimeout);
-        }
-        if (firstTokenTimeout != null) {
-            b.firstTokenTimeout(firstTokenTimeout);
-        }
-        if (idleTimeout != null) {
-            b.idleTimeout(idleTimeout);
-        }
-        if (totalTimeout != null) {
-            b.totalTimeout(totalTimeout);
-        }
+        Given.set(connectTimeout, b::connectTimeout);
+        Given.set(firstTokenTimeout, b::firstTokenTimeout);
+        Given.set(idleTimeout, b::idleTimeout);
+        Given.set(totalTimeout, b::totalTimeout);
         if (api != null) {
             try {
                 b.apiKind(ApiKind.parse(api));

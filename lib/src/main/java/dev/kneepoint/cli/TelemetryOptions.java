@@ -30,9 +30,7 @@ final class TelemetryOptions {
             return sweep.telemetry(Telemetry.off());
         }
         sweep.telemetryInterval(telemetryInterval).gpu(parseGpu(gpu));
-        if (metricsUrl != null) {
-            sweep.metricsUrl(metricsUrl);
-        }
+        Given.set(metricsUrl, sweep::metricsUrl);
         return sweep;
     }
 

@@ -54,28 +54,16 @@ public final class Sweep {
      * The API the server speaks, overriding the target's: a name {@link ApiKind#parse} knows ({@code chat},
      * {@code completions}, {@code ollama-chat}...; docs/SERVERS.md); an unknown one is reported with the valid ones.
      */
-    public Sweep api(String name) {
-        settings.api = name;
-        return this;
-    }
+    public Sweep api(String name) { settings.api = name; return this; }
 
     /** The API the server speaks, overriding the target's. */
-    public Sweep api(ApiKind kind) {
-        settings.api = Objects.requireNonNull(kind, "kind").label();
-        return this;
-    }
+    public Sweep api(ApiKind kind) { settings.api = Objects.requireNonNull(kind, "kind").label(); return this; }
 
     /** Closed-loop steps, one per concurrency level (users each waiting for their answer). */
-    public Sweep concurrency(int... levels) {
-        settings.concurrency = Arrays.stream(levels).boxed().toList();
-        return this;
-    }
+    public Sweep concurrency(int... levels) { settings.concurrency = Arrays.stream(levels).boxed().toList(); return this; }
 
     /** Open-loop steps, one per request rate (requests per second). */
-    public Sweep rates(double... ratesRps) {
-        settings.rates = Arrays.stream(ratesRps).boxed().toList();
-        return this;
-    }
+    public Sweep rates(double... ratesRps) { settings.rates = Arrays.stream(ratesRps).boxed().toList(); return this; }
 
     /**
      * A rate sweep that finds the server's range by itself (GuideLLM's {@code sweep} profile): closed-loop probes
@@ -84,10 +72,7 @@ public final class Sweep {
      * run and recorded in the manifest. Not with {@link #concurrency}, {@link #rates}, a trace, {@link #baseline}
      * or per-step background rates. The rules and the stops: docs/SCENARIOS.md, "Finding the range by itself".
      */
-    public Sweep rateSweep(int openSteps) {
-        settings.rateSweepSteps = openSteps;
-        return this;
-    }
+    public Sweep rateSweep(int openSteps) { settings.rateSweepSteps = openSteps; return this; }
 
     /**
      * Search for the highest load at which the {@link #slo(Slo) SLO set} holds for at least
@@ -128,25 +113,16 @@ public final class Sweep {
     }
 
     /** The share of requests an SLO search's load must keep within every objective, in (0, 1); default 0.99. */
-    public Sweep sloAttainment(double fraction) {
-        settings.sloAttainment = fraction;
-        return this;
-    }
+    public Sweep sloAttainment(double fraction) { settings.sloAttainment = fraction; return this; }
 
     /** A rate search ends when the bracket is this narrow relative to its passing rate, in (0, 1); default 0.05. */
-    public Sweep sloSearchTolerance(double fraction) {
-        settings.sloTolerance = fraction;
-        return this;
-    }
+    public Sweep sloSearchTolerance(double fraction) { settings.sloTolerance = fraction; return this; }
 
     /**
      * The most probes of an SLO search (2 to 40; default 12; a rate search's {@code synchronous} step, which only
      * gives the starting rate, is not one of them); the bracket so far is reported when they run out.
      */
-    public Sweep sloSearchMaxProbes(int probes) {
-        settings.sloMaxProbes = probes;
-        return this;
-    }
+    public Sweep sloSearchMaxProbes(int probes) { settings.sloMaxProbes = probes; return this; }
 
     /**
      * Users of a {@link #rateSweep(int) rate sweep}'s first {@code throughput} step (default
@@ -160,33 +136,19 @@ public final class Sweep {
     }
 
     /** Arrival process of open-loop steps: {@code constant}, {@code poisson} (default) or {@code gamma}. */
-    public Sweep arrival(String process) {
-        settings.arrival = process;
-        return this;
-    }
+    public Sweep arrival(String process) { settings.arrival = process; return this; }
 
     /** Coefficient of variation of gamma arrivals (burstiness; 1 = Poisson). */
-    public Sweep burstiness(double cv) {
-        settings.burstCv = cv;
-        settings.arrival = "gamma";
-        return this;
-    }
+    public Sweep burstiness(double cv) { settings.burstCv = cv; settings.arrival = "gamma"; return this; }
 
     /** Seed for arrivals and synthetic prompts: the same seed replays the same load. */
-    public Sweep seed(long value) {
-        settings.seed = value;
-        return this;
-    }
+    public Sweep seed(long value) { settings.seed = value; return this; }
 
     /**
      * Synthetic prompt length: words of the synthetic vocabulary, or the server's tokens with
      * {@link #calibrate(boolean)}.
      */
-    public Sweep inputTokens(int tokens) {
-        settings.inputTokens = tokens;
-        settings.inputLengths = null;
-        return this;
-    }
+    public Sweep inputTokens(int tokens) { settings.inputTokens = tokens; settings.inputLengths = null; return this; }
 
     /** Synthetic prompt lengths drawn per request ({@link Lengths}: uniform, normal, log-normal, empirical). */
     public Sweep inputTokens(LengthDistribution lengths) {
@@ -195,11 +157,7 @@ public final class Sweep {
     }
 
     /** Output budget ({@code max_tokens}); with {@link #ignoreEos(boolean)} the exact output length. */
-    public Sweep outputTokens(int tokens) {
-        settings.outputTokens = tokens;
-        settings.outputLengths = null;
-        return this;
-    }
+    public Sweep outputTokens(int tokens) { settings.outputTokens = tokens; settings.outputLengths = null; return this; }
 
     /**
      * Output budgets drawn per request, so that answers end at different times as real users' do (with
@@ -211,10 +169,7 @@ public final class Sweep {
     }
 
     /** Send {@code ignore_eos: true} so every answer has exactly the output budget (default true). */
-    public Sweep ignoreEos(boolean on) {
-        settings.ignoreEos = on;
-        return this;
-    }
+    public Sweep ignoreEos(boolean on) { settings.ignoreEos = on; return this; }
 
     /**
      * Make prompt lengths exact in the server's own tokens: before the first step the target's tokenizer is measured
@@ -226,19 +181,13 @@ public final class Sweep {
      * tokenize and flagged as an estimate where it cannot. Calibrate a workload of your own when you build it
      * ({@code Workloads.synthetic().calibrate(target)}).
      */
-    public Sweep calibrate(boolean on) {
-        settings.calibrate = on ? Calibrate.ON : Calibrate.OFF;
-        return this;
-    }
+    public Sweep calibrate(boolean on) { settings.calibrate = on ? Calibrate.ON : Calibrate.OFF; return this; }
 
     /**
      * Replace the synthetic prompts by a workload of your own. A {@link dev.kneepoint.request.SessionWorkload} (e.g.
      * {@code Workloads.multiTurn()}) runs as chat sessions with real history, one turn after the other.
      */
-    public Sweep workload(Workload requests) {
-        settings.workload = requests;
-        return this;
-    }
+    public Sweep workload(Workload requests) { settings.workload = requests; return this; }
 
     /**
      * Replays a request trace open loop (format: {@link dev.kneepoint.workload.Trace}): each line's request fires at
@@ -250,10 +199,7 @@ public final class Sweep {
      * with {@link #rates(double...)}, one step per rate, the trace time-scaled to it. Not with concurrency levels.
      * See docs/SCENARIOS.md, "Replaying a request trace".
      */
-    public Sweep trace(Path file) {
-        settings.trace(Objects.requireNonNull(file, "file"), null);
-        return this;
-    }
+    public Sweep trace(Path file) { settings.trace(Objects.requireNonNull(file, "file"), null); return this; }
 
     /** Replays a trace workload built with {@code Workloads.trace(file)} (calibrated, tagged...); see {@link #trace(Path)}. */
     public Sweep trace(TraceWorkload workload) {
@@ -262,63 +208,34 @@ public final class Sweep {
     }
 
     /** Tokens per {@code hash_ids} entry of a trace given by {@link #trace(Path)} (default 512, Mooncake's). */
-    public Sweep traceBlockSize(int tokens) {
-        settings.traceBlockSize = tokens;
-        return this;
-    }
+    public Sweep traceBlockSize(int tokens) { settings.traceBlockSize = tokens; return this; }
 
     /** Speed-up of a trace replay: 2 fires the trace twice as fast, 0.5 at half speed (default 1: as recorded). */
-    public Sweep timeScale(double factor) {
-        settings.timeScale = factor;
-        return this;
-    }
+    public Sweep timeScale(double factor) { settings.timeScale = factor; return this; }
 
     /** Measured length of each step, after warm-up. */
-    public Sweep stepDuration(Duration d) {
-        settings.stepDuration = d;
-        settings.stepDurationSet = true;
-        return this;
-    }
+    public Sweep stepDuration(Duration d) { settings.stepDuration = d; settings.stepDurationSet = true; return this; }
 
     /** Warm-up at the start of each step: requests dispatched then are logged but not measured. */
-    public Sweep warmup(Duration d) {
-        settings.warmup = d;
-        settings.warmupSet = true;
-        return this;
-    }
+    public Sweep warmup(Duration d) { settings.warmup = d; settings.warmupSet = true; return this; }
 
     /** Pause between steps, letting the server drain. */
-    public Sweep pause(Duration d) {
-        settings.pause = d;
-        return this;
-    }
+    public Sweep pause(Duration d) { settings.pause = d; return this; }
 
     /** Think time of closed-loop users between an answer and their next request. */
-    public Sweep thinkTime(Duration d) {
-        settings.thinkTime = d;
-        return this;
-    }
+    public Sweep thinkTime(Duration d) { settings.thinkTime = d; return this; }
 
     /**
      * Closed loop: the users of each step start evenly over this time (default {@link SweepDefaults#RAMP_UP}), not
      * in lock-step; {@code Duration.ZERO} starts them all at once, as the report then says.
      */
-    public Sweep rampUp(Duration d) {
-        settings.rampUp = d;
-        return this;
-    }
+    public Sweep rampUp(Duration d) { settings.rampUp = d; return this; }
 
     /** How long a finished step waits for its in-flight requests before cancelling them. */
-    public Sweep drainTimeout(Duration d) {
-        settings.drainTimeout = d;
-        return this;
-    }
+    public Sweep drainTimeout(Duration d) { settings.drainTimeout = d; return this; }
 
     /** Bound each step by a request count too (whichever bound comes first). */
-    public Sweep maxRequestsPerStep(long count) {
-        settings.maxRequestsPerStep = count;
-        return this;
-    }
+    public Sweep maxRequestsPerStep(long count) { settings.maxRequestsPerStep = count; return this; }
 
     /**
      * Measure each load {@code n} times (1 to {@value SweepDefaults#MAX_REPEAT}; default 1), trial after trial across
@@ -327,10 +244,7 @@ public final class Sweep {
      * {@code metrics.Trials} gives each headline metric's mean, 95 % interval across trials and coefficient of
      * variation ({@code repeats} in {@code summary.json}). Not with a rate sweep or an SLO search.
      */
-    public Sweep repeat(int n) {
-        settings.repeat = n;
-        return this;
-    }
+    public Sweep repeat(int n) { settings.repeat = n; return this; }
 
     /**
      * Reset the server's prefix cache before every step, so that no step reuses prompt prefixes an earlier one
@@ -338,16 +252,10 @@ public final class Sweep {
      * {@code /flush_cache}; the simulator's): each step then measures a cold cache. Needs the preflight, which asks
      * the server which engine it is; another engine is an error before the first step. Default off.
      */
-    public Sweep resetPrefixCache(boolean on) {
-        settings.resetPrefixCache = on;
-        return this;
-    }
+    public Sweep resetPrefixCache(boolean on) { settings.resetPrefixCache = on; return this; }
 
     /** Run a single-user baseline step first. */
-    public Sweep baseline(boolean on) {
-        settings.baseline = on;
-        return this;
-    }
+    public Sweep baseline(boolean on) { settings.baseline = on; return this; }
 
     /** Cap in-flight requests of open-loop steps; the policy says whether extra arrivals queue or drop. */
     public Sweep maxInFlight(int cap, CapPolicy policy) {
@@ -357,61 +265,36 @@ public final class Sweep {
     }
 
     /** Service-level objectives for goodput. */
-    public Sweep slo(Slo objectives) {
-        settings.slo = objectives;
-        return this;
-    }
+    public Sweep slo(Slo objectives) { settings.slo = objectives; return this; }
 
     /**
      * Limits of the client self-check, which flags steps the load generator (not the server) limited
      * ({@code StepResult.clientCheck()}; defaults and rationale in docs/METRICS.md):
      * {@code .clientCheck(ClientCheck.thresholds().cpuFraction(0.95).build())}.
      */
-    public Sweep clientCheck(ClientThresholds thresholds) {
-        settings.clientThresholds = thresholds;
-        return this;
-    }
+    public Sweep clientCheck(ClientThresholds thresholds) { settings.clientThresholds = thresholds; return this; }
 
     /** Stop the ladder after a step whose failure rate exceeds this fraction. */
-    public Sweep stopWhenFailureRateAbove(double fraction) {
-        settings.stopFailureRate = fraction;
-        return this;
-    }
+    public Sweep stopWhenFailureRateAbove(double fraction) { settings.stopFailureRate = fraction; return this; }
 
     /** Stop the ladder after a step whose p99 TTFT (sched basis in open loop) exceeds this. */
-    public Sweep stopWhenP99TtftAbove(Duration bound) {
-        settings.stopP99Ms = bound.toNanos() / 1e6;
-        return this;
-    }
+    public Sweep stopWhenP99TtftAbove(Duration bound) { settings.stopP99Ms = bound.toNanos() / 1e6; return this; }
 
     /** Folder under which the run directory is created (default {@code runs}). */
-    public Sweep outputDir(Path dir) {
-        settings.outputDir = dir;
-        settings.writeRunDirectory = dir != null;
-        return this;
-    }
+    public Sweep outputDir(Path dir) { settings.outputDir = dir; settings.writeRunDirectory = dir != null; return this; }
 
     /** A short name for the run directory and reports. */
-    public Sweep name(String runName) {
-        settings.name = runName;
-        return this;
-    }
+    public Sweep name(String runName) { settings.name = runName; return this; }
 
     /** Live progress events (step start/end, pauses). */
-    public Sweep progress(LoadProgress listener) {
-        settings.progress = listener;
-        return this;
-    }
+    public Sweep progress(LoadProgress listener) { settings.progress = listener; return this; }
 
     /**
      * Allow this sweep to run while another sweep of this JVM drives the same target (default: refused,
      * because two loads on one server silently mix their measurements). Each run still writes its own
      * directory, and the manifest records that concurrent runs were allowed.
      */
-    public Sweep allowConcurrentRuns(boolean allow) {
-        settings.allowConcurrent = allow;
-        return this;
-    }
+    public Sweep allowConcurrentRuns(boolean allow) { settings.allowConcurrent = allow; return this; }
 
     /**
      * Warm Kneepoint's own request path before this JVM's first sweep (default on): a few thousand tokens
@@ -419,10 +302,7 @@ public final class Sweep {
      * JIT compilations of the client do not inflate the first measured requests' dispatch lag and TTFT.
      * Once per JVM and transport/API combination; the manifest's {@code client_warmup_ms} says what it took.
      */
-    public Sweep clientWarmup(boolean on) {
-        settings.clientWarmup = on;
-        return this;
-    }
+    public Sweep clientWarmup(boolean on) { settings.clientWarmup = on; return this; }
 
     /**
      * Check the target before the first step (default on, {@link dev.kneepoint.client.Preflight}): where the API has
@@ -431,10 +311,7 @@ public final class Sweep {
      * refused, DNS, TLS, a refused key, an unknown model with the served names). Off to measure a target that is
      * expected to fail.
      */
-    public Sweep preflight(boolean on) {
-        settings.preflight = on;
-        return this;
-    }
+    public Sweep preflight(boolean on) { settings.preflight = on; return this; }
 
     /**
      * Steady open-loop background traffic underneath the whole ladder: Poisson arrivals at {@code rateRps}
@@ -477,10 +354,7 @@ public final class Sweep {
     }
 
     /** Scrape this Prometheus endpoint instead of {@code <target>/metrics}. */
-    public Sweep metricsUrl(String url) {
-        settings.telemetry = settings.telemetry.withMetricsUrl(url);
-        return this;
-    }
+    public Sweep metricsUrl(String url) { settings.telemetry = settings.telemetry.withMetricsUrl(url); return this; }
 
     /** GPU telemetry source: {@link Gpu#auto()} (default), {@link Gpu#nvidiaSmi()}, {@link Gpu#dcgm(String)}, {@link Gpu#off()}. */
     public Sweep gpu(Gpu source) {
