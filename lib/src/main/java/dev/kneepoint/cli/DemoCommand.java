@@ -89,7 +89,7 @@ final class DemoCommand implements Callable<Integer>, OptionDefaults.Own {
             System.out.println("Simulator emission lag p99: "
                     + String.format(Locale.ROOT, "%.2f ms", sim.stats().emissionLagP99().toNanos() / 1e6)
                     + " (the simulator's own slop; large values mean the machine is saturated)");
-            System.out.println("Run directories (requests.jsonl, summary.json, report.txt, plots): "
+            System.out.println("Run directories (report.html to open, requests.jsonl, summary.json, report.txt, plots): "
                     + ladderDir + " and " + openDir);
             return ladder.complete() && open.complete() ? 0 : 3;
         }

@@ -142,7 +142,7 @@ final class RunCommand implements Callable<Integer> {
         RunResult result = sweep.run();
         Path dir = output.directory(result);
         System.out.print(RunReport.write(dir, output.verbose));
-        System.out.println("\nrun directory: " + dir + " (report.txt, steps.csv, plots as PNG)");
+        System.out.println("\nrun directory: " + dir + " (report.html, report.txt, steps.csv, plots as PNG)");
         return new ConfigRunner.Finished(dir, ExitCodes.of(result));
     }
 
