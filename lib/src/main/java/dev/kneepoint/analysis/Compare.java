@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
-import tech.tablesaw.api.DoubleColumn;
-import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 
 /**
@@ -44,19 +42,7 @@ public final class Compare {
         RunResult base = Trials.pooled(runs.get(0));
         Map<String, List<StepResult>> baseTrials = Trials.trialsOf(runs.get(0));
         List<String> warnings = new ArrayList<>();
-        StringColumn run = StringColumn.create("run");
-        StringColumn step = StringColumn.create("step");
-        DoubleColumn load = DoubleColumn.create("load");
-        StringColumn metric = StringColumn.create("metric");
-        DoubleColumn baseline = DoubleColumn.create("baseline");
-        DoubleColumn value = DoubleColumn.create("value");
-        DoubleColumn delta = DoubleColumn.create("delta");
-        DoubleColumn pct = DoubleColumn.create("delta_pct");
-        DoubleColumn lo = DoubleColumn.create("ci_low");
-        DoubleColumn hi = DoubleColumn.create("ci_high");
-        StringColumn verdict = StringColumn.create("verdict");
-        DoubleColumn minEffect = DoubleColumn.create("min_effect");
-        StringColumn basis = StringColumn.create("ci_basis");
+        List<Delta> deltas = new ArrayList<>();
         for (int r = 1; r < runs.size(); r++) {
             RunResult other = Trials.pooled(runs.get(r));
             Map<String, List<StepResult>> otherTrials = Trials.trialsOf(runs.get(r));
@@ -89,27 +75,44 @@ public final class Compare {
                         x[3] = ci[1] / 1e6;
                         ciBasis = "bootstrap";
                     }
-                    run.append(other.runId());
-                    step.append(sb.info().label());
-                    load.append(sa.info().load());
-                    metric.append(row.name());
-                    baseline.append(x[0]);
-                    value.append(x[1]);
-                    delta.append(x[1] - x[0]);
-                    pct.append(x[0] == 0 ? Double.NaN : 100 * (x[1] - x[0]) / x[0]);
-                    lo.append(x[2]);
-                    hi.append(x[3]);
                     double threshold = row.kind() == null && !byTrials ? Double.NaN : o.minEffect(row.kind(), x[0]);
-                    minEffect.append(threshold);
-                    verdict.append(verdict(x, threshold, thresholdText(o, row.kind(), x[0])));
-                    basis.append(ciBasis);
+                    deltas.add(new Delta(other.runId(), sb.info().label(), sa.info().load(), row.name(), x[0], x[1],
+                            x[2], x[3], verdict(x, threshold, thresholdText(o, row.kind(), x[0])), threshold, ciBasis));
                 }
             }
         }
-        Table t = Table.create("comparison", run, step, load, metric, baseline, value, delta, pct, lo, hi, verdict,
-                minEffect, basis);
-        return new Comparison(base.runId(), runs.stream().map(RunResult::runId).toList(), t,
+        return new Comparison(base.runId(), runs.stream().map(RunResult::runId).toList(), table(deltas),
                 warnings.stream().distinct().toList(), o);
+    }
+
+    /** One row of the comparison table: one metric of a run's step against the baseline's matching step. */
+    private record Delta(String run, String step, double load, String metric, double baseline, double value,
+                         double ciLow, double ciHigh, String verdict, double minEffect, String ciBasis) {
+        double delta() {
+            return value - baseline;
+        }
+
+        double deltaPct() {
+            return baseline == 0 ? Double.NaN : 100 * (value - baseline) / baseline;
+        }
+    }
+
+    private static Table table(List<Delta> deltas) {
+        return TableRows.of(deltas)
+                .text("run", Delta::run)
+                .text("step", Delta::step)
+                .doubles("load", Delta::load)
+                .text("metric", Delta::metric)
+                .doubles("baseline", Delta::baseline)
+                .doubles("value", Delta::value)
+                .doubles("delta", Delta::delta)
+                .doubles("delta_pct", Delta::deltaPct)
+                .doubles("ci_low", Delta::ciLow)
+                .doubles("ci_high", Delta::ciHigh)
+                .text("verdict", Delta::verdict)
+                .doubles("min_effect", Delta::minEffect)
+                .text("ci_basis", Delta::ciBasis)
+                .table("comparison");
     }
 
     /**

@@ -78,23 +78,7 @@ public final class SummaryText {
         for (StepResult s : steps) {
             rows.add(columns.stream().map(c -> c.value().apply(s)).toArray(String[]::new));
         }
-        int[] width = new int[columns.size()];
-        for (String[] row : rows) {
-            for (int i = 0; i < row.length; i++) {
-                width[i] = Math.max(width[i], row[i].length());
-            }
-        }
-        StringBuilder sb = new StringBuilder();
-        for (String[] row : rows) {
-            for (int i = 0; i < row.length; i++) {
-                if (i == 0) {
-                    sb.append(String.format(Locale.ROOT, "%-" + width[i] + "s", row[i]));
-                } else {
-                    sb.append("  ").append(String.format(Locale.ROOT, "%" + width[i] + "s", row[i]));
-                }
-            }
-            sb.append('\n');
-        }
+        StringBuilder sb = new StringBuilder(TextColumns.of(rows));
         for (StepResult s : steps) {
             StepResult.Counts c = s.counts();
             if (c.requestsOk() + c.requestsFailed() == 0 && c.warmupRequests() > 0) {

@@ -12,6 +12,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 
 /** Shared JSON plumbing of the run directory: one mapper, deterministic numbers, atomic file replacement. */
 final class Json {
@@ -34,6 +35,15 @@ final class Json {
     static void number(JsonGenerator g, String name, double v) throws IOException {
         g.writeFieldName(name);
         number(g, v);
+    }
+
+    /** The array field {@code name} of {@code values}, in their order. */
+    static void strings(JsonGenerator g, String name, List<String> values) throws IOException {
+        g.writeArrayFieldStart(name);
+        for (String v : values) {
+            g.writeString(v);
+        }
+        g.writeEndArray();
     }
 
     /** Milliseconds from nanoseconds, or null when the duration is absent (negative). */

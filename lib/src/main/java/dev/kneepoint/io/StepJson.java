@@ -178,11 +178,7 @@ final class StepJson {
         ClientHealth h = c.health();
         g.writeStartObject();
         g.writeBooleanField("client_bound", c.clientBound());
-        g.writeArrayFieldStart("evidence");
-        for (String e : c.evidence()) {
-            g.writeString(e);
-        }
-        g.writeEndArray();
+        Json.strings(g, "evidence", c.evidence());
         g.writeBooleanField("measured", h.measured());
         for (ClientSignal s : c.signals()) {
             Json.number(g, s.name(), s.value());

@@ -94,11 +94,7 @@ public final class SummaryJson {
         g.writeStringField("start_time", DateTimeFormatter.ISO_INSTANT.format(run.startTime()));
         g.writeStringField("target", run.target());
         writeSteps(g, run.steps());
-        g.writeArrayFieldStart("client_bound_steps");
-        for (String label : run.clientBoundSteps()) {
-            g.writeString(label);
-        }
-        g.writeEndArray();
+        Json.strings(g, "client_bound_steps", run.clientBoundSteps());
         writeRepeats(g, Trials.of(run));
         if (run.background().isPresent()) {
             BackgroundResult bg = run.background().get();
@@ -129,11 +125,7 @@ public final class SummaryJson {
         for (Trials.Load l : loads) {
             g.writeStartObject();
             g.writeStringField("load", l.load());
-            g.writeArrayFieldStart("trials");
-            for (String t : l.trials()) {
-                g.writeString(t);
-            }
-            g.writeEndArray();
+            Json.strings(g, "trials", l.trials());
             g.writeObjectFieldStart("metrics");
             for (var e : l.metrics().entrySet()) {
                 Trials.Stat s = e.getValue();

@@ -72,6 +72,42 @@ final class ChartStyle {
         return s;
     }
 
+    /**
+     * Adds the line series {@code name} of the points whose x and y are both finite ({@link #finite}), or nothing when
+     * none is. Returns the series, or null when none was added.
+     */
+    static XYSeries finiteLine(XYChart c, String name, double[] x, double[] y) {
+        double[][] f = finite(x, y);
+        return f[0].length > 0 ? c.addSeries(name, f[0], f[1]) : null;
+    }
+
+    /**
+     * The grey line {@code steps} through a run's steps, in step order (the marks of the knee and the like go on top):
+     * their finite points, or the origin alone when none is finite.
+     */
+    static XYSeries steps(XYChart c, double[] x, double[] y) {
+        double[][] f = finite(x, y);
+        if (f[0].length == 0) {
+            f = new double[][] {{0}, {0}};
+        }
+        XYSeries s = c.addSeries("steps", f[0], f[1]);
+        s.setLineColor(GREY);
+        s.setMarkerColor(GREY);
+        return s;
+    }
+
+    /** A {@code no data} point at (0, 0) when the chart has no series (XChart cannot draw a chart without one). */
+    static void noDataIfEmpty(XYChart c) {
+        noDataIfEmpty(c, 0);
+    }
+
+    /** A {@code no data} point at ({@code x}, 0) when the chart has no series; x = 1 suits a logarithmic axis. */
+    static void noDataIfEmpty(XYChart c, double x) {
+        if (c.getSeriesMap().isEmpty()) {
+            c.addSeries("no data", new double[] {x}, new double[] {0});
+        }
+    }
+
     static BasicStroke dashed() {
         return new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f);
     }

@@ -34,11 +34,8 @@ public final class ComparePlot extends ChartBuilder<ComparePlot> {
         int i = 0;
         for (KneeReport k : reports) {
             Table s = k.steps();
-            double[][] f = ChartStyle.finite(s.doubleColumn(k.throughputColumn()).asDoubleArray(),
+            ChartStyle.finiteLine(c, k.runId(), s.doubleColumn(k.throughputColumn()).asDoubleArray(),
                     s.doubleColumn(k.latencyColumn()).asDoubleArray());
-            if (f[0].length > 0) {
-                c.addSeries(k.runId(), f[0], f[1]);
-            }
             if (k.kneeStep() != null) {
                 Table kn = s.where(s.stringColumn("step").isEqualTo(k.kneeStep()));
                 double[][] p = ChartStyle.finite(kn.doubleColumn(k.throughputColumn()).asDoubleArray(),
@@ -50,9 +47,7 @@ public final class ComparePlot extends ChartBuilder<ComparePlot> {
             }
             i++;
         }
-        if (c.getSeriesMap().isEmpty()) {
-            c.addSeries("no data", new double[] {0}, new double[] {0});
-        }
+        ChartStyle.noDataIfEmpty(c);
         return c;
     }
 }

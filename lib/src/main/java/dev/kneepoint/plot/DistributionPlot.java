@@ -68,9 +68,7 @@ public final class DistributionPlot extends ChartBuilder<DistributionPlot> {
                 c.addSeries(e.getKey(), xy[0], xy[1]).setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE);
             }
         }
-        if (c.getSeriesMap().isEmpty()) {
-            c.addSeries("no data", new double[] {1}, new double[] {0});
-        }
+        ChartStyle.noDataIfEmpty(c, 1);
         if (spectrum) {
             c.getStyler().setXAxisLogarithmic(true);
             c.getStyler().setXAxisLogarithmicDecadeOnly(true);

@@ -67,14 +67,8 @@ public final class InteractivityPlot extends ChartBuilder<InteractivityPlot> {
                         : "Throughput per GPU vs interactivity (Pareto)", report.runId(), null),
                 "per-user output rate, tok/s/user (1000 / tpot p50)", gpus == 1 ? "system output tok/s (all users)"
                         : "output tok/s per GPU (" + gpus + " GPUs)");
-        double[][] f = ChartStyle.finite(x, y);
-        if (f[0].length == 0) {
-            f = new double[][] {{0}, {0}};
-        }
-        XYSeries line = c.addSeries("steps", f[0], f[1]);
-        line.setLineColor(ChartStyle.GREY);
-        line.setMarkerColor(ChartStyle.GREY);
-        double[][] front = frontier(f[0], f[1]);
+        XYSeries line = ChartStyle.steps(c, x, y);
+        double[][] front = frontier(line.getXData(), line.getYData());
         if (front[0].length >= 1) {
             XYSeries fr = c.addSeries("frontier", front[0], front[1]);
             fr.setLineColor(ChartStyle.ZONE);

@@ -4,7 +4,6 @@ import dev.kneepoint.analysis.KneeReport;
 import java.util.Objects;
 import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 import tech.tablesaw.api.Table;
 
@@ -43,13 +42,7 @@ public final class KneePlot extends ChartBuilder<KneePlot> {
                 Units.axis(lCol));
         double[] x = s.doubleColumn(tCol).asDoubleArray();
         double[] y = s.doubleColumn(lCol).asDoubleArray();
-        double[][] f = ChartStyle.finite(x, y);
-        if (f[0].length == 0) {
-            f = new double[][] {{0}, {0}};
-        }
-        XYSeries steps = c.addSeries("steps", f[0], f[1]);
-        steps.setLineColor(ChartStyle.GREY);
-        steps.setMarkerColor(ChartStyle.GREY);
+        ChartStyle.steps(c, x, y);
         double[][] zone = select(s, x, y, report.efficientZone());
         if (zone[0].length > 0) {
             ChartStyle.points(c, "efficient zone", zone[0], zone[1], ChartStyle.ZONE, SeriesMarkers.CIRCLE);

@@ -81,9 +81,7 @@ public final class LoadPlot extends ChartBuilder<LoadPlot> {
                 }
             }
         }
-        if (c.getSeriesMap().isEmpty()) {
-            c.addSeries("no data", new double[] {0}, new double[] {0});
-        }
+        ChartStyle.noDataIfEmpty(c);
         if (Double.isFinite(kneeLoad)) {
             c.addAnnotation(new AnnotationLine(kneeLoad, true, false));
             c.addAnnotation(new AnnotationText("knee", kneeLoad, Double.isNaN(top) ? 0 : top, false));

@@ -126,14 +126,9 @@ public final class Plots {
                 ChartStyle.HEIGHT);
         double[] x = goodput.doubleColumn("load").asDoubleArray();
         for (String col : new String[] {"goodput_rps", "requests_per_s"}) {
-            double[][] f = ChartStyle.finite(x, goodput.doubleColumn(col).asDoubleArray());
-            if (f[0].length > 0) {
-                c.addSeries(col, f[0], f[1]);
-            }
+            ChartStyle.finiteLine(c, col, x, goodput.doubleColumn(col).asDoubleArray());
         }
-        if (c.getSeriesMap().isEmpty()) {
-            c.addSeries("no data", new double[] {0}, new double[] {0});
-        }
+        ChartStyle.noDataIfEmpty(c);
         return c;
     }
 }

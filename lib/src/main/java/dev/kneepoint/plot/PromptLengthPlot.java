@@ -84,15 +84,10 @@ public final class PromptLengthPlot extends ChartBuilder<PromptLengthPlot> {
         for (Map.Entry<String, List<double[]>> e : lines.entrySet()) {
             List<double[]> pts = e.getValue();
             pts.sort(Comparator.comparingDouble(a -> a[0]));
-            double[][] f = ChartStyle.finite(pts.stream().mapToDouble(a -> a[0]).toArray(),
+            ChartStyle.finiteLine(c, "prompt " + e.getKey() + " tokens", pts.stream().mapToDouble(a -> a[0]).toArray(),
                     pts.stream().mapToDouble(a -> a[1]).toArray());
-            if (f[0].length > 0) {
-                c.addSeries("prompt " + e.getKey() + " tokens", f[0], f[1]);
-            }
         }
-        if (c.getSeriesMap().isEmpty()) {
-            c.addSeries("no data", new double[] {0}, new double[] {0});
-        }
+        ChartStyle.noDataIfEmpty(c);
         return c;
     }
 }

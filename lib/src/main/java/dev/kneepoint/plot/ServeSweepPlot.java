@@ -33,14 +33,9 @@ public final class ServeSweepPlot extends ChartBuilder<ServeSweepPlot> {
         XYChart c = chart("Server-config sweep: output throughput vs load", "load (users, or req/s open loop)",
                 Units.axis("output_tokens_per_s"));
         for (Series s : series) {
-            double[][] f = ChartStyle.finite(s.load(), s.throughput());
-            if (f[0].length > 0) {
-                c.addSeries(s.name(), f[0], f[1]);
-            }
+            ChartStyle.finiteLine(c, s.name(), s.load(), s.throughput());
         }
-        if (c.getSeriesMap().isEmpty()) {
-            c.addSeries("no data", new double[] {0}, new double[] {0});
-        }
+        ChartStyle.noDataIfEmpty(c);
         return c;
     }
 }

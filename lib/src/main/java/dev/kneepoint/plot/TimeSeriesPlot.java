@@ -92,9 +92,7 @@ public final class TimeSeriesPlot extends ChartBuilder<TimeSeriesPlot> {
                 group++;
             }
         }
-        if (c.getSeriesMap().isEmpty()) {
-            c.addSeries("no data", new double[] {0}, new double[] {0});
-        }
+        ChartStyle.noDataIfEmpty(c);
         return c;
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * The workload a run measured, in one line for a report's header, from its manifest's {@code config}: the API and
@@ -15,10 +16,11 @@ final class WorkloadLine {
 
     /** {@code "Workload: ..."}, or empty when the manifest has no config (a run written by an older version). */
     static String of(JsonNode manifest) {
-        JsonNode c = manifest == null ? null : manifest.path("config");
-        if (c == null || !c.isObject()) {
-            return "";
-        }
+        return line("Workload", manifest, WorkloadLine::workloadParts);
+    }
+
+    /** The parts of the Workload line, read off the manifest's {@code config}. */
+    private static List<String> workloadParts(JsonNode c) {
         List<String> parts = new ArrayList<>();
         JsonNode t = c.path("target");
         if (t.isObject()) {
@@ -46,7 +48,7 @@ final class WorkloadLine {
         } else if (c.has("mode")) {
             parts.add(c.path("mode").asText() + " loop");
         }
-        return parts.isEmpty() ? "" : "Workload: " + String.join("; ", parts) + ".";
+        return parts;
     }
 
     /**
@@ -54,10 +56,11 @@ final class WorkloadLine {
      * ({@code config.labels}); empty when the manifest has neither.
      */
     static String server(JsonNode manifest) {
-        JsonNode c = manifest == null ? null : manifest.path("config");
-        if (c == null || !c.isObject()) {
-            return "";
-        }
+        return line("Server", manifest, WorkloadLine::serverParts);
+    }
+
+    /** The parts of the Server line, read off the manifest's {@code config}. */
+    private static List<String> serverParts(JsonNode c) {
         List<String> parts = new ArrayList<>();
         JsonNode s = c.path("server");
         if (s.isObject()) {
@@ -80,7 +83,17 @@ final class WorkloadLine {
         if (!labels.isEmpty()) {
             parts.add("labels " + String.join(", ", labels));
         }
-        return parts.isEmpty() ? "" : "Server: " + String.join("; ", parts) + ".";
+        return parts;
+    }
+
+    /**
+     * {@code "<label>: part; part."}, the parts read off the manifest's {@code config}; empty when the manifest has no
+     * config or the config gives no part.
+     */
+    private static String line(String label, JsonNode manifest, Function<JsonNode, List<String>> parts) {
+        JsonNode c = manifest == null ? null : manifest.path("config");
+        List<String> p = c == null || !c.isObject() ? List.of() : parts.apply(c);
+        return p.isEmpty() ? "" : label + ": " + String.join("; ", p) + ".";
     }
 
     /** A length as the manifest writes it: a number, or a distribution's description ({@code fixed(128)} reads 128). */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kneepoint.analysis.AnalysisJson;
 import dev.kneepoint.analysis.TableRows;
+import dev.kneepoint.analysis.TextColumns;
 import dev.kneepoint.plot.ChartFiles;
 import dev.kneepoint.plot.ServeSweepPlot;
 import dev.kneepoint.serve.ServeSweepIndex.Entry;
@@ -12,7 +13,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -159,16 +159,7 @@ public final class ServeSweepTable {
             }
             lines.add(l);
         }
-        int[] w = new int[head.size()];
-        lines.forEach(l -> Arrays.setAll(w, i -> Math.max(w[i], l[i].length())));
-        StringBuilder b = new StringBuilder();
-        for (String[] l : lines) {
-            for (int i = 0; i < l.length; i++) {
-                b.append(i == 0 ? String.format(Locale.ROOT, "%-" + w[i] + "s", l[i])
-                        : String.format(Locale.ROOT, "  %" + w[i] + "s", l[i]));
-            }
-            b.append('\n');
-        }
+        StringBuilder b = new StringBuilder(TextColumns.of(lines));
         for (Row r : rows) {
             if (!r.entry().complete()) {
                 b.append(r.entry().config()).append(": ").append(r.entry().reason()).append('\n');
