@@ -176,14 +176,7 @@ final class Exchange {
         if (o == null || !target.hasApiKey() || !o.detail().contains(target.apiKey())) {
             return o;
         }
-        String d = o.detail().replace(target.apiKey(), "<redacted>");
-        return switch (o) {
-            case Outcome.HttpError h -> new Outcome.HttpError(h.status(), d);
-            case Outcome.ConnectionError c -> new Outcome.ConnectionError(d);
-            case Outcome.StreamError s -> new Outcome.StreamError(d);
-            case Outcome.Truncated t -> new Outcome.Truncated(d);
-            default -> o;
-        };
+        return o.withDetail(o.detail().replace(target.apiKey(), "<redacted>"));
     }
 
     private Outcome failure(Exception e, Cancellation cancellation) {

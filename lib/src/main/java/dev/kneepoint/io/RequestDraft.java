@@ -12,20 +12,9 @@ final class RequestDraft {
     final RequestRecord.Builder builder = new RequestRecord.Builder();
     String detail = "";
 
-    /** The record read: the outcome with its detail restored. */
+    /** The record read: the outcome with its detail restored (the text that {@link Outcome#label()} leaves out). */
     RequestRecord build() {
-        builder.outcome = withDetail(builder.outcome, detail);
+        builder.outcome = builder.outcome.withDetail(detail);
         return builder.build();
-    }
-
-    /** Restores the detail text that {@link Outcome#label()} leaves out. */
-    private static Outcome withDetail(Outcome o, String detail) {
-        return switch (o) {
-            case Outcome.HttpError h -> new Outcome.HttpError(h.status(), detail);
-            case Outcome.ConnectionError c -> new Outcome.ConnectionError(detail);
-            case Outcome.StreamError s -> new Outcome.StreamError(detail);
-            case Outcome.Truncated t -> new Outcome.Truncated(detail);
-            default -> o;
-        };
     }
 }

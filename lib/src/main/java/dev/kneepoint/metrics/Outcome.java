@@ -31,6 +31,20 @@ public sealed interface Outcome {
         return "";
     }
 
+    /**
+     * This outcome with {@code detail} in place of its own; an outcome that carries no detail
+     * ({@link Ok}, {@link Timeout}, {@link Empty}, ...) is returned as it is.
+     */
+    default Outcome withDetail(String detail) {
+        return switch (this) {
+            case HttpError h -> new HttpError(h.status(), detail);
+            case ConnectionError c -> new ConnectionError(detail);
+            case StreamError s -> new StreamError(detail);
+            case Truncated t -> new Truncated(detail);
+            default -> this;
+        };
+    }
+
     /** Which timeout fired. */
     enum TimeoutKind {
         CONNECT, FIRST_TOKEN, IDLE, TOTAL;

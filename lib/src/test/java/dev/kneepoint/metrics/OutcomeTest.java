@@ -31,6 +31,18 @@ class OutcomeTest {
     }
 
     @Test
+    void withDetailReplacesTheDetailOfOutcomesThatCarryOne() {
+        assertThat(new Outcome.HttpError(429, "key sk-1").withDetail("key <redacted>"))
+                .isEqualTo(new Outcome.HttpError(429, "key <redacted>"));
+        assertThat(Outcome.parse("CONNECTION_ERROR").withDetail("refused")).isEqualTo(new Outcome.ConnectionError("refused"));
+        assertThat(Outcome.parse("STREAM_ERROR").withDetail("bad json")).isEqualTo(new Outcome.StreamError("bad json"));
+        assertThat(Outcome.TRUNCATED.withDetail("text/html")).isEqualTo(new Outcome.Truncated("text/html"));
+        Outcome timeout = new Outcome.Timeout(Outcome.TimeoutKind.IDLE);
+        assertThat(timeout.withDetail("ignored")).isSameAs(timeout);
+        assertThat(Outcome.OK.withDetail("ignored")).isSameAs(Outcome.OK);
+    }
+
+    @Test
     void unknownLabelNamesTheProblemAndTheAcceptedForms() {
         assertThatThrownBy(() -> Outcome.parse("TIMEOUT(forever)"))
                 .isInstanceOf(IllegalArgumentException.class)
