@@ -30,7 +30,7 @@ public final class ClosedLoopStep extends Step {
     private final Duration rampUp;
 
     private ClosedLoopStep(Builder b) {
-        super(b.label, "c=" + b.concurrency, new StepBounds(b.warmup, b.duration, b.maxRequests, b.drainTimeout), b.trial);
+        super(b, "c=" + b.concurrency);
         this.concurrency = b.concurrency;
         this.thinkTime = b.thinkTime;
         this.rampUp = b.rampUp;
@@ -42,11 +42,7 @@ public final class ClosedLoopStep extends Step {
 
     /** A builder holding this step's settings (label included only if it was set explicitly). */
     public Builder toBuilder() {
-        Builder b = new Builder().concurrency(concurrency).thinkTime(thinkTime).rampUp(rampUp).warmup(bounds().warmup())
-                .maxRequests(bounds().maxRequests()).drainTimeout(bounds().drainTimeout()).label(explicitLabel());
-        b.duration = bounds().duration();
-        b.trial = trial();
-        return b;
+        return new Builder().settingsOf(this).concurrency(concurrency).thinkTime(thinkTime).rampUp(rampUp);
     }
 
     /** The same step with another number of users, labelled {@code c=N}. */
@@ -108,16 +104,10 @@ public final class ClosedLoopStep extends Step {
     }
 
     /** Builds a {@link ClosedLoopStep}; {@link #build()} reports every invalid setting at once. */
-    public static final class Builder {
-        private String label;
+    public static final class Builder extends StepBuilder<Builder> {
         private int concurrency = 1;
         private Duration thinkTime = Duration.ZERO;
         private Duration rampUp = Duration.ZERO;
-        private Duration warmup = Duration.ZERO;
-        private Duration duration;
-        private long maxRequests = -1;
-        private Duration drainTimeout = Step.DEFAULT_DRAIN_TIMEOUT;
-        private int trial;
 
         private Builder() {}
 
@@ -127,28 +117,14 @@ public final class ClosedLoopStep extends Step {
         public Builder thinkTime(Duration think) { this.thinkTime = think; return this; }
         /** Over how long the users start (default 0: all at the step start, in lock-step). */
         public Builder rampUp(Duration ramp) { this.rampUp = ramp; return this; }
-        /** Warm-up before measurement (default 0). */
-        public Builder warmup(Duration warmupTime) { this.warmup = warmupTime; return this; }
-        /** Measurement length after warm-up. */
-        public Builder duration(Duration measured) { this.duration = Objects.requireNonNull(measured, "duration"); return this; }
-        /** Bound on measured (non-warm-up) requests; -1 for none. */
-        public Builder maxRequests(long max) { this.maxRequests = max; return this; }
-        /** Time in-flight requests get to finish once the step stops issuing (default 30 s). */
-        public Builder drainTimeout(Duration drain) { this.drainTimeout = drain; return this; }
-        /** Label (default {@code c=N}). */
-        public Builder label(String stepLabel) { this.label = stepLabel; return this; }
-        /** Which measurement of a repeated load this is, 1 to N (default 0: measured once); see {@link Step#asTrial}. */
-        public Builder trial(int n) { this.trial = n; return this; }
 
         public ClosedLoopStep build() {
             Problems problems = new Problems()
                     .check(concurrency >= 1, "concurrency must be >= 1 user, got " + concurrency)
                     .check(thinkTime != null && !thinkTime.isNegative(), "think time must be >= 0, got " + thinkTime)
                     .check(rampUp != null && !rampUp.isNegative(),
-                            "ramp-up must be >= 0 (0 starts every user at once), got " + rampUp)
-                    .check(label == null || !label.isBlank(), "label must not be blank")
-                    .check(trial >= 0, "trial must be >= 0 (0: measured once), got " + trial);
-            StepBounds.check(warmup, duration, maxRequests, drainTimeout, problems);
+                            "ramp-up must be >= 0 (0 starts every user at once), got " + rampUp);
+            checkSettings(problems);
             problems.throwIfAny("closed-loop step");
             return new ClosedLoopStep(this);
         }

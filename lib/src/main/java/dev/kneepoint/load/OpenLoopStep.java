@@ -41,7 +41,7 @@ public final class OpenLoopStep extends Step {
     private final Workload workload;
 
     private OpenLoopStep(Builder b) {
-        super(b.label, defaultLabel(b.arrival), new StepBounds(b.warmup, b.duration, b.maxRequests, b.drainTimeout), b.trial);
+        super(b, defaultLabel(b.arrival));
         this.arrival = b.arrival;
         this.maxInFlight = b.maxInFlight;
         this.capPolicy = b.capPolicy;
@@ -62,10 +62,7 @@ public final class OpenLoopStep extends Step {
 
     /** A builder holding this step's settings (label included only if it was set explicitly). */
     public Builder toBuilder() {
-        Builder b = new Builder().arrival(arrival).warmup(bounds().warmup()).maxRequests(bounds().maxRequests())
-                .drainTimeout(bounds().drainTimeout()).label(explicitLabel());
-        b.duration = bounds().duration();
-        b.trial = trial();
+        Builder b = new Builder().settingsOf(this).arrival(arrival);
         b.maxInFlight = maxInFlight;
         b.capPolicy = capPolicy;
         b.workload = workload;
@@ -141,16 +138,10 @@ public final class OpenLoopStep extends Step {
     }
 
     /** Builds an {@link OpenLoopStep}; {@link #build()} reports every invalid setting at once. */
-    public static final class Builder {
-        private String label;
+    public static final class Builder extends StepBuilder<Builder> {
         private ArrivalPlan arrival;
         private int maxInFlight = -1;
         private CapPolicy capPolicy;
-        private Duration warmup = Duration.ZERO;
-        private Duration duration;
-        private long maxRequests = -1;
-        private Duration drainTimeout = Step.DEFAULT_DRAIN_TIMEOUT;
-        private int trial;
         private Workload workload;
 
         private Builder() {}
@@ -165,14 +156,6 @@ public final class OpenLoopStep extends Step {
         }
         /** Removes the in-flight cap (the default). */
         public Builder uncapped() { this.maxInFlight = -1; this.capPolicy = null; return this; }
-        /** Warm-up before measurement (default 0). */
-        public Builder warmup(Duration warmupTime) { this.warmup = warmupTime; return this; }
-        /** Measurement length after warm-up. */
-        public Builder duration(Duration measured) { this.duration = Objects.requireNonNull(measured, "duration"); return this; }
-        /** Bound on measured (after warm-up) arrivals; -1 for none. */
-        public Builder maxRequests(long max) { this.maxRequests = max; return this; }
-        /** Time in-flight requests get to finish after the last arrival (default 30 s). */
-        public Builder drainTimeout(Duration drain) { this.drainTimeout = drain; return this; }
         /**
          * This step's own requests: request {@code i} of the step's plan (0 = its first arrival, warm-up included)
          * sends {@code workload.next(i)}, whatever its run-wide id (null: the run's workload by id, the default).
@@ -180,19 +163,13 @@ public final class OpenLoopStep extends Step {
          * here is sent turn by turn as independent requests, without history.
          */
         public Builder workload(Workload requests) { this.workload = requests; return this; }
-        /** Label (default {@code rate=R}; {@code trace} or {@code trace xS} for a trace plan). */
-        public Builder label(String stepLabel) { this.label = stepLabel; return this; }
-        /** Which measurement of a repeated load this is, 1 to N (default 0: measured once); see {@link Step#asTrial}. */
-        public Builder trial(int n) { this.trial = n; return this; }
 
         public OpenLoopStep build() {
             Problems problems = new Problems()
                     .check(arrival != null, "an arrival plan is required (ArrivalPlan.constant/poisson/gamma)")
                     .check(capPolicy == null || maxInFlight >= 1,
-                            "maxInFlight must be >= 1 when capped, got " + maxInFlight)
-                    .check(label == null || !label.isBlank(), "label must not be blank")
-                    .check(trial >= 0, "trial must be >= 0 (0: measured once), got " + trial);
-            StepBounds.check(warmup, duration, maxRequests, drainTimeout, problems);
+                            "maxInFlight must be >= 1 when capped, got " + maxInFlight);
+            checkSettings(problems);
             if (arrival != null && duration != null && warmup != null && !warmup.isNegative()) {
                 double expected = arrival.rateRps() * (warmup.toNanos() + (double) duration.toNanos()) / 1e9;
                 if (expected > MAX_PLANNED && (maxRequests < 0 || maxRequests > MAX_PLANNED)) {

@@ -27,15 +27,12 @@ public abstract sealed class Step permits ClosedLoopStep, OpenLoopStep {
     private final StepBounds bounds;
     private final int trial;
 
-    /**
-     * @param label the label set explicitly, or null for {@code defaultLabel}
-     * @param trial which measurement of a repeated load this is (1 to N); 0 when measured once
-     */
-    Step(String label, String defaultLabel, StepBounds bounds, int trial) {
-        this.labelSet = label != null;
-        this.label = labelSet ? label : defaultLabel;
-        this.bounds = bounds;
-        this.trial = trial;
+    /** A step with the bounds and trial of {@code settings}, and its label if set, else {@code defaultLabel}. */
+    Step(StepBuilder<?> settings, String defaultLabel) {
+        this.labelSet = settings.label != null;
+        this.label = labelSet ? settings.label : defaultLabel;
+        this.bounds = settings.bounds();
+        this.trial = settings.trial;
     }
 
     /** Label, unique within a run, e.g. {@code c=8} or {@code rate=4}. */
