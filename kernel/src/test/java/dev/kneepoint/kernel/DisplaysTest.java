@@ -168,6 +168,8 @@ class DisplaysTest {
         assertThat(ResultRenderer.headline(new SweepProgress(2, 9, "rate=40", none, 20, 600)))
                 .isEqualTo("step 2 of 9 (rate=40), about 10 min left");
         assertThat(ResultRenderer.headline(new SweepProgress(1, 2, "c=1", none, 1, Double.NaN))).isEqualTo("step 1 of 2 (c=1)");
+        assertThat(ResultRenderer.headline(new SweepProgress(3, 3, 12, "c=4", none, 30, 120)))
+                .isEqualTo("step 3 of at most 12 (c=4), at most about 2 min left");
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.awt.Color;
 import java.awt.Font;
 import java.util.Locale;
 import java.util.TimeZone;
+import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
@@ -106,6 +107,44 @@ final class ChartStyle {
         if (c.getSeriesMap().isEmpty()) {
             c.addSeries("no data", new double[] {x}, new double[] {0});
         }
+    }
+
+    /**
+     * Each step's label just above its point (annotations are centred on their position, so on the point they hide
+     * it); a label whose point lies close to the previous labelled one goes below instead, so the two stay apart.
+     * Points that are not finite get no label. With {@code logY} the offsets are even steps of the log axis.
+     */
+    static void stepLabels(XYChart c, java.util.List<String> labels, double[] x, double[] y, boolean logY) {
+        double[] yAxis = logY ? java.util.Arrays.stream(y).map(v -> v > 0 ? Math.log10(v) : Double.NaN).toArray() : y;
+        double[][] f = finite(x, yAxis);
+        double dx = range(f[0]);
+        double dy = range(f[1]);
+        double lastX = Double.NaN;
+        double lastY = Double.NaN;
+        boolean lastBelow = false;
+        for (int i = 0; i < x.length; i++) {
+            if (!Double.isFinite(x[i]) || !Double.isFinite(yAxis[i])) {
+                continue;
+            }
+            boolean near = Math.abs(x[i] - lastX) < 0.06 * dx && Math.abs(yAxis[i] - lastY) < 0.06 * dy;
+            boolean below = near && !lastBelow;
+            double at = yAxis[i] + (below ? -0.035 : 0.035) * dy;
+            c.addAnnotation(new AnnotationText(labels.get(i), x[i], logY ? Math.pow(10, at) : at, false));
+            lastX = x[i];
+            lastY = yAxis[i];
+            lastBelow = below;
+        }
+    }
+
+    /** The span of the values, or a positive stand-in when they are all equal (an offset still moves the label). */
+    private static double range(double[] v) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (double d : v) {
+            lo = Math.min(lo, d);
+            hi = Math.max(hi, d);
+        }
+        return hi > lo ? hi - lo : Math.max(1, Math.abs(hi));
     }
 
     static BasicStroke dashed() {

@@ -8,7 +8,6 @@ import dev.kneepoint.metrics.StepResult;
 import java.awt.Color;
 import java.util.List;
 import java.util.Objects;
-import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
@@ -81,35 +80,10 @@ public final class InteractivityPlot extends ChartBuilder<InteractivityPlot> {
         mark(c, "latency-first", lfAt, ChartStyle.PALETTE[0], SeriesMarkers.CIRCLE);
         mark(c, "throughput-first", at(report.operatingPoints().throughputFirst().step(), x, y), Color.BLACK,
                 SeriesMarkers.CROSS);
-        labels(c, steps, x, y);
+        ChartStyle.stepLabels(c, steps.stream().map(r -> r.info().label()).toList(), x, y, false);
         c.getStyler().setMarkerSize(9);
         c.getStyler().setYAxisDecimalPattern("#,##0");
         return c;
-    }
-
-    /**
-     * Each step's label just above its point (annotations are centred on their position, so on the point they hide
-     * it); a label whose point lies close to the previous labelled one goes below instead, so the two stay apart.
-     */
-    private static void labels(XYChart c, List<StepResult> steps, double[] x, double[] y) {
-        double[][] f = ChartStyle.finite(x, y);
-        double dx = range(f[0]);
-        double dy = range(f[1]);
-        double lastX = Double.NaN;
-        double lastY = Double.NaN;
-        boolean lastBelow = false;
-        for (int i = 0; i < x.length; i++) {
-            if (!Double.isFinite(x[i]) || !Double.isFinite(y[i])) {
-                continue;
-            }
-            boolean near = Math.abs(x[i] - lastX) < 0.06 * dx && Math.abs(y[i] - lastY) < 0.06 * dy;
-            boolean below = near && !lastBelow;
-            c.addAnnotation(new AnnotationText(steps.get(i).info().label(), x[i], y[i] + (below ? -0.035 : 0.035) * dy,
-                    false));
-            lastX = x[i];
-            lastY = y[i];
-            lastBelow = below;
-        }
     }
 
     /**
@@ -130,16 +104,6 @@ public final class InteractivityPlot extends ChartBuilder<InteractivityPlot> {
         keep.sort(java.util.Comparator.comparingDouble(p -> p[0]));
         return new double[][] {keep.stream().mapToDouble(p -> p[0]).toArray(),
                 keep.stream().mapToDouble(p -> p[1]).toArray()};
-    }
-
-    private static double range(double[] v) {
-        double lo = Double.POSITIVE_INFINITY;
-        double hi = Double.NEGATIVE_INFINITY;
-        for (double d : v) {
-            lo = Math.min(lo, d);
-            hi = Math.max(hi, d);
-        }
-        return hi > lo ? hi - lo : Math.max(1, Math.abs(hi));
     }
 
     private static void mark(XYChart c, String name, double[] p, Color color,

@@ -2,7 +2,6 @@ package dev.kneepoint.plot;
 
 import dev.kneepoint.analysis.KneeReport;
 import java.util.Objects;
-import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 import tech.tablesaw.api.Table;
@@ -60,11 +59,7 @@ public final class KneePlot extends ChartBuilder<KneePlot> {
             }
         }
         if (labels) {
-            for (int i = 0; i < x.length; i++) {
-                if (Double.isFinite(x[i]) && Double.isFinite(y[i])) {
-                    c.addAnnotation(new AnnotationText(s.stringColumn("step").get(i), x[i], y[i], false));
-                }
-            }
+            ChartStyle.stepLabels(c, s.stringColumn("step").asList(), x, y, logY);
         }
         c.getStyler().setYAxisLogarithmic(logY);
         c.getStyler().setMarkerSize(9);

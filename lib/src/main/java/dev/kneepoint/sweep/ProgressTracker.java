@@ -28,6 +28,7 @@ final class ProgressTracker implements LoadProgress {
     private final long startNanos;
     private volatile StepInfo current;
     private volatile int stepCount;
+    private volatile int stepsAtMost;
     private volatile long stepStartNanos;
 
     ProgressTracker(LoadProgress user, SweepSpec.Steps plan, Supplier<Optional<StepProgress>> live, LongSupplier nanoTime) {
@@ -46,6 +47,7 @@ final class ProgressTracker implements LoadProgress {
 
     /** Tells a {@link SweepListener} that the sweep plans at most {@code steps} steps as it goes (0: a fixed ladder). */
     void plansAtMost(int steps) {
+        stepsAtMost = Math.max(0, steps);
         if (steps > 0 && user instanceof SweepListener listener) {
             listener.plansAtMost(steps);
         }
@@ -82,13 +84,17 @@ final class ProgressTracker implements LoadProgress {
         StepInfo s = current;
         double elapsed = (now - startNanos) / 1e9;
         if (s == null) {
-            return new SweepProgress(0, stepCount, "", Optional.empty(), elapsed, Double.NaN);
+            return new SweepProgress(0, stepCount, stepsAtMost, "", Optional.empty(), elapsed, Double.NaN);
         }
-        return new SweepProgress(s.index() + 1, stepCount, s.label(), live.get(), elapsed,
-                remainingS(s, stepCount, (now - stepStartNanos) / 1e9));
+        int count = stepsAtMost > 0 ? Math.max(stepsAtMost, stepCount) : stepCount;
+        return new SweepProgress(s.index() + 1, stepCount, stepsAtMost, s.label(), live.get(), elapsed,
+                remainingS(s, count, (now - stepStartNanos) / 1e9));
     }
 
-    /** The running step's planned rest plus warm-up, window and pause of each later step; NaN when not timed. */
+    /**
+     * The running step's planned rest plus warm-up, window and pause of each later step up to {@code count} (a bound
+     * for a sweep that plans as it goes); NaN when not timed.
+     */
     private double remainingS(StepInfo s, int count, double inStepS) {
         if (s.durationNanos() < 0) {
             return Double.NaN;

@@ -54,6 +54,20 @@ class ProgressTrackerTest {
     }
 
     @Test
+    void aSweepThatPlansAsItGoesCountsToItsBoundAndItsTimeLeftIsABound() {
+        AtomicLong now = new AtomicLong(0);
+        ProgressTracker t = new ProgressTracker(null, PLAN, Optional::empty, now::get);
+        t.plansAtMost(12); // an SLO search of at most 12 probes, two planned so far
+        t.stepStarting(closed(1, 2, 1_000_000_000L, 4_000_000_000L), 2);
+        now.addAndGet(1_000_000_000L);
+        SweepProgress p = t.snapshot();
+        assertThat(p.stepCount()).isEqualTo(2);
+        assertThat(p.stepsAtMost()).isEqualTo(12);
+        assertThat(p.stepsBound()).isEqualTo(12);
+        assertThat(p.remainingS()).as("4 s of this step, then at most 10 more of 5.5 s").isEqualTo(4 + 10 * 5.5);
+    }
+
+    @Test
     void aWatcherThatFailsNeverStopsTheRun() {
         try {
             SweepWatch.install(p -> {

@@ -113,16 +113,21 @@ public final class ResultRenderer {
                 Html.num(p.ttftSchedP99Ms()), p.inFlight() >= 0 ? ", " + p.inFlight() + " in flight" : "");
     }
 
-    /** Where a sweep is, in a few words: {@code "step 3 of 6 (c=16), about 14 s left"}. */
+    /**
+     * Where a sweep is, in a few words: {@code "step 3 of 6 (c=16), about 14 s left"}; a sweep that plans as it goes
+     * (a search, a rate sweep) gives its bound: {@code "step 3 of at most 12 (c=4), at most about 2 min left"}.
+     */
     public static String headline(SweepProgress p) {
         if (p.stepNumber() == 0) {
             return "starting (preparing the first step)";
         }
         double left = p.remainingS();
+        String about = p.stepsAtMost() > 0 ? "at most about" : "about";
         String time = Double.isNaN(left) ? "" : left < 90
-                ? String.format(Locale.ROOT, ", about %.0f s left", left)
-                : String.format(Locale.ROOT, ", about %.0f min left", left / 60);
-        return "step " + p.stepNumber() + " of " + p.stepCount() + " (" + p.stepLabel() + ")" + time;
+                ? String.format(Locale.ROOT, ", %s %.0f s left", about, left)
+                : String.format(Locale.ROOT, ", %s %.0f min left", about, left / 60);
+        return "step " + p.stepNumber() + " of " + (p.stepsAtMost() > 0 ? "at most " : "") + p.stepsBound() + " ("
+                + p.stepLabel() + ")" + time;
     }
 
     /** A live progress snapshot as a one-row table. */
