@@ -13,7 +13,7 @@ import tech.tablesaw.api.Table;
 /**
  * Compares two or more runs of the same workload against different server configurations: per-step
  * deltas of throughput and latency percentiles, with bootstrap confidence intervals on the percentile
- * differences (resampling each step's HdrHistogram, see docs/ANALYSIS.md), so noise is not sold as a win.
+ * differences (resampling each step's HdrHistogram, see docs/COMPARE.md), so noise is not sold as a win.
  * Steps are matched by label, else by equal load. A percentile difference gets a {@code better} or {@code
  * worse} verdict only when it is both significant (its interval excludes 0) and larger than a practical
  * threshold ({@link CompareOptions#minEffect}); otherwise {@code same (within X)} or {@code no significant

@@ -17,7 +17,7 @@ import java.util.Map;
  *                     raised; default 0.10
  * @param minRelativeEffect smallest difference, as a fraction of the baseline value, that gets a {@code better}
  *                     or {@code worse} verdict; smaller significant differences are {@code same (within X)};
- *                     default 0.02 (2%), see docs/ANALYSIS.md
+ *                     default 0.02 (2%), see docs/COMPARE.md
  * @param minAbsoluteEffectMs per latency metric, smallest difference in milliseconds that counts (all its
  *                     percentiles); the practical threshold of a row is the larger of this and
  *                     {@code minRelativeEffect × |baseline|}; default none

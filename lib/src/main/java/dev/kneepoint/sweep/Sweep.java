@@ -197,7 +197,7 @@ public final class Sweep {
      * The file is read when the sweep starts; every bad line is reported then. One step, {@code trace} (or
      * {@code trace x2}), over the whole trace with no warm-up unless {@link #warmup} / {@link #stepDuration} are set;
      * with {@link #rates(double...)}, one step per rate, the trace time-scaled to it. Not with concurrency levels.
-     * See docs/SCENARIOS.md, "Replaying a request trace".
+     * See docs/TRACES.md.
      */
     public Sweep trace(Path file) { settings.trace(Objects.requireNonNull(file, "file"), null); return this; }
 
