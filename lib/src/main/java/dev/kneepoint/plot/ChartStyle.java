@@ -111,29 +111,48 @@ final class ChartStyle {
 
     /**
      * Each step's label just above its point (annotations are centred on their position, so on the point they hide
-     * it); a label whose point lies close to the previous labelled one goes below instead, so the two stay apart.
-     * Points that are not finite get no label. With {@code logY} the offsets are even steps of the log axis.
+     * it); a label whose point lies close to the previous labelled one goes below instead, so the two stay apart; the
+     * highest point's, which the plot's top edge would cut, goes beside it, on the side away from the middle. Points
+     * that are not finite get no label. With {@code logY} the offsets are even steps of the log axis.
      */
     static void stepLabels(XYChart c, java.util.List<String> labels, double[] x, double[] y, boolean logY) {
+        double[][] at = labelPositions(x, y, logY);
+        for (int i = 0; i < x.length; i++) {
+            if (Double.isFinite(at[0][i])) {
+                c.addAnnotation(new AnnotationText(labels.get(i), at[0][i], at[1][i], false));
+            }
+        }
+    }
+
+    /** Where {@link #stepLabels} puts each point's label, in data coordinates; NaN for a point without one. */
+    static double[][] labelPositions(double[] x, double[] y, boolean logY) {
         double[] yAxis = logY ? java.util.Arrays.stream(y).map(v -> v > 0 ? Math.log10(v) : Double.NaN).toArray() : y;
         double[][] f = finite(x, yAxis);
         double dx = range(f[0]);
         double dy = range(f[1]);
+        double top = java.util.Arrays.stream(f[1]).max().orElse(0);
+        double middleX = java.util.Arrays.stream(f[0]).min().orElse(0) + dx / 2;
+        double[][] at = new double[2][x.length];
         double lastX = Double.NaN;
         double lastY = Double.NaN;
         boolean lastBelow = false;
         for (int i = 0; i < x.length; i++) {
+            at[0][i] = Double.NaN;
+            at[1][i] = Double.NaN;
             if (!Double.isFinite(x[i]) || !Double.isFinite(yAxis[i])) {
                 continue;
             }
             boolean near = Math.abs(x[i] - lastX) < 0.06 * dx && Math.abs(yAxis[i] - lastY) < 0.06 * dy;
-            boolean below = near && !lastBelow;
-            double at = yAxis[i] + (below ? -0.035 : 0.035) * dy;
-            c.addAnnotation(new AnnotationText(labels.get(i), x[i], logY ? Math.pow(10, at) : at, false));
+            boolean atTop = yAxis[i] > top - 0.04 * dy; // above it, the label would run into the plot's top edge
+            boolean below = !atTop && near && !lastBelow;
+            double atY = atTop ? yAxis[i] : yAxis[i] + (below ? -0.035 : 0.035) * dy;
+            at[0][i] = atTop ? x[i] + (x[i] > middleX ? -0.06 : 0.06) * dx : x[i];
+            at[1][i] = logY ? Math.pow(10, atY) : atY;
             lastX = x[i];
             lastY = yAxis[i];
             lastBelow = below;
         }
+        return at;
     }
 
     /** The span of the values, or a positive stand-in when they are all equal (an offset still moves the label). */

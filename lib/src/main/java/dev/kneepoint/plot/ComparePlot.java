@@ -34,15 +34,21 @@ public final class ComparePlot extends ChartBuilder<ComparePlot> {
         int i = 0;
         for (KneeReport k : reports) {
             Table s = k.steps();
-            ChartStyle.finiteLine(c, k.runId(), s.doubleColumn(k.throughputColumn()).asDoubleArray(),
-                    s.doubleColumn(k.latencyColumn()).asDoubleArray());
+            // Each run's line and its knee marker in the run's own colour (the automatic cycle would count the
+            // marker series too, so the second run's knee got the third colour's neighbour).
+            java.awt.Color colour = ChartStyle.PALETTE[i % ChartStyle.PALETTE.length];
+            org.knowm.xchart.XYSeries line = ChartStyle.finiteLine(c, k.runId(),
+                    s.doubleColumn(k.throughputColumn()).asDoubleArray(), s.doubleColumn(k.latencyColumn()).asDoubleArray());
+            if (line != null) {
+                line.setLineColor(colour);
+                line.setMarkerColor(colour);
+            }
             if (k.kneeStep() != null) {
                 Table kn = s.where(s.stringColumn("step").isEqualTo(k.kneeStep()));
                 double[][] p = ChartStyle.finite(kn.doubleColumn(k.throughputColumn()).asDoubleArray(),
                         kn.doubleColumn(k.latencyColumn()).asDoubleArray());
                 if (p[0].length > 0) {
-                    ChartStyle.points(c, k.runId() + " knee", p[0], p[1],
-                            ChartStyle.PALETTE[i % ChartStyle.PALETTE.length], SeriesMarkers.DIAMOND);
+                    ChartStyle.points(c, k.runId() + " knee", p[0], p[1], colour, SeriesMarkers.DIAMOND);
                 }
             }
             i++;

@@ -65,14 +65,16 @@ public final class TimeSeriesPlot extends ChartBuilder<TimeSeriesPlot> {
         }
         int group = 0;
         for (List<String> cols : g) {
+            List<String> drawn = new ArrayList<>();
             for (String col : cols) {
                 double[][] f = ChartStyle.finite(mid, table.numberColumn(col).asDoubleArray());
                 if (f[0].length == 0) {
                     continue;
                 }
                 add(c, col, f, group);
+                drawn.add(col);
             }
-            name(c, group, Units.axis(cols.get(0)));
+            name(c, group, Units.axis(drawn.isEmpty() ? cols : drawn));
             group++;
         }
         for (List<Overlay> os : overlays) {

@@ -26,6 +26,24 @@ final class Units {
         return column.replace('_', ' ');
     }
 
+    /**
+     * The title of an axis that several columns of one unit share: their names joined, the unit once
+     * ({@code "ttft p99, itl p99 (ms)"}); columns of different units keep each its own.
+     */
+    static String axis(java.util.List<String> columns) {
+        java.util.List<String> titles = columns.stream().map(Units::axis).toList();
+        java.util.Set<String> units = new java.util.HashSet<>();
+        for (String t : titles) {
+            int open = t.lastIndexOf(" (");
+            units.add(open < 0 ? "" : t.substring(open));
+        }
+        if (units.size() != 1 || titles.size() == 1) {
+            return String.join(", ", titles);
+        }
+        String unit = units.iterator().next();
+        return String.join(", ", titles.stream().map(t -> t.substring(0, t.length() - unit.length())).toList()) + unit;
+    }
+
     private static String unitOf(String base) {
         return base.endsWith("tokens") ? "tokens" : base.endsWith("requests") ? "requests" : "1";
     }

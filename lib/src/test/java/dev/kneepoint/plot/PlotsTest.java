@@ -101,6 +101,9 @@ class PlotsTest {
         assertThat(series(c, "gpu_util").getYAxisGroup()).isEqualTo(3);
         assertThat(series(c, "gpu_util").getYData()).containsExactly(40, 80);
         assertThat(c.getYAxisGroupTitle(3)).isEqualTo("gpu_util (%)");
+        assertThat(c.getYAxisGroupTitle(2)).as("an axis two columns share names both").isEqualTo("ttft p99, itl p99 (ms)");
+        assertThat(Units.axis(List.of("ttft_p99_ms", "output_tokens_per_s"))).as("different units: each its own")
+                .isEqualTo("ttft p99 (ms), output tokens (tokens/s)");
         // 10 requests start per second, 6 tokens each: 60 tokens/s in the first interval (midpoint 0.5 s).
         assertThat(series(c, "output_tokens_per_s").getXData()[0]).isEqualTo(0.5);
         assertThat(series(c, "output_tokens_per_s").getYData()[0]).isCloseTo(60, within(1e-9));
@@ -123,6 +126,15 @@ class PlotsTest {
         XYChart c = Plots.compare(sharp(), b);
         assertThat(c.getSeriesMap()).containsKeys("sharp", "faster", "sharp knee");
         assertThat(series(c, "faster").getXData()).containsExactly(100, 200, 400);
+        // Two runs with a knee each: the second's line and knee share its colour too (the marker series used to shift
+        // the automatic colour cycle, so the second run's knee had another run's colour).
+        RunResult later = run("later", s(1, 100, 100), s(2, 200, 100), s(4, 400, 100), s(8, 800, 100),
+                s(16, 1600, 100), s(32, 1600, 200), s(64, 1600, 400));
+        XYChart two = Plots.compare(sharp(), later);
+        assertThat(series(two, "later knee").getMarkerColor()).as("a run's knee in its line's colour")
+                .isEqualTo(series(two, "later").getLineColor());
+        assertThat(series(two, "sharp knee").getMarkerColor()).isEqualTo(series(two, "sharp").getLineColor());
+        assertThat(series(two, "later").getLineColor()).isNotEqualTo(series(two, "sharp").getLineColor());
     }
 
     @Test
