@@ -16,7 +16,8 @@ import org.knowm.xchart.XYChart;
 /**
  * Builder of "latency percentiles vs load": x = load (concurrency or request rate), one series per
  * percentile ({@code p50}, {@code p90}, {@code p99} by default) of one latency distribution, with an
- * optional vertical line at the knee.
+ * optional vertical line at the knee. On a logarithmic load axis the series' x values are log2 of the loads (the
+ * ticks read the loads).
  */
 public final class LoadPlot extends ChartBuilder<LoadPlot> {
     private final RunResult run;
@@ -62,9 +63,14 @@ public final class LoadPlot extends ChartBuilder<LoadPlot> {
                 .filter(s -> s.info().isOpenLoop() == open)
                 .sorted(Comparator.comparingDouble(s -> s.info().load())).toList();
         LatencyMetric m = metric != null ? metric : open ? LatencyMetric.TTFT_SCHED : LatencyMetric.TTFT;
+        double[] loads = steps.stream().mapToDouble(s -> s.info().load()).toArray();
+        boolean log = logX != null ? logX : geometric(loads);
         XYChart c = chart(ChartStyle.title(m.title() + " percentiles vs load", run.runId(), run.target()),
-                Units.load(open), m.title() + " (ms)");
-        double[] x = steps.stream().mapToDouble(s -> s.info().load()).toArray();
+                log ? Units.load(open).replace(")", ", log scale)") : Units.load(open), m.title() + " (ms)");
+        // A log axis is drawn as log2(load) on a linear one, ticked at the loads measured (1, 4, 16, 64 ...): XChart's
+        // own log axis labels decades only (1, 10, 100), which names none of a doubling ladder's steps.
+        double[] x = log ? java.util.Arrays.stream(loads).map(LoadPlot::log2).toArray() : loads;
+        boolean withBars = false;
         double top = Double.NaN;
         for (double p : percentiles) {
             double[] y = steps.stream().mapToDouble(s -> m.of(s).percentile(p)).toArray();
@@ -74,22 +80,47 @@ public final class LoadPlot extends ChartBuilder<LoadPlot> {
                         .toArray();
                 double[][] fb = finiteWithBars(x, y, bars);
                 c.addSeries("p" + pct(p) + " ±95% CI", fb[0], fb[1], fb[2]); // the bar: across the load's trials
+                withBars = true;
             } else if (f[0].length > 0) {
                 c.addSeries("p" + pct(p), f[0], f[1]);
-                for (double v : f[1]) {
-                    top = Double.isNaN(top) ? v : Math.max(top, v);
-                }
+            }
+            for (double v : f[1]) {
+                top = Double.isNaN(top) ? v : Math.max(top, v);
             }
         }
         ChartStyle.noDataIfEmpty(c);
         if (Double.isFinite(kneeLoad)) {
-            c.addAnnotation(new AnnotationLine(kneeLoad, true, false));
-            c.addAnnotation(new AnnotationText("knee", kneeLoad, Double.isNaN(top) ? 0 : top, false));
+            double at = log ? log2(kneeLoad) : kneeLoad;
+            c.addAnnotation(new AnnotationLine(at, true, false));
+            c.addAnnotation(new AnnotationText("knee", at, Double.isNaN(top) ? 0 : top, false));
         }
         c.getStyler().setYAxisLogarithmic(logY);
-        c.getStyler().setXAxisLogarithmic(logX != null ? logX : geometric(x));
+        if (log) {
+            c.setCustomXAxisTickLabelsFormatter(v -> loadLabel(Math.pow(2, v)));
+        }
+        if (withBars && !logY) {
+            // A latency is never below 0: a wide interval of few trials is cut at the axis, not drawn below it.
+            c.getStyler().setYAxisMin(0.0);
+        }
         c.getStyler().setErrorBarsColorSeriesColor(true);
         return c;
+    }
+
+    private static double log2(double load) {
+        return load > 0 ? Math.log(load) / Math.log(2) : Double.NaN;
+    }
+
+    /** A load as its tick reads: up to 3 significant digits, no trailing zeros (1, 16, 512, 22.5, 0.5). */
+    static String loadLabel(double load) {
+        if (!Double.isFinite(load)) {
+            return "";
+        }
+        return new java.math.BigDecimal(load).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
+    }
+
+    /** Whether the chart's load axis is logarithmic (drawn as log2 of the load, ticked at the loads). */
+    static boolean logLoadAxis(XYChart c) {
+        return c.getXAxisTitle().endsWith(", log scale)");
     }
 
     /**

@@ -20,10 +20,15 @@ class LoadAxisTest {
         assertThat(LoadPlot.geometric(new double[] {0, 2, 4, 8, 16})).isFalse();       // a zero load
 
         var doubling = Ladders.run("d", s(1, 100, 10), s(8, 700, 12), s(64, 3000, 40), s(256, 3200, 400));
-        assertThat(LoadPlot.of(doubling).build().getStyler().isXAxisLogarithmic()).isTrue();
+        assertThat(LoadPlot.logLoadAxis(LoadPlot.of(doubling).build())).isTrue();
         var even = Ladders.run("e", s(10, 100, 10), s(20, 200, 12), s(30, 290, 14), s(40, 350, 30));
-        assertThat(LoadPlot.of(even).build().getStyler().isXAxisLogarithmic()).isFalse();
+        assertThat(LoadPlot.logLoadAxis(LoadPlot.of(even).build())).isFalse();
         // Asked for explicitly, the axis is what was asked.
-        assertThat(LoadPlot.of(doubling).logLoad(false).build().getStyler().isXAxisLogarithmic()).isFalse();
+        assertThat(LoadPlot.logLoadAxis(LoadPlot.of(doubling).logLoad(false).build())).isFalse();
+        // The ticks read the loads: 2^x of each position, to 3 significant digits.
+        assertThat(LoadPlot.loadLabel(Math.pow(2, Math.log(64) / Math.log(2)))).isEqualTo("64");
+        assertThat(LoadPlot.loadLabel(35.942)).isEqualTo("35.9");
+        assertThat(LoadPlot.loadLabel(0.5)).isEqualTo("0.5");
+        assertThat(LoadPlot.loadLabel(512)).isEqualTo("512");
     }
 }

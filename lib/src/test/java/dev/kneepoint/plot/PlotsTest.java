@@ -55,8 +55,13 @@ class PlotsTest {
     void percentilesVsLoadHasOneSeriesPerPercentile() {
         XYChart c = Plots.percentilesVsLoad(sharp(), LatencyMetric.E2E);
         assertThat(c.getSeriesMap()).containsOnlyKeys("p50", "p90", "p99");
-        assertThat(series(c, "p99").getXData()).containsExactly(1, 2, 4, 8, 16, 32, 64);
-        assertThat(c.getXAxisTitle()).isEqualTo("concurrency (users)");
+        // A doubling ladder: a log axis, drawn as log2 of the load and ticked at the loads themselves.
+        assertThat(series(c, "p99").getXData()).containsExactly(new double[] {0, 1, 2, 3, 4, 5, 6}, within(1e-12));
+        assertThat(c.getXAxisTitle()).isEqualTo("concurrency (users, log scale)");
+        XYChart even = Plots.percentilesVsLoad(run("even", s(10, 100, 100), s(20, 200, 100), s(30, 300, 100)),
+                LatencyMetric.E2E);
+        assertThat(series(even, "p99").getXData()).containsExactly(10, 20, 30);
+        assertThat(even.getXAxisTitle()).isEqualTo("concurrency (users)");
         assertThat(c.getYAxisTitle()).isEqualTo("E2E (ms)");
     }
 
