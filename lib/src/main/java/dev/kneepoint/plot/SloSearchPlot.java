@@ -55,15 +55,20 @@ public final class SloSearchPlot extends ChartBuilder<SloSearchPlot> {
         target.setLineColor(java.awt.Color.BLACK);
         target.setLineStyle(ChartStyle.dashed());
         target.setMarker(SeriesMarkers.NONE);
+        double yMin = Math.max(0, Math.floor(Math.min(lo, 100 * capacity.target()) / 5) * 5 - 5);
+        // The bracket's ends, named in the plot's upper right, under the target line: the passing probes sit at the
+        // top left and the failing ones fall away to the right, so that corner is free (next to the points, the
+        // labels ran into the neighbouring probes and the target line).
+        double line = 0.06 * (101 - yMin);
+        double y = 100 * capacity.target() - line;
         for (SloCapacity.Probe end : new SloCapacity.Probe[] {capacity.maxPassing(), capacity.minFailing()}) {
             if (end != null && Double.isFinite(end.attainment())) {
                 String what = end == capacity.maxPassing() ? "highest passing " : "lowest failing ";
-                // Annotations are centred on their position: this puts the text's left end just right of the point.
-                c.addAnnotation(new AnnotationText(what + end.step(), end.load() + 0.1 * Math.max(1, maxLoad),
-                        100 * end.attainment(), false));
+                c.addAnnotation(new AnnotationText(what + end.step(), 0.78 * Math.max(1, maxLoad) * 1.05, y, false));
+                y -= line;
             }
         }
-        c.getStyler().setYAxisMin(Math.max(0, Math.floor(Math.min(lo, 100 * capacity.target()) / 5) * 5 - 5));
+        c.getStyler().setYAxisMin(yMin);
         c.getStyler().setYAxisMax(101.0);
         c.getStyler().setXAxisMin(0.0);
         c.getStyler().setMarkerSize(9);

@@ -95,6 +95,11 @@ public final class TimeSeriesPlot extends ChartBuilder<TimeSeriesPlot> {
             }
         }
         ChartStyle.noDataIfEmpty(c);
+        // Ticks at round seconds from the run's start (from the first midpoint they read 0.12, 1.62, 3.12 ...).
+        double first = java.util.stream.Stream.concat(java.util.stream.Stream.of(mid),
+                        overlays.stream().flatMap(List::stream).map(Overlay::timeS))
+                .flatMapToDouble(java.util.Arrays::stream).filter(Double::isFinite).min().orElse(0);
+        c.getStyler().setXAxisMin(Math.min(0, Math.floor(first)));
         return c;
     }
 
