@@ -15,8 +15,9 @@ import java.util.stream.Stream;
 
 /**
  * What the process holds: platform threads (by name), all threads including virtual ones (from the JDK's
- * JSON thread dump, which lists virtual threads too) and open sockets ({@code /proc/self/fd} links to
- * {@code socket:[...]}, Linux only: -1 elsewhere).
+ * JSON thread dump, which lists virtual threads too), open file descriptors (every entry of
+ * {@code /proc/self/fd}, the listing's own directory descriptor included) and, of those, the sockets (links to
+ * {@code socket:[...]}); both Linux only: -1 elsewhere.
  *
  * <p>Threads that may appear during a test without being a leak (they are the JDK's or OkHttp's and
  * process-wide, bounded in number and end on their own when idle) are ignored: the virtual-thread carriers
@@ -27,7 +28,7 @@ import java.util.stream.Stream;
  * process) and JUnit's timeout thread. OkHttp's {@code ConnectionPool connection closer} is NOT ignored: it
  * runs while a pool holds idle connections.
  */
-record Resources(Set<String> platformThreads, int allThreads, int sockets) {
+record Resources(Set<String> platformThreads, int allThreads, int sockets, int fds) {
     private static final List<String> IGNORED = List.of("ForkJoinPool", "Okio Watchdog", "OkHttp TaskRunner",
             "process reaper", "Common-Cleaner", "Attach Listener", "junit-timeout", "InnocuousThread",
             "Notification Thread", "Signal Dispatcher", "Reference Handler", "Finalizer", "main",
@@ -44,7 +45,8 @@ record Resources(Set<String> platformThreads, int allThreads, int sockets) {
                 names.add(t.getName() + "#" + t.threadId());
             }
         }
-        return new Resources(names, countThreads(), countSockets());
+        int[] fds = countDescriptors();
+        return new Resources(names, countThreads(), fds[1], fds[0]);
     }
 
     /** Threads in the JDK's thread dump that are neither ignored nor carriers: platform and virtual. */
@@ -70,23 +72,27 @@ record Resources(Set<String> platformThreads, int allThreads, int sockets) {
         }
     }
 
-    private static int countSockets() throws IOException {
+    /** Open descriptors and sockets among them, from one listing of {@code /proc/self/fd}; -1, -1 when absent. */
+    private static int[] countDescriptors() throws IOException {
         if (!socketsCountable()) {
-            return -1;
+            return new int[] {-1, -1};
         }
-        int n = 0;
+        int all = 0;
+        int sockets = 0;
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
             for (Path fd : fds.toList()) {
                 try {
-                    if (Files.readSymbolicLink(fd).toString().startsWith("socket:")) {
-                        n++;
+                    String link = Files.readSymbolicLink(fd).toString();
+                    all++;
+                    if (link.startsWith("socket:")) {
+                        sockets++;
                     }
                 } catch (IOException e) {
                     // the descriptor closed while listing
                 }
             }
         }
-        return n;
+        return new int[] {all, sockets};
     }
 
     /** Threads present now that were not in {@code before}. */
