@@ -42,6 +42,20 @@ def test_there_are_notebooks():
     assert len(NOTEBOOKS) >= 3, NOTEBOOKS
 
 
+PICTURE = re.compile(r"!\[[^\]]+\]\((images/[^)]+\.png)\)")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_opens_with_a_picture_of_what_it_draws(path):
+    """The first cell shows, before anything runs, the chart a real run of this notebook drew (notebooks.sh)."""
+    first = nbformat.read(path, as_version=4).cells[0]
+    assert first.cell_type == "markdown", f"{path.name}: the first cell is not the introduction"
+    found = PICTURE.findall(first.source)
+    assert found == [f"images/{path.stem}.png"], f"{path.name}: the introduction links {found}, not its own picture"
+    picture = path.parent / found[0]
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"{picture} is missing or not a PNG; run docs/images/notebooks.sh"
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs_without_errors(executed, path):
     nb = executed(path)

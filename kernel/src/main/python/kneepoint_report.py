@@ -165,7 +165,9 @@ def run(notebook, reports, parameters, timeout=None):
                                execution_timeout=timeout)
     nb = merge_streams(nbformat.read(str(out_ipynb), as_version=4))
     nbformat.write(nb, str(out_ipynb))
-    html, _ = HTMLExporter(embed_images=True).from_notebook_node(nb)
+    # Markdown pictures (the introduction's images/NN.png) are embedded, read next to the source notebook.
+    html, _ = HTMLExporter(embed_images=True).from_notebook_node(
+        nb, resources={"metadata": {"path": str(notebook.parent)}})
     out_html = out_ipynb.with_suffix(".html")
     out_html.write_text(html, encoding="utf-8")
     return out_ipynb, out_html
