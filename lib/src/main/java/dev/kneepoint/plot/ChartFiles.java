@@ -16,6 +16,7 @@ public final class ChartFiles {
 
     /** The chart as PNG bytes. */
     public static byte[] png(Chart<?, ?> chart) {
+        ChartStyle.fitLegend(chart);
         try {
             return BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
         } catch (IOException e) {
@@ -25,6 +26,7 @@ public final class ChartFiles {
 
     /** The chart as SVG bytes (UTF-8 XML). */
     public static byte[] svg(Chart<?, ?> chart) {
+        ChartStyle.fitLegend(chart);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
             VectorGraphicsEncoder.saveVectorGraphic(chart, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);

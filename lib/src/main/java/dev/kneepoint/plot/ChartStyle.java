@@ -18,6 +18,8 @@ final class ChartStyle {
     /** Default chart size, pixels. */
     static final int WIDTH = 900;
     static final int HEIGHT = 560;
+    /** What a legend entry takes beside its name: the series' line and marker, and the gaps (XChart's layout). */
+    private static final int LEGEND_ENTRY_PX = 60;
 
     /** Colour-blind-safe palette (Okabe–Ito), in series order. */
     static final Color[] PALETTE = {new Color(0, 114, 178), new Color(213, 94, 0), new Color(0, 158, 115),
@@ -43,7 +45,10 @@ final class ChartStyle {
         s.setPlotBackgroundColor(Color.WHITE);
         s.setPlotBorderVisible(true);
         s.setPlotGridLinesColor(new Color(225, 225, 225));
-        s.setLegendPosition(Styler.LegendPosition.OutsideE);
+        // Below the plot, so the plot keeps the chart's whole width (beside it, the legend took a fifth of a
+        // notebook column); one row while the entries fit the width, one entry a row otherwise (fitLegend).
+        s.setLegendPosition(Styler.LegendPosition.OutsideS);
+        s.setLegendLayout(Styler.LegendLayout.Horizontal);
         s.setLegendBorderColor(Color.WHITE);
         s.setSeriesColors(PALETTE);
         Marker[] markers = new Marker[PALETTE.length];
@@ -60,6 +65,27 @@ final class ChartStyle {
         s.setToolTipsEnabled(false);
         s.setAntiAlias(true);
         return c;
+    }
+
+    /**
+     * A legend below the plot in one row when its entries fit the chart's width, else one entry a row (XChart does
+     * not wrap a row: the entries past the edge were cut off). Charts styled otherwise are left alone. Called by
+     * {@link ChartFiles} as a chart is drawn, once its series are known.
+     */
+    static void fitLegend(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart) {
+        if (!(chart instanceof XYChart c) || c.getStyler().getLegendPosition() != Styler.LegendPosition.OutsideS) {
+            return;
+        }
+        java.awt.FontMetrics m = new java.awt.image.BufferedImage(1, 1, java.awt.image.BufferedImage.TYPE_INT_RGB)
+                .createGraphics().getFontMetrics(c.getStyler().getLegendFont());
+        int width = 0;
+        for (XYSeries series : c.getSeriesMap().values()) {
+            if (series.isShowInLegend()) {
+                width += m.stringWidth(series.getName()) + LEGEND_ENTRY_PX;
+            }
+        }
+        c.getStyler().setLegendLayout(width <= c.getWidth() - 2 * c.getStyler().getChartPadding()
+                ? Styler.LegendLayout.Horizontal : Styler.LegendLayout.Vertical);
     }
 
     /** A marker-only series drawn on top, e.g. the knee. */

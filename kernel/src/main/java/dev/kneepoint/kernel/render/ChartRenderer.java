@@ -1,14 +1,10 @@
 package dev.kneepoint.kernel.render;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.kneepoint.plot.ChartFiles;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.internal.chartpart.Chart;
 
 /** XChart charts as PNG (base64, as Jupyter wants it) and SVG. Needs {@code java.awt.headless=true} on servers. */
@@ -17,11 +13,7 @@ public final class ChartRenderer {
 
     /** PNG bytes of the chart. */
     public static byte[] png(Chart<?, ?> chart) {
-        try {
-            return BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return ChartFiles.png(chart);
     }
 
     /** PNG of the chart, base64-encoded. */
@@ -34,13 +26,7 @@ public final class ChartRenderer {
      * its file browser open is narrower than a 900 px chart) and never up past the chart's own width.
      */
     public static String svg(Chart<?, ?> chart) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            VectorGraphicsEncoder.saveVectorGraphic(chart, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return fitted(out.toString(StandardCharsets.UTF_8), chart.getWidth());
+        return fitted(new String(ChartFiles.svg(chart), StandardCharsets.UTF_8), chart.getWidth());
     }
 
     /**
