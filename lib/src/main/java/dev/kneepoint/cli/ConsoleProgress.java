@@ -7,6 +7,7 @@ import dev.kneepoint.metrics.ClientHealth;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.sweep.SweepListener;
+import dev.kneepoint.sweep.SweepProgress;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
@@ -50,7 +51,7 @@ final class ConsoleProgress implements SweepListener {
         double seconds = (step.warmupNanos() + Math.max(0, step.durationNanos())) / 1e9;
         // The steps of a sweep share their timing, so this one's length estimates every one left; a sweep that
         // plans as it goes has at most its bound left, so its estimate is a bound too.
-        int steps = atMost > 0 ? Math.max(atMost, stepCount) : stepCount;
+        int steps = SweepProgress.bound(stepCount, atMost);
         String about = atMost > 0 ? "at most about" : "about";
         double left = step.durationNanos() < 0 ? Double.NaN : seconds * (steps - step.index());
         line();

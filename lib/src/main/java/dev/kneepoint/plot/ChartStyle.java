@@ -76,13 +76,18 @@ final class ChartStyle {
         if (!(chart instanceof XYChart c) || c.getStyler().getLegendPosition() != Styler.LegendPosition.OutsideS) {
             return;
         }
-        java.awt.FontMetrics m = new java.awt.image.BufferedImage(1, 1, java.awt.image.BufferedImage.TYPE_INT_RGB)
-                .createGraphics().getFontMetrics(c.getStyler().getLegendFont());
+        java.awt.Graphics2D g = new java.awt.image.BufferedImage(1, 1, java.awt.image.BufferedImage.TYPE_INT_RGB)
+                .createGraphics();
         int width = 0;
-        for (XYSeries series : c.getSeriesMap().values()) {
-            if (series.isShowInLegend()) {
-                width += m.stringWidth(series.getName()) + LEGEND_ENTRY_PX;
+        try {
+            java.awt.FontMetrics m = g.getFontMetrics(c.getStyler().getLegendFont());
+            for (XYSeries series : c.getSeriesMap().values()) {
+                if (series.isShowInLegend()) {
+                    width += m.stringWidth(series.getName()) + LEGEND_ENTRY_PX;
+                }
             }
+        } finally {
+            g.dispose();
         }
         c.getStyler().setLegendLayout(width <= c.getWidth() - 2 * c.getStyler().getChartPadding()
                 ? Styler.LegendLayout.Horizontal : Styler.LegendLayout.Vertical);

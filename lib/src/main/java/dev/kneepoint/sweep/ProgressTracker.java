@@ -86,9 +86,8 @@ final class ProgressTracker implements LoadProgress {
         if (s == null) {
             return new SweepProgress(0, stepCount, stepsAtMost, "", Optional.empty(), elapsed, Double.NaN);
         }
-        int count = stepsAtMost > 0 ? Math.max(stepsAtMost, stepCount) : stepCount;
         return new SweepProgress(s.index() + 1, stepCount, stepsAtMost, s.label(), live.get(), elapsed,
-                remainingS(s, count, (now - stepStartNanos) / 1e9));
+                remainingS(s, SweepProgress.bound(stepCount, stepsAtMost), (now - stepStartNanos) / 1e9));
     }
 
     /**

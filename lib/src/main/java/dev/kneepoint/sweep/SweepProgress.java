@@ -28,6 +28,14 @@ public record SweepProgress(int stepNumber, int stepCount, int stepsAtMost, Stri
 
     /** The steps to count to: {@code stepsAtMost} when the sweep plans as it goes, the planned count otherwise. */
     public int stepsBound() {
+        return bound(stepCount, stepsAtMost);
+    }
+
+    /**
+     * The steps a sweep counts to, given those planned so far and its bound (0: a ladder known in advance, whose
+     * count is the planned one); the one rule of every progress display, the kernel's and the console's.
+     */
+    public static int bound(int stepCount, int stepsAtMost) {
         return stepsAtMost > 0 ? Math.max(stepsAtMost, stepCount) : stepCount;
     }
 }
