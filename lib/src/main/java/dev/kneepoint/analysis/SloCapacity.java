@@ -142,7 +142,9 @@ public record SloCapacity(String dimension, double target, double tolerance, Lis
         double denominator = 1 + z2 / n;
         double centre = (p + z2 / (2.0 * n)) / denominator;
         double half = Z95 * Math.sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / denominator;
-        return new double[] {Math.max(0, centre - half), Math.min(1, centre + half)};
+        // The interval always holds the observed share; rounding alone put 100 of 100's upper end at
+        // 0.9999999999999999, below the attainment it bounds.
+        return new double[] {Math.min(p, Math.max(0, centre - half)), Math.max(p, Math.min(1, centre + half))};
     }
 
     /** The answer in one sentence, e.g. "SLO capacity: c=4 (attainment 100% ...), c=5 fails (80% ...)." */

@@ -20,6 +20,13 @@ class SloCapacityTest {
         assertThat(SloCapacity.wilson(100, 100)).containsExactly(new double[] {0.963007, 1.0}, within(1e-6));
         assertThat(SloCapacity.wilson(80, 100)).containsExactly(new double[] {0.711171, 0.866633}, within(1e-6));
         assertThat(SloCapacity.wilson(0, 10)).containsExactly(new double[] {0.0, 0.277533}, within(1e-6));
+        // Whatever the count, the interval holds the observed share exactly (rounding once put all-pass's top below 1).
+        for (int n = 1; n <= 500; n++) {
+            for (int k = 0; k <= n; k++) {
+                double[] ci = SloCapacity.wilson(k, n);
+                assertThat((double) k / n).as("%d of %d", k, n).isBetween(ci[0], ci[1]);
+            }
+        }
         assertThat(SloCapacity.wilson(0, 0)).containsExactly(0.0, 1.0);
     }
 
