@@ -1,10 +1,6 @@
 package dev.kneepoint;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +11,7 @@ import java.util.stream.Stream;
 
 /**
  * What the process holds: platform threads (by name), all threads including virtual ones (from the JDK's
- * JSON thread dump, which lists virtual threads too), open file descriptors (every entry of
+ * thread containers, which track virtual threads too), open file descriptors (every entry of
  * {@code /proc/self/fd}, the listing's own directory descriptor included) and, of those, the sockets (links to
  * {@code socket:[...]}); both Linux only: -1 elsewhere.
  *
@@ -49,27 +45,36 @@ record Resources(Set<String> platformThreads, int allThreads, int sockets, int f
         return new Resources(names, countThreads(), fds[1], fds[0]);
     }
 
-    /** Threads in the JDK's thread dump that are neither ignored nor carriers: platform and virtual. */
-    private static int countThreads() throws IOException {
-        Path file = Files.createTempFile("kneepoint-threads", ".json");
+    /**
+     * Threads the JDK's thread containers hold, platform and virtual, that are not ignored: the root container and
+     * every container below it (each {@code newThreadPerTaskExecutor} is one). Counted from the containers' own
+     * sets, never from a thread dump: {@code HotSpotDiagnosticMXBean.dumpThreads} crashes JDK 25.0.3 when a
+     * virtual thread mounts or unmounts during the dump (JDK-8364343; see docs/RELIABILITY.md, "JVM crashes"), and
+     * this count is taken under load. Needs {@code --add-exports java.base/jdk.internal.vm=ALL-UNNAMED} (lib's
+     * surefire {@code argLine}).
+     */
+    private static int countThreads() {
         try {
-            Files.delete(file); // dumpThreads refuses an existing file
-            ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
-                    .dumpThreads(file.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
-            JsonNode root = new ObjectMapper().readTree(file.toFile());
-            int n = 0;
-            for (JsonNode container : root.path("threadDump").path("threadContainers")) {
-                for (JsonNode thread : container.path("threads")) {
-                    String name = thread.path("name").asText("");
-                    if (IGNORED.stream().noneMatch(name::startsWith)) {
-                        n++;
-                    }
-                }
-            }
-            return n;
-        } finally {
-            Files.deleteIfExists(file);
+            Class<?> containers = Class.forName("jdk.internal.vm.ThreadContainers");
+            return countIn(containers.getMethod("root").invoke(null), Class.forName("jdk.internal.vm.ThreadContainer"));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalStateException("cannot count virtual threads: run the tests with --add-exports "
+                    + "java.base/jdk.internal.vm=ALL-UNNAMED (lib/pom.xml's surefire argLine sets it)", e);
         }
+    }
+
+    private static int countIn(Object container, Class<?> type) throws ReflectiveOperationException {
+        int n = 0;
+        for (Object t : ((Stream<?>) type.getMethod("threads").invoke(container)).toList()) {
+            String name = ((Thread) t).getName();
+            if (IGNORED.stream().noneMatch(name::startsWith)) {
+                n++;
+            }
+        }
+        for (Object child : ((Stream<?>) type.getMethod("children").invoke(container)).toList()) {
+            n += countIn(child, type);
+        }
+        return n;
     }
 
     /** Open descriptors and sockets among them, from one listing of {@code /proc/self/fd}; -1, -1 when absent. */
