@@ -94,6 +94,22 @@ public final class StreamingClient implements RequestSender, AutoCloseable {
      */
     @Override
     public RequestRecord execute(RequestSpec spec, RequestContext context, Cancellation cancellation) {
+        return prepare(spec, context).send(cancellation);
+    }
+
+    /**
+     * Builds the request's bytes now (on NIO the whole HTTP request, else the body); {@code send} stamps
+     * {@code t_dispatch} and sends them.
+     */
+    @Override
+    public Prepared prepare(RequestSpec spec, RequestContext context) {
+        byte[] body = RequestBodies.body(target, spec);
+        byte[] payload = target.usesNio() ? Http1Request.post(target, body) : body;
+        return cancellation -> send(spec, context, cancellation, payload);
+    }
+
+    /** Sends {@code payload}: the whole HTTP request on NIO, the body on OkHttp. */
+    private RequestRecord send(RequestSpec spec, RequestContext context, Cancellation cancellation, byte[] payload) {
         RequestRecord.Builder b = context.recordBuilder(spec);
         b.streamed = target.stream();
         if (closed || cancellation.isCancelled() || Thread.currentThread().isInterrupted()) {
@@ -102,11 +118,11 @@ public final class StreamingClient implements RequestSender, AutoCloseable {
             return b.build();
         }
         if (target.usesNio()) {
-            return executeNio(spec, context, cancellation, b);
+            return executeNio(spec, context, cancellation, b, payload);
         }
         CallProbe probe = new CallProbe();
         OkHttpClient noReuse = httpNoReuse;
-        Call call = (noReuse != null ? noReuse : http).newCall(request(spec, probe));
+        Call call = (noReuse != null ? noReuse : http).newCall(request(payload, probe));
         inFlight.add(call);
         try {
             cancellation.onCancel(call::cancel);
@@ -129,9 +145,9 @@ public final class StreamingClient implements RequestSender, AutoCloseable {
     }
 
     private RequestRecord executeNio(RequestSpec spec, RequestContext context, Cancellation cancellation,
-                                     RequestRecord.Builder b) {
-        NioExchange x = new NioExchange(target, Http1Request.post(target, RequestBodies.body(target, spec)),
-                context.clock(), b, spec.requestedPromptTokens()).keepResponseText(spec.keepResponseText());
+                                     RequestRecord.Builder b, byte[] wire) {
+        NioExchange x = new NioExchange(target, wire, context.clock(), b, spec.requestedPromptTokens())
+                .keepResponseText(spec.keepResponseText());
         nioInFlight.add(x);
         try {
             cancellation.onProgress(() -> x.state.tally.inFlight(b));
@@ -153,10 +169,10 @@ public final class StreamingClient implements RequestSender, AutoCloseable {
         }
     }
 
-    private Request request(RequestSpec spec, CallProbe probe) {
+    private Request request(byte[] body, CallProbe probe) {
         Request.Builder r = new Request.Builder()
                 .url(target.endpoint())
-                .post(RequestBody.create(RequestBodies.body(target, spec), JSON))
+                .post(RequestBody.create(body, JSON))
                 .header("Accept", !target.stream() ? "application/json"
                         : target.apiKind().framing() == ApiKind.Framing.NDJSON ? "application/x-ndjson" : "text/event-stream")
                 .tag(CallProbe.class, probe);

@@ -6,22 +6,40 @@ import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.WindowPlan;
 import dev.kneepoint.request.Cancellation;
 import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSender;
 import dev.kneepoint.request.RequestSpec;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs one {@link OpenLoopStep}: one platform scheduler thread owned by the step fires each planned
- * request at its absolute time on a new virtual thread, and never waits for requests in flight. The
- * driving thread waits for the scheduler, then for the drain, then reports the window.
+ * Runs one {@link OpenLoopStep}: one platform scheduler thread owned by the step starts each planned request
+ * {@link #PREPARE_LEAD_NANOS} before its absolute time on a new virtual thread, which prepares the request (its spec
+ * and bytes) and sends it at that time; the scheduler never waits for requests in flight. The driving thread waits
+ * for the scheduler, then for the drain, then reports the window.
  */
 final class OpenLoopRunner extends StepRunner<OpenLoopStep> {
-    /** The plan's zero lies this far after the step begins, so the scheduler thread is up in time. */
-    static final long START_LEAD_NANOS = RequestTracker.millis(5);
+    /**
+     * The plan's zero lies this far after the step begins, so that the listeners' step start (a sweep's writes
+     * 5-17 ms in a fresh JVM) and the scheduler thread's start are over before the first request is prepared.
+     */
+    static final long START_LEAD_NANOS = RequestTracker.millis(50);
+    /**
+     * A request's thread starts this long before its planned instant: starting a virtual thread, building the
+     * request and waking from a park each took up to about a millisecond in a fresh JVM (docs/PERFORMANCE.md,
+     * "Dispatch precision"); all of it now happens before the instant instead of after.
+     */
+    static final long PREPARE_LEAD_NANOS = RequestTracker.millis(5);
+    /**
+     * A prepared request spins (rather than parks) through the last stretch before its instant, so that a late
+     * wake-up from the park does not delay it: at most this long, and at most a tenth of the step's mean gap between
+     * arrivals, which bounds the CPU that spinning costs to a tenth of one core.
+     */
+    static final long DISPATCH_SPIN_NANOS = 300_000;
 
     private final Semaphore permits;
     private final boolean dropAtCap;
     private long[] offsets;
+    private long spinNanos;
     private Thread scheduler;
 
     OpenLoopRunner(OpenLoopStep step, StepInfo info, RunContext run) {
@@ -33,6 +51,7 @@ final class OpenLoopRunner extends StepRunner<OpenLoopStep> {
     /** Runs the step on the calling thread; an interrupt ends it early with {@code completed = false}. */
     ExecutedStep run() {
         offsets = step.plannedOffsets();
+        spinNanos = spinNanos(offsets);
         stepStart = run.clock.now() + START_LEAD_NANOS;
         warmupEnd = stepStart + step.bounds().warmupNanos();
         // The load level is held until the planned end of the step (the last arrival may come up to one
@@ -67,10 +86,22 @@ final class OpenLoopRunner extends StepRunner<OpenLoopStep> {
         }
     }
 
-    /** The scheduler: fire request i at stepStart + offset(i); on interrupt, account for overdue ones. */
+    /** The spin for this plan: {@link #DISPATCH_SPIN_NANOS}, at most a tenth of the mean gap between arrivals. */
+    static long spinNanos(long[] offsets) {
+        if (offsets.length < 2) {
+            return DISPATCH_SPIN_NANOS;
+        }
+        long meanGap = (offsets[offsets.length - 1] - offsets[0]) / (offsets.length - 1);
+        return Math.min(DISPATCH_SPIN_NANOS, meanGap / 10);
+    }
+
+    /**
+     * The scheduler: start request i's thread {@link #PREPARE_LEAD_NANOS} before stepStart + offset(i); on interrupt,
+     * account for overdue ones.
+     */
     private void schedule(long[] offsets) {
         int i = 0;
-        while (i < offsets.length && Pacer.awaitUntil(run.clock, stepStart + offsets[i])) {
+        while (i < offsets.length && Pacer.awaitUntil(run.clock, stepStart + offsets[i] - PREPARE_LEAD_NANOS)) {
             fire(i, stepStart + offsets[i]);
             i++;
         }
@@ -80,22 +111,14 @@ final class OpenLoopRunner extends StepRunner<OpenLoopStep> {
     private void fire(long planIndex, long intended) {
         long id = run.nextId();
         RequestContext context = new RequestContext(id, info.label(), intended < warmupEnd, intended, run.clock);
-        boolean holdsPermit = false;
-        if (dropAtCap) {
-            holdsPermit = permits.tryAcquire();
-            if (!holdsPermit) {
-                deliverUnsent(context, planIndex, Outcome.DROPPED);
-                return;
-            }
-        }
         RequestTracker.Flight flight = tracker.register(context);
-        if (flight == null) { // the step was stopped as it fired: due but never sent
-            permits(holdsPermit);
-            deliverUnsent(context, planIndex, Outcome.CANCELLED);
+        if (flight == null) { // the step was stopped as it fired: never sent, and recorded if it was due
+            if (intended <= run.clock.now()) {
+                deliverUnsent(context, planIndex, Outcome.CANCELLED);
+            }
             return;
         }
-        boolean permitTaken = holdsPermit;
-        tracker.startWorker("kneepoint-req-" + id, () -> send(flight, planIndex, permitTaken));
+        tracker.startWorker("kneepoint-req-" + id, () -> send(flight, planIndex));
     }
 
     /** The record of a request never registered (dropped, or due but not fired before the stop). */
@@ -107,32 +130,43 @@ final class OpenLoopRunner extends StepRunner<OpenLoopStep> {
     }
 
     /**
-     * On a request's own virtual thread: wait for a slot if queueing, send, hand the record over. With a
-     * {@link SessionWorkload} the request carries the next turn of a session that is ready by its planned time
-     * (see {@link Sessions#take}), and a session that goes on waits for a later planned arrival. A request the
-     * step's stop already recorded (its thread started too late) is not prepared at all.
+     * On a request's own virtual thread: prepare the request, wait for its planned instant, take an in-flight slot
+     * (or be dropped, or wait for one), send, hand the record over. With a {@link SessionWorkload} the request
+     * carries the next turn of a session that is ready by its planned time (see {@link Sessions#take}), so it is
+     * built at that time, and a session that goes on waits for a later planned arrival. A request the step's stop
+     * already recorded (its thread started too late) is not prepared at all; one whose instant had not come when the
+     * step stopped was never due and is not recorded.
      */
-    private void send(RequestTracker.Flight flight, long planIndex, boolean holdsPermit) {
-        boolean permit = holdsPermit;
+    private void send(RequestTracker.Flight flight, long planIndex) {
+        boolean permit = false;
         try {
             if (!tracker.open(flight)) {
                 return;
             }
             RequestContext context = flight.context;
+            RequestSpec spec = sessions == null ? spec(planIndex, context.id()) : null;
+            RequestSender.Prepared prepared = spec == null ? null : run.prepare(spec, context);
+            awaitInstant(flight); // cut short by a stop: then it was never due, or the send below records it CANCELLED
+            if (tracker.neverDue(flight)) {
+                tracker.abandon(flight);
+                return;
+            }
             Sessions.Session session = sessions == null ? null : sessions.take(context.intendedNanos());
-            RequestSpec spec = session == null ? spec(planIndex, context.id()) : sessions.spec(session);
+            if (session != null) {
+                spec = sessions.spec(session);
+            }
             if (spec == null) {
                 tracker.abandon(flight);
                 return;
             }
-            if (permits != null && !permit) {
-                permit = awaitPermit(flight.cancellation);
+            if (permits != null) {
+                permit = dropAtCap ? permits.tryAcquire() : awaitPermit(flight.cancellation);
                 if (!permit) {
-                    tracker.complete(flight, run.unsent(spec, context, Outcome.CANCELLED));
+                    tracker.complete(flight, run.unsent(spec, context, dropAtCap ? Outcome.DROPPED : Outcome.CANCELLED));
                     return;
                 }
             }
-            RequestRecord record = tracker.send(flight, spec);
+            RequestRecord record = prepared != null ? tracker.send(flight, spec, prepared) : tracker.send(flight, spec);
             permits(permit);
             permit = false;
             if (session != null) {
@@ -144,6 +178,19 @@ final class OpenLoopRunner extends StepRunner<OpenLoopStep> {
             tracker.complete(flight, record);
         } finally {
             permits(permit);
+        }
+    }
+
+    /**
+     * Waits until the request's planned instant, parking, then spinning the last {@link #spinNanos}; a cancellation
+     * (the step's stop) ends the wait early and leaves the thread's interrupt status set.
+     */
+    private void awaitInstant(RequestTracker.Flight flight) {
+        flight.cancellation.onCancel(Thread.currentThread()::interrupt);
+        try {
+            Pacer.awaitUntil(run.clock, flight.context.intendedNanos(), spinNanos);
+        } finally {
+            flight.cancellation.onCancel(null);
         }
     }
 

@@ -15,13 +15,18 @@ final class Pacer {
      * (the interrupt status is left set).
      */
     static boolean awaitUntil(RunClock clock, long deadlineNanos) {
+        return awaitUntil(clock, deadlineNanos, SPIN_NANOS);
+    }
+
+    /** As {@link #awaitUntil(RunClock, long)}, spinning through the last {@code spinNanos}. */
+    static boolean awaitUntil(RunClock clock, long deadlineNanos, long spinNanos) {
         while (!Thread.currentThread().isInterrupted()) {
             long remaining = deadlineNanos - clock.now();
             if (remaining <= 0) {
                 return true;
             }
-            if (remaining > SPIN_NANOS) {
-                LockSupport.parkNanos(remaining - SPIN_NANOS);
+            if (remaining > spinNanos) {
+                LockSupport.parkNanos(remaining - spinNanos);
             } else {
                 Thread.onSpinWait();
             }

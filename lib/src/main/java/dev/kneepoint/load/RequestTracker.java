@@ -4,6 +4,7 @@ import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.request.Cancellation;
 import dev.kneepoint.request.RequestContext;
+import dev.kneepoint.request.RequestSender;
 import dev.kneepoint.request.RequestSpec;
 import java.util.Map;
 import java.util.Set;
@@ -50,6 +51,8 @@ final class RequestTracker {
     private volatile boolean sealed;
     /** Set when the drain gave up: the requests it cuts are {@code UNFINISHED} (failures), not cancelled. */
     private volatile boolean drainExpired;
+    /** When {@link #cancelAll} first ran, on the run clock; until then later than any instant. */
+    private volatile long cancelledAtNanos = Long.MAX_VALUE;
 
     /**
      * One request from registration to its one record: what the driving thread needs to record it
@@ -142,12 +145,17 @@ final class RequestTracker {
      * handed over, returns its never-dispatched {@code CANCELLED} record.
      */
     RequestRecord send(Flight f, RequestSpec spec) {
+        return send(f, spec, run.prepare(spec, f.context));
+    }
+
+    /** As {@link #send(Flight, RequestSpec)}, for a request already {@link RunContext#prepare prepared}. */
+    RequestRecord send(Flight f, RequestSpec spec, RequestSender.Prepared prepared) {
         f.spec = spec;
         if (f.cancellation.isCancelled() || cancelled) {
             return run.unsent(spec, f.context, Outcome.CANCELLED);
         }
         f.handedNanos = run.clock.now();
-        return run.execute(spec, f.context, f.cancellation);
+        return prepared.send(f.cancellation);
     }
 
     /**
@@ -211,8 +219,19 @@ final class RequestTracker {
         return cancelled;
     }
 
+    /**
+     * True if {@code f}, never handed to the sender, was planned for later than the tracker's cancellation: it was
+     * never due (an open-loop request prepared ahead of its instant), and gets no record.
+     */
+    boolean neverDue(Flight f) {
+        return f.handedNanos < 0 && f.context.intendedNanos() > cancelledAtNanos;
+    }
+
     /** Cancels every request in flight now; later registrations are refused. */
     void cancelAll() {
+        if (!cancelled) {
+            cancelledAtNanos = run.clock.now();
+        }
         cancelled = true;
         flights.values().forEach(f -> f.cancellation.cancel());
     }
@@ -301,14 +320,14 @@ final class RequestTracker {
 
     /**
      * Ends the tracker: refuses new requests, records every request still open as {@code CANCELLED} (see
-     * {@link #cancelledRecord}), then shuts the delivery gate and waits (up to {@link #DELIVERY_WAIT_NANOS}, not
+     * {@link #cancelledRecord}) except those {@link #neverDue never due}, then shuts the delivery gate and waits (up to {@link #DELIVERY_WAIT_NANOS}, not
      * interruptibly) for the deliveries in progress. After it returns no record of this tracker reaches the
      * listener; a worker still running finds its request recorded and writes nothing. Idempotent.
      */
     void close() {
         cancelAll();
         for (Flight f : flights.values()) {
-            if (flights.remove(f.id(), f)) {
+            if (flights.remove(f.id(), f) && !neverDue(f)) {
                 run.deliver(cutByDrain(f, cancelledRecord(f)));
             }
         }

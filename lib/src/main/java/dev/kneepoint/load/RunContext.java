@@ -55,15 +55,28 @@ final class RunContext {
      * (a {@code CONNECTION_ERROR} naming the exception) rather than vanishing.
      */
     RequestRecord execute(RequestSpec spec, RequestContext context, Cancellation cancellation) {
+        return prepare(spec, context).send(cancellation);
+    }
+
+    /** The sender's {@link RequestSender#prepare}, guarded as {@link #execute} is: sending it always gives a record. */
+    RequestSender.Prepared prepare(RequestSpec spec, RequestContext context) {
+        RequestSender.Prepared prepared;
         try {
-            RequestRecord r = sender.execute(spec, context, cancellation);
-            if (r != null) {
-                return r;
-            }
-            return unsent(spec, context, new Outcome.ConnectionError("sender returned no record"));
+            prepared = java.util.Objects.requireNonNull(sender.prepare(spec, context), "sender prepared nothing");
         } catch (RuntimeException e) {
-            return unsent(spec, context, new Outcome.ConnectionError("sender threw " + e));
+            return cancellation -> unsent(spec, context, new Outcome.ConnectionError("sender threw " + e));
         }
+        return cancellation -> {
+            try {
+                RequestRecord r = prepared.send(cancellation);
+                if (r != null) {
+                    return r;
+                }
+                return unsent(spec, context, new Outcome.ConnectionError("sender returned no record"));
+            } catch (RuntimeException e) {
+                return unsent(spec, context, new Outcome.ConnectionError("sender threw " + e));
+            }
+        };
     }
 
     /** The workload's spec for request {@code id}, or null (failure kept) if the workload threw. */

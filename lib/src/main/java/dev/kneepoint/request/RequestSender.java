@@ -15,4 +15,22 @@ import dev.kneepoint.metrics.RequestRecord;
 @FunctionalInterface
 public interface RequestSender {
     RequestRecord execute(RequestSpec spec, RequestContext context, Cancellation cancellation);
+
+    /**
+     * Does ahead of the request's instant the work that need not wait for it (building the request's bytes), so that
+     * an open-loop step can send at its planned instant with nothing left to do but send. {@link Prepared#send} then
+     * behaves as {@link #execute} and stamps {@code t_dispatch} when it is called. The default prepares nothing.
+     *
+     * @throws IllegalArgumentException when the spec cannot be written as a request (as {@link #execute} would)
+     */
+    default Prepared prepare(RequestSpec spec, RequestContext context) {
+        return cancellation -> execute(spec, context, cancellation);
+    }
+
+    /** A request of {@link #prepare}, ready to go. */
+    @FunctionalInterface
+    interface Prepared {
+        /** Sends the prepared request and blocks until it ended, as {@link RequestSender#execute} does. */
+        RequestRecord send(Cancellation cancellation);
+    }
 }
