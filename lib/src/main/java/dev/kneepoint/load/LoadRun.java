@@ -49,7 +49,7 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Listener threading: {@code stepStarted}, {@code stepFinished}, the {@link StepGate} and the
  * {@link LoadProgress} are called on the thread running the run; {@code requestFinished} on request
- * threads (and, for dropped or never-fired requests, on the scheduler thread), concurrently. If
+ * threads (and, for open-loop requests due but never fired at a stop, on the scheduler thread), concurrently. If
  * {@code requestFinished} (or {@link Workload#next}) throws, that request is lost, the step runs to its
  * end and the run then fails with an {@link IllegalStateException}.
  */

@@ -7,7 +7,8 @@ package dev.kneepoint.request;
  * in firing order for open loop).
  *
  * <p>Called from request threads, concurrently: implementations must be thread-safe. In an open-loop
- * step a dropped request's spec is taken on the scheduler thread, so keep {@code next} quick.
+ * step a request's spec is taken a few milliseconds before its planned instant (and an overdue one's, at a
+ * stop, on the scheduler thread), so keep {@code next} quick.
  */
 @FunctionalInterface
 public interface Workload {
