@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class OpenLoopRunner extends StepRunner<OpenLoopStep> {
     /**
-     * The plan's zero lies this far after the step begins, so that the listeners' step start (a sweep's writes
-     * 5-17 ms in a fresh JVM) and the scheduler thread's start are over before the first request is prepared.
+     * The plan's zero lies this far after the step begins, so that the listeners' step start (a sweep's took
+     * 10-30 ms in a fresh JVM on a busy machine) and the scheduler thread's start are over before the first request is prepared.
      */
     static final long START_LEAD_NANOS = RequestTracker.millis(50);
     /**
@@ -121,7 +121,7 @@ final class OpenLoopRunner extends StepRunner<OpenLoopStep> {
         tracker.startWorker("kneepoint-req-" + id, () -> send(flight, planIndex));
     }
 
-    /** The record of a request never registered (dropped, or due but not fired before the stop). */
+    /** The record of a request never registered: due but not fired before the stop. */
     private void deliverUnsent(RequestContext context, long planIndex, Outcome outcome) {
         RequestSpec spec = spec(planIndex, context.id());
         if (spec != null) {
