@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
 final class OpenLoopRunner extends StepRunner<OpenLoopStep> {
     /**
      * The plan's zero lies this far after the step begins, so that the listeners' step start (a sweep's took
-     * 10-30 ms in a fresh JVM on a busy machine) and the scheduler thread's start are over before the first request is prepared.
+     * 10-30 ms in a fresh JVM on a busy machine) and the scheduler thread's start are over before the first request
+     * is prepared.
      */
     static final long START_LEAD_NANOS = RequestTracker.millis(50);
     /**
@@ -162,11 +163,12 @@ final class OpenLoopRunner extends StepRunner<OpenLoopStep> {
             if (permits != null) {
                 permit = dropAtCap ? permits.tryAcquire() : awaitPermit(flight.cancellation);
                 if (!permit) {
-                    tracker.complete(flight, run.unsent(spec, context, dropAtCap ? Outcome.DROPPED : Outcome.CANCELLED));
+                    Outcome unsent = dropAtCap ? Outcome.DROPPED : Outcome.CANCELLED;
+                    tracker.complete(flight, run.unsent(spec, context, unsent));
                     return;
                 }
             }
-            RequestRecord record = prepared != null ? tracker.send(flight, spec, prepared) : tracker.send(flight, spec);
+            RequestRecord record = tracker.send(flight, spec, prepared != null ? prepared : run.prepare(spec, context));
             permits(permit);
             permit = false;
             if (session != null) {

@@ -320,8 +320,8 @@ final class RequestTracker {
 
     /**
      * Ends the tracker: refuses new requests, records every request still open as {@code CANCELLED} (see
-     * {@link #cancelledRecord}) except those {@link #neverDue never due}, then shuts the delivery gate and waits (up to {@link #DELIVERY_WAIT_NANOS}, not
-     * interruptibly) for the deliveries in progress. After it returns no record of this tracker reaches the
+     * {@link #cancelledRecord}) except those {@link #neverDue never due}, then shuts the delivery gate and waits (up to
+     * {@link #DELIVERY_WAIT_NANOS}, not interruptibly) for the deliveries in progress. After it returns no record of this tracker reaches the
      * listener; a worker still running finds its request recorded and writes nothing. Idempotent.
      */
     void close() {

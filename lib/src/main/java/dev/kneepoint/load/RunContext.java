@@ -4,7 +4,6 @@ import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
 import dev.kneepoint.metrics.RunListener;
-import dev.kneepoint.request.Cancellation;
 import dev.kneepoint.request.RequestContext;
 import dev.kneepoint.request.RequestSender;
 import dev.kneepoint.request.RequestSpec;
@@ -51,14 +50,10 @@ final class RunContext {
     }
 
     /**
-     * Calls the sender. A sender must not throw; if it does anyway, the request still ends as one record
-     * (a {@code CONNECTION_ERROR} naming the exception) rather than vanishing.
+     * The sender's {@link RequestSender#prepare}, guarded: a sender must not throw; if it does anyway (preparing or
+     * sending), the request still ends as one record (a {@code CONNECTION_ERROR} naming the exception) rather than
+     * vanishing.
      */
-    RequestRecord execute(RequestSpec spec, RequestContext context, Cancellation cancellation) {
-        return prepare(spec, context).send(cancellation);
-    }
-
-    /** The sender's {@link RequestSender#prepare}, guarded as {@link #execute} is: sending it always gives a record. */
     RequestSender.Prepared prepare(RequestSpec spec, RequestContext context) {
         RequestSender.Prepared prepared;
         try {
