@@ -17,6 +17,7 @@ final class ChunkFastPath extends StrictJsonScanner {
     private int choices = -1;
     private int promptTokens = -1;
     private int completionTokens = -1;
+    private String toolCalls;
 
     private ChunkFastPath(String s) {
         super(s);
@@ -63,7 +64,7 @@ final class ChunkFastPath extends StrictJsonScanner {
         }
         onlyWhitespaceLeft();
         return new StreamPayload.Chunk(content, reasoning, role, finishReason, choices, promptTokens,
-                completionTokens, -1, null);
+                completionTokens, -1, null, toolCalls);
     }
 
     private void choices() {
@@ -123,8 +124,59 @@ final class ChunkFastPath extends StrictJsonScanner {
             } else if (is(k, "role")) {
                 String v = stringOrSkip();
                 role = v != null ? v : role;
+            } else if (is(k, "tool_calls")) {
+                toolCalls();
+            } else if (is(k, "function_call")) {
+                function(3);
             } else {
                 skipValue(3);
+            }
+        } while (next('}'));
+    }
+
+    /** A {@code tool_calls} array (depth 3): each entry's {@code function}; other values skipped. */
+    private void toolCalls() {
+        if (peek() != '[') {
+            skipValue(3);
+            return;
+        }
+        if (!enter(']')) {
+            return;
+        }
+        do {
+            if (peek() != '{') {
+                skipValue(4);
+                continue;
+            }
+            if (!enter('}')) {
+                continue;
+            }
+            do {
+                int k = member();
+                if (is(k, "function")) {
+                    function(5);
+                } else {
+                    skipValue(5);
+                }
+            } while (next('}'));
+        } while (next(']'));
+    }
+
+    /** A {@code function} object at {@code depth}: its {@code name} and {@code arguments} join the tool-call text. */
+    private void function(int depth) {
+        if (peek() != '{') {
+            skipValue(depth);
+            return;
+        }
+        if (!enter('}')) {
+            return;
+        }
+        do {
+            int k = member();
+            if (is(k, "name") || is(k, "arguments")) {
+                toolCalls = concat(toolCalls, stringOrSkip());
+            } else {
+                skipValue(depth + 1);
             }
         } while (next('}'));
     }

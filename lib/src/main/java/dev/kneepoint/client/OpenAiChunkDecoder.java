@@ -80,7 +80,7 @@ final class OpenAiChunkDecoder {
                 return new StreamPayload.ServerError(f.topMessage == null ? snippet(data) : f.topMessage);
             }
             return new StreamPayload.Chunk(f.content, f.reasoning, f.role, f.finishReason, f.choices,
-                    f.promptTokens, f.completionTokens, f.reasoningTokens, f.timings);
+                    f.promptTokens, f.completionTokens, f.reasoningTokens, f.timings, f.toolCalls);
         } catch (JsonProcessingException e) {
             return new StreamPayload.Malformed("invalid JSON (" + e.getOriginalMessage() + "): " + snippet(data));
         } catch (IOException e) {
@@ -101,6 +101,7 @@ final class OpenAiChunkDecoder {
         boolean objectIsError;
         String topMessage;
         Map<String, Double> timings;
+        String toolCalls;
     }
 
     private static void readChoices(JsonParser p, JsonToken t, Fields f) throws IOException {
@@ -131,6 +132,14 @@ final class OpenAiChunkDecoder {
 
     private static void readDelta(JsonParser p, JsonToken t, Fields f) throws IOException {
         eachField(p, t, (name, v) -> {
+            if (name.equals("tool_calls")) {
+                readToolCalls(p, v, f);
+                return;
+            }
+            if (name.equals("function_call")) {
+                readFunction(p, v, f);
+                return;
+            }
             String s = v == JsonToken.VALUE_STRING ? p.getText() : skip(p);
             switch (name) {
                 case "content" -> f.content = concat(f.content, s);
@@ -138,6 +147,33 @@ final class OpenAiChunkDecoder {
                 case "role" -> f.role = s != null ? s : f.role;
                 default -> {
                 }
+            }
+        });
+    }
+
+    /** A {@code tool_calls} array: each entry's {@code function} (name and arguments fragment); other values skipped. */
+    private static void readToolCalls(JsonParser p, JsonToken t, Fields f) throws IOException {
+        if (t != JsonToken.START_ARRAY) {
+            p.skipChildren();
+            return;
+        }
+        for (JsonToken e = p.nextToken(); e != null && e != JsonToken.END_ARRAY; e = p.nextToken()) {
+            eachField(p, e, (name, v) -> {
+                if (name.equals("function")) {
+                    readFunction(p, v, f);
+                } else {
+                    p.skipChildren();
+                }
+            });
+        }
+    }
+
+    /** A {@code function} object's {@code name} and {@code arguments}, appended to the chunk's tool-call text. */
+    private static void readFunction(JsonParser p, JsonToken t, Fields f) throws IOException {
+        eachField(p, t, (name, v) -> {
+            String s = v == JsonToken.VALUE_STRING ? p.getText() : skip(p);
+            if (name.equals("name") || name.equals("arguments")) {
+                f.toolCalls = concat(f.toolCalls, s);
             }
         });
     }

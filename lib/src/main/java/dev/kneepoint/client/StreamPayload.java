@@ -47,19 +47,39 @@ sealed interface StreamPayload {
      * @param reasoningTokens  {@code usage.completion_tokens_details.reasoning_tokens}, -1 when absent
      * @param timings          server-reported phase timings and counts (llama.cpp {@code timings}, Ollama
      *                         {@code *_duration} in ms, TGI {@code details}, SGLang {@code meta_info}), possibly empty
+     * @param toolCalls        generated tool-call text: each {@code tool_calls} entry's {@code function.name} and
+     *                         {@code function.arguments} fragment (and the legacy {@code function_call}'s), in order;
+     *                         "" when none
      */
     record Chunk(String content, String reasoning, String role, String finishReason, int choices,
-                 int promptTokens, int completionTokens, int reasoningTokens, Map<String, Double> timings)
+                 int promptTokens, int completionTokens, int reasoningTokens, Map<String, Double> timings,
+                 String toolCalls)
             implements StreamPayload {
         public Chunk {
             content = Objects.requireNonNullElse(content, "");
             reasoning = Objects.requireNonNullElse(reasoning, "");
             timings = timings == null ? Map.of() : Map.copyOf(timings);
+            toolCalls = Objects.requireNonNullElse(toolCalls, "");
         }
 
-        /** True when the chunk carries generated text (content or reasoning): a token-carrying event. */
+        /** A chunk without tool calls (the native APIs' decoders, which stream none). */
+        public Chunk(String content, String reasoning, String role, String finishReason, int choices,
+                     int promptTokens, int completionTokens, int reasoningTokens, Map<String, Double> timings) {
+            this(content, reasoning, role, finishReason, choices, promptTokens, completionTokens, reasoningTokens,
+                    timings, "");
+        }
+
+        /**
+         * True when the chunk carries generated text (content, reasoning or a tool call's name or arguments): a
+         * token-carrying event.
+         */
         public boolean carriesText() {
-            return !content.isEmpty() || !reasoning.isEmpty();
+            return !content.isEmpty() || !reasoning.isEmpty() || !toolCalls.isEmpty();
+        }
+
+        /** True when the chunk carries reasoning text and nothing of the answer (neither content nor a tool call). */
+        public boolean reasoningOnly() {
+            return content.isEmpty() && toolCalls.isEmpty() && !reasoning.isEmpty();
         }
 
         /** True when the chunk has a {@code usage} object with a completion count. */

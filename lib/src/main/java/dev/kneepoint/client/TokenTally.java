@@ -18,7 +18,9 @@ import java.util.Arrays;
  *       the source is {@code SERVER_USAGE}; else {@code SERVER_CONTINUOUS} when every chunk had
  *       usage, else {@code EVENTS}.</li>
  * </ol>
- * Reasoning tokens (chunks with reasoning text and no answer text) are counted apart: the server's
+ * Tool-call text (a call's name and argument fragments) is generated output like answer text: such a chunk is a
+ * token-carrying event, and the first of them gives {@code t_first_tool_call}.
+ * Reasoning tokens (chunks with reasoning text and no answer text or tool call) are counted apart: the server's
  * {@code reasoning_tokens} when it reports them, else the client counts of the reasoning chunks when
  * those were exact or the server total exceeds the client count by one end-of-sequence token, else
  * the reasoning chunks' share of the scaled counts.
@@ -36,6 +38,8 @@ final class TokenTally {
     private int finalTotal = -1;
     private int promptTokens = -1;
     private int serverReasoning = -1;
+    /** The index of the first event carrying tool-call text, -1 while none; written before the event is published. */
+    private int firstToolCall = -1;
 
     /** Records one decoded chunk that arrived at {@code nowNanos}; returns true when it carried text. */
     boolean onChunk(long nowNanos, StreamPayload.Chunk c) {
@@ -61,7 +65,10 @@ final class TokenTally {
             count = 1;
             allContinuous = false;
         }
-        add(nowNanos, count, c.content().isEmpty());
+        if (firstToolCall < 0 && !c.toolCalls().isEmpty()) {
+            firstToolCall = n;
+        }
+        add(nowNanos, count, c.reasoningOnly());
         return true;
     }
 
@@ -128,6 +135,9 @@ final class TokenTally {
         if ((reasoningEvents || b.reasoningTokens > 0) && firstAnswer >= 0) {
             b.firstAnswerNanos = times[firstAnswer];
         }
+        if (firstToolCall >= 0) {
+            b.firstToolCallNanos = times[firstToolCall];
+        }
     }
 
     private void add(long t, int count, boolean reasoning) {
@@ -177,6 +187,10 @@ final class TokenTally {
         if (k > 0) {
             s.firstTokenNanos = t[0];
             s.lastTokenNanos = t[k - 1];
+        }
+        int tool = firstToolCall;
+        if (tool >= 0 && tool < k) {
+            s.firstToolCallNanos = t[tool];
         }
         s.outcome = Outcome.CANCELLED;
         return s.build();

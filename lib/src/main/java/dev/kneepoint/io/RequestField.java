@@ -146,6 +146,11 @@ enum RequestField {
         @Override long longOf(RequestRecord r) { return r.timing().firstAnswerNanos(); }
         @Override void putLong(RequestDraft d, long v) { d.builder.firstAnswerNanos = v; }
     },
+    /** Only for answers that called a tool: other lines stay as they were. */
+    T_FIRST_TOOL_CALL_NS(WHEN_SET, LONG) {
+        @Override long longOf(RequestRecord r) { return r.timing().firstToolCallNanos(); }
+        @Override void putLong(RequestDraft d, long v) { d.builder.firstToolCallNanos = v; }
+    },
     /** Only when true (sent again after a stale kept-alive connection): the usual line keeps its compact form. */
     RETRIED(WHEN_SET, FLAG) {
         @Override boolean flagOf(RequestRecord r) { return r.response().retried(); }

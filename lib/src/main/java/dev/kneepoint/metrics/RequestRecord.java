@@ -49,13 +49,16 @@ public record RequestRecord(
      * @param firstAnswerNanos {@code t_first_answer}: the first event carrying answer text (not reasoning text),
      *                         recorded only for a request with reasoning (reasoning events or reasoning tokens);
      *                         {@link #ABSENT} otherwise, and when a reasoning request produced no answer text
+     * @param firstToolCallNanos {@code t_first_tool_call}: the first event carrying tool-call text (a function's name
+     *                         or arguments); {@link #ABSENT} when the answer called no tool
      * @param lastTokenNanos   {@code t_last_token}
      * @param endNanos         {@code t_end}; for a dropped request the instant it was dropped
      * @param chunkNanos       arrival of each token-carrying event (null: none)
      * @param chunkTokens      tokens carried by each token-carrying event (null: none); as many as {@code chunkNanos}
      */
     public record Timing(long intendedNanos, long dispatchNanos, long firstByteNanos, long firstTokenNanos,
-            long firstAnswerNanos, long lastTokenNanos, long endNanos, long[] chunkNanos, int[] chunkTokens) {
+            long firstAnswerNanos, long firstToolCallNanos, long lastTokenNanos, long endNanos, long[] chunkNanos,
+            int[] chunkTokens) {
         public Timing {
             chunkNanos = chunkNanos == null ? new long[0] : chunkNanos;
             chunkTokens = chunkTokens == null ? new int[0] : chunkTokens;
@@ -71,7 +74,8 @@ public record RequestRecord(
             return o instanceof Timing t
                     && intendedNanos == t.intendedNanos && dispatchNanos == t.dispatchNanos
                     && firstByteNanos == t.firstByteNanos && firstTokenNanos == t.firstTokenNanos
-                    && firstAnswerNanos == t.firstAnswerNanos && lastTokenNanos == t.lastTokenNanos
+                    && firstAnswerNanos == t.firstAnswerNanos && firstToolCallNanos == t.firstToolCallNanos
+                    && lastTokenNanos == t.lastTokenNanos
                     && endNanos == t.endNanos
                     && Arrays.equals(chunkNanos, t.chunkNanos) && Arrays.equals(chunkTokens, t.chunkTokens);
         }
@@ -79,14 +83,15 @@ public record RequestRecord(
         @Override
         public int hashCode() {
             return Objects.hash(intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, firstAnswerNanos,
-                    lastTokenNanos, endNanos, Arrays.hashCode(chunkNanos), Arrays.hashCode(chunkTokens));
+                    firstToolCallNanos, lastTokenNanos, endNanos, Arrays.hashCode(chunkNanos), Arrays.hashCode(chunkTokens));
         }
 
         @Override
         public String toString() {
             return "Timing[intendedNanos=" + intendedNanos + ", dispatchNanos=" + dispatchNanos
                     + ", firstByteNanos=" + firstByteNanos + ", firstTokenNanos=" + firstTokenNanos
-                    + ", firstAnswerNanos=" + firstAnswerNanos + ", lastTokenNanos=" + lastTokenNanos
+                    + ", firstAnswerNanos=" + firstAnswerNanos + ", firstToolCallNanos=" + firstToolCallNanos
+                    + ", lastTokenNanos=" + lastTokenNanos
                     + ", endNanos=" + endNanos + ", chunks=" + chunkNanos.length + "]";
         }
     }
@@ -168,6 +173,7 @@ public record RequestRecord(
         b.firstByteNanos = timing.firstByteNanos();
         b.firstTokenNanos = timing.firstTokenNanos();
         b.firstAnswerNanos = timing.firstAnswerNanos();
+        b.firstToolCallNanos = timing.firstToolCallNanos();
         b.lastTokenNanos = timing.lastTokenNanos();
         b.endNanos = timing.endNanos();
         b.chunkNanos = timing.chunkNanos();
@@ -333,13 +339,15 @@ public record RequestRecord(
         public String responseText;
         /** {@code t_first_answer}, only for a request with reasoning; else {@link RequestRecord#ABSENT}. */
         public long firstAnswerNanos = ABSENT;
+        /** {@code t_first_tool_call}, only when the answer called a tool; else {@link RequestRecord#ABSENT}. */
+        public long firstToolCallNanos = ABSENT;
         /** True when the request was sent again after meeting a stale kept-alive connection. */
         public boolean retried;
 
         public RequestRecord build() {
             return new RequestRecord(id, step, tag, warmup, outcome,
                     new Timing(intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, firstAnswerNanos,
-                            lastTokenNanos, endNanos, chunkNanos, chunkTokens),
+                            firstToolCallNanos, lastTokenNanos, endNanos, chunkNanos, chunkTokens),
                     new Tokens(promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
                             requestedOutputTokens, clientCountedTokens, tokenSource),
                     new Response(finishReason, streamed, retried, serverTimings, responseText));

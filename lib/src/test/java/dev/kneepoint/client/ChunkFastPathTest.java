@@ -48,15 +48,43 @@ class ChunkFastPathTest {
         c.add("{\"timings\":{\"predicted_ms\":1.5},\"choices\":[]}");
         c.add("{}");
         c.add("{\"choices\":[{\"delta\":{\"role\":null,\"content\":\"x\"}}]}");
+        // 23-28: tool calls as vLLM streams them (the name first, then argument fragments), the legacy function_call,
+        // odd shapes, and a fragment with escapes (fast path gives up)
+        c.add(HEAD + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"index\":0,"
+                + "\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}]},"
+                + "\"logprobs\":null,\"finish_reason\":null}]}");
+        c.add(HEAD + "[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\" Paris\"}}]},"
+                + "\"logprobs\":null,\"finish_reason\":null}]}");
+        c.add(HEAD + "[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"a\"}},"
+                + "{\"index\":1,\"id\":\"call_2\",\"function\":{\"name\":\"search\",\"arguments\":null}}]}}]}");
+        c.add(HEAD + "[{\"delta\":{\"function_call\":{\"name\":\"f\",\"arguments\":\"x\"}}}]}");
+        c.add(HEAD + "[{\"delta\":{\"tool_calls\":[null,7,{},{\"function\":null},{\"function\":{\"name\":1}}],"
+                + "\"function_call\":[]}}]}");
+        c.add(HEAD + "[{\"delta\":{\"tool_calls\":[{\"function\":{\"arguments\":\"{\\\"city\\\": \\\"\"}}]}}]}");
         return c;
     }
 
     @Test
     void answersTheCommonShapes() {
         List<String> c = corpus();
-        for (int k : new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 18, 21, 22}) {
+        for (int k : new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 18, 21, 22, 23, 24, 25, 26, 27}) {
             assertThat(ChunkFastPath.tryDecode(c.get(k))).as(c.get(k)).isNotNull();
         }
+    }
+
+    @Test
+    void readsToolCallNamesAndArgumentFragments() {
+        List<String> c = corpus();
+        assertThat(ChunkFastPath.tryDecode(c.get(23)).toolCalls()).isEqualTo("get_weather");
+        assertThat(ChunkFastPath.tryDecode(c.get(24)).toolCalls()).isEqualTo(" Paris");
+        assertThat(ChunkFastPath.tryDecode(c.get(25)).toolCalls()).isEqualTo("asearch");
+        assertThat(ChunkFastPath.tryDecode(c.get(26)).toolCalls()).isEqualTo("fx");
+        assertThat(ChunkFastPath.tryDecode(c.get(27)).carriesText()).isFalse();
+        assertThat(ChunkFastPath.tryDecode(c.get(28))).isNull();
+        assertThat(((StreamPayload.Chunk) OpenAiChunkDecoder.decode(c.get(28))).toolCalls()).isEqualTo("{\"city\": \"");
+        StreamPayload.Chunk first = ChunkFastPath.tryDecode(c.get(23));
+        assertThat(first.carriesText()).isTrue();
+        assertThat(first.reasoningOnly()).isFalse();
     }
 
     @Test

@@ -48,6 +48,7 @@ class RequestFieldTest {
         b.requestedOutputTokens = 3;
         b.clientCountedTokens = 4;
         b.firstAnswerNanos = 6_000_000;
+        b.firstToolCallNanos = 7_000_000;
         b.retried = true;
         b.streamed = false;
         b.serverTimings = Map.of("queue_ms", 2.0);

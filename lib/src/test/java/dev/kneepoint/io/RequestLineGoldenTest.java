@@ -125,6 +125,12 @@ class RequestLineGoldenTest {
         all.add(TestRecords.failed(16, "c=2", 5, 9, Outcome.TRUNCATED));
         all.add(TestRecords.failed(17, "c=2", 5, 9, Outcome.CANCELLED));
         all.add(TestRecords.failed(18, "c=2", 5, 9, Outcome.DROPPED));
+        b = TestRecords.ok(19, "c=1", 5, 7, new double[] {90, 95, 99}, new int[] {4, 1, 1}); // an answer with a tool call
+        b.reasoningTokens = 4;
+        b.firstAnswerNanos = TestRecords.nanos(95);
+        b.firstToolCallNanos = TestRecords.nanos(95);
+        b.finishReason = "tool_calls";
+        all.add(b.build());
         return all;
     }
 
