@@ -67,6 +67,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     LengthOptions lengths;
 
+    @Mixin
+    ToolOptions tools;
+
     @Option(names = "--no-ignore-eos", description = "Do not send ignore_eos (outputs may end early)")
     boolean noIgnoreEos;
 
@@ -175,6 +178,7 @@ final class RunCommand implements Callable<Integer> {
         }
         arrival.applyTo(sweep);
         lengths.applyTo(sweep);
+        tools.applyTo(sweep);
         output.applyTo(sweep);
         slo.applyTo(sweep);
         telemetry.applyTo(sweep);

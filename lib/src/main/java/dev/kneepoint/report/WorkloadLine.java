@@ -9,7 +9,7 @@ import java.util.function.Function;
 /**
  * The workload a run measured, in one line for a report's header, from its manifest's {@code config}: the API and
  * model, the prompt and answer lengths (and whether prompt lengths are words of a synthetic vocabulary or calibrated
- * tokens), and for a closed loop how its users started. A number without its workload is not comparable to another.
+ * tokens), the tools offered, and for a closed loop how its users started. A number without its workload is not comparable to another.
  */
 final class WorkloadLine {
     private WorkloadLine() {}
@@ -38,6 +38,13 @@ final class WorkloadLine {
                     + (w.path("ignore_eos").asBoolean(false) ? " (ignore_eos)" : ""));
         } else if (w.isObject()) {
             parts.add(w.path("kind").asText("workload") + " workload");
+        }
+        JsonNode tools = c.path("tools");
+        if (tools.isObject()) {
+            int n = tools.path("functions").size();
+            parts.add("offering " + n + (n == 1 ? " tool" : " tools") + " (" + tools.path("source").asText("?")
+                    + ", tool_choice " + tools.path("tool_choice").asText("auto")
+                    + "; their definitions are part of every prompt)");
         }
         if ("closed".equals(c.path("mode").asText())) {
             double ramp = c.path("ramp_up_s").asDouble(Double.NaN);

@@ -58,6 +58,13 @@ public record RequestSpec(
         return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, extraBody, newTag, keepResponseText);
     }
 
+    /** The same request with {@code fields} added to its extra body (a field already there takes the new value). */
+    public RequestSpec withExtraBody(Map<String, Object> fields) {
+        Map<String, Object> merged = new java.util.LinkedHashMap<>(extraBody);
+        merged.putAll(fields);
+        return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, merged, tag, keepResponseText);
+    }
+
     /** The same request, asking the client to keep (or not) the answer's text; see {@link #keepResponseText()}. */
     public RequestSpec withKeepResponseText(boolean keep) {
         return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, extraBody, tag, keep);

@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Streaming, in OpenAI's shape: headers at once; with the first token the role chunk (chat),
  * then one content event per engine step of this request, then a finish chunk with an empty delta
  * and {@code finish_reason}, the usage chunk with {@code "choices":[]} (if {@code include_usage}),
- * and {@code data: [DONE]}. With {@code continuous_usage_stats} every chunk carries cumulative usage.
+ * and {@code data: [DONE]}. With {@code continuous_usage_stats} every chunk carries cumulative usage. An answer
+ * that calls a tool ({@link ToolChoice}) streams its tokens as the call's argument fragments instead, the first
+ * chunk naming the function, and finishes with {@code tool_calls}.
  */
 final class CompletionHandler {
     private static final String JSON = "application/json";
@@ -68,7 +70,8 @@ final class CompletionHandler {
         }
         int natural = cr.ignoreEos() ? maxTokens : Math.max(config.outputLength().sample(random), cr.minTokens());
         int target = Math.min(natural, maxTokens);
-        String finishReason = target >= maxTokens ? "length" : "stop";
+        String function = cr.tools().call(random);
+        String finishReason = target >= maxTokens ? "length" : function != null ? "tool_calls" : "stop";
         if (config.maxWaiting() > 0 && engine.waitingApprox() >= config.maxWaiting()) {
             metrics.fault(FaultKind.QUEUE_FULL);
             error(ex, 503, "ServiceUnavailableError", "waiting queue is full (" + config.maxWaiting() + " requests)");
@@ -82,7 +85,7 @@ final class CompletionHandler {
         }
         TokenSink sink = cr.stream() ? new EmitStream(ex, metrics) : new StreamSink();
         Sequence seq = new Sequence(index, cr.promptIds(), config.blockSize(), target, sink);
-        Response r = new Response(cr, seq, sink, fault, finishReason, random.nextLong(),
+        Response r = new Response(cr, seq, sink, fault, finishReason, random.nextLong(), function,
                 new Sse(chat, (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(Sequence.mix(config.seed() + index + 1)),
                         System.currentTimeMillis() / 1000, config.modelName()));
         if (sink instanceof EmitStream es) {
@@ -105,11 +108,19 @@ final class CompletionHandler {
         }
     }
 
-    /** Everything a writer needs about one accepted request. */
+    /**
+     * Everything a writer needs about one accepted request; {@code function} is the tool the answer calls (its
+     * tokens are the call's arguments), or null for a text answer.
+     */
     record Response(CompletionRequest request, Sequence seq, TokenSink sink, FaultPlanner.Decision fault,
-                    String finishReason, long textSeed, Sse sse) {
+                    String finishReason, long textSeed, String function, Sse sse) {
         int promptTokens() {
             return seq.promptTokens;
+        }
+
+        /** The id of the answer's tool call. */
+        String callId() {
+            return "call_" + Long.toHexString(textSeed);
         }
     }
 
@@ -144,11 +155,15 @@ final class CompletionHandler {
         StringBuilder text = new StringBuilder();
         Sse.appendWords(text, r.textSeed(), 0, generated);
         boolean chat = r.request().chat();
+        String message = r.function() == null ? "\"content\":\"" + text + "\""
+                : "\"content\":null,\"tool_calls\":[{\"id\":\"" + r.callId() + "\",\"type\":\"function\",\"function\":"
+                + "{\"name\":\"" + JsonText.escape(r.function()) + "\",\"arguments\":\""
+                + JsonText.escape(Sse.arguments(r.textSeed(), generated)) + "\"}}]";
         String body = "{\"id\":\"" + (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(Sequence.mix(config.seed() + r.seq().id + 1))
                 + "\",\"object\":\"" + (chat ? "chat.completion" : "text_completion") + "\",\"created\":"
                 + System.currentTimeMillis() / 1000 + ",\"model\":\"" + JsonText.escape(config.modelName())
-                + "\",\"choices\":[{\"index\":0," + (chat ? "\"message\":{\"role\":\"assistant\",\"content\":\"" + text
-                + "\"}" : "\"text\":\"" + text + "\"") + ",\"logprobs\":null,\"finish_reason\":\"" + r.finishReason()
+                + "\",\"choices\":[{\"index\":0," + (chat ? "\"message\":{\"role\":\"assistant\","
+                + message + "}" : "\"text\":\"" + text + "\"") + ",\"logprobs\":null,\"finish_reason\":\"" + r.finishReason()
                 + "\"}],\"usage\":" + Sse.usage(r.promptTokens(), generated) + "}";
         metrics.finished(r.finishReason());
         ex.send(200, JSON, body.getBytes(StandardCharsets.UTF_8));

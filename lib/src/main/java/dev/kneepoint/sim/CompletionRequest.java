@@ -16,16 +16,19 @@ import java.util.List;
  * @param stream whether to stream SSE
  * @param includeUsage {@code stream_options.include_usage}
  * @param continuousUsage vLLM {@code stream_options.continuous_usage_stats}
+ * @param tools the request's {@code tools} and {@code tool_choice} (chat only; {@link ToolChoice#NONE} otherwise)
  */
 record CompletionRequest(boolean chat, String model, long[] promptIds, Integer maxTokens, int minTokens,
-                         boolean ignoreEos, boolean stream, boolean includeUsage, boolean continuousUsage) {
+                         boolean ignoreEos, boolean stream, boolean includeUsage, boolean continuousUsage,
+                         ToolChoice tools) {
 
     /** Parses a request body; {@link IllegalArgumentException} with an OpenAI-style message when invalid. */
     static CompletionRequest parse(boolean chat, JsonNode root) {
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException("request body must be a JSON object");
         }
-        long[] ids = chat ? chatPrompt(root.get("messages")) : textPrompt(root.get("prompt"));
+        ToolChoice tools = chat ? ToolChoice.parse(root) : ToolChoice.NONE;
+        long[] ids = chat ? chatPrompt(root.get("messages"), tools) : textPrompt(root.get("prompt"));
         JsonNode n = root.get("n");
         if (n != null && !n.isNull() && n.asInt(1) != 1) {
             throw new IllegalArgumentException("the simulator supports only n = 1");
@@ -45,7 +48,7 @@ record CompletionRequest(boolean chat, String model, long[] promptIds, Integer m
         boolean continuous = so != null && so.path("continuous_usage_stats").asBoolean(false);
         String model = root.hasNonNull("model") ? root.get("model").asText() : null;
         return new CompletionRequest(chat, model, ids, maxTokens, min, root.path("ignore_eos").asBoolean(false),
-                root.path("stream").asBoolean(false), includeUsage, continuous);
+                root.path("stream").asBoolean(false), includeUsage, continuous, tools);
     }
 
     /** Chat messages as the template sees them. */
@@ -70,8 +73,13 @@ record CompletionRequest(boolean chat, String model, long[] promptIds, Integer m
         return out;
     }
 
-    private static long[] chatPrompt(JsonNode messages) {
-        return ChatTemplate.encode(messages(messages));
+    /** The messages' prompt, the tools' definitions first (as a chat template renders them), when there are any. */
+    static long[] chatPrompt(JsonNode messages, ToolChoice tools) {
+        List<ChatTemplate.Message> all = messages(messages);
+        if (tools.definitionsJson() != null) {
+            all.addFirst(new ChatTemplate.Message("tools", tools.definitionsJson()));
+        }
+        return ChatTemplate.encode(all);
     }
 
     /** Prompt ids of a text prompt: a string, or a list of token ids. */

@@ -142,11 +142,17 @@ final class EmitStream implements TokenSink {
         Sse sse = r.sse();
         int prompt = r.promptTokens();
         int split = -1;
-        if (!roleSent) {
-            sse.role(sb, usage(cr), prompt, 0);
+        if (r.function() != null) {
+            sse.toolCall(sb, r.callId(), r.function(), !roleSent, finished, r.textSeed(), sent, tokens, usage(cr),
+                    prompt, generated);
             roleSent = true;
+        } else {
+            if (!roleSent) {
+                sse.role(sb, usage(cr), prompt, 0);
+                roleSent = true;
+            }
+            sse.content(sb, r.textSeed(), sent, tokens, usage(cr), prompt, generated);
         }
-        sse.content(sb, r.textSeed(), sent, tokens, usage(cr), prompt, generated);
         sent = generated;
         if (pending != null && sent >= faultAt) {
             FaultKind kind = pending;

@@ -122,10 +122,13 @@ final class SimRouter implements MiniHttpServer.Handler {
         ex.send(200, JSON, JsonText.MAPPER.writeValueAsBytes(answer.apply(ids)));
     }
 
-    /** The ids {@code /tokenize} counts: of the chat template over {@code messages}, else of {@code prompt}. */
+    /**
+     * The ids {@code /tokenize} counts: of the chat template over {@code messages} (and {@code tools}, as vLLM's
+     * {@code /tokenize} takes them), else of {@code prompt}.
+     */
     private static long[] promptIds(JsonNode root) {
         if (root != null && root.has("messages")) {
-            return ChatTemplate.encode(CompletionRequest.messages(root.get("messages")));
+            return CompletionRequest.chatPrompt(root.get("messages"), ToolChoice.parse(root));
         }
         return CompletionRequest.textPrompt(root == null ? null : root.get("prompt"));
     }

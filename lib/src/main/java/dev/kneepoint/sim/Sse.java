@@ -52,6 +52,12 @@ final class Sse {
     private static final byte[] USAGE_CLOSE = ascii("}}\n\n");
     private static final byte[] EVENT_END = ascii("}\n\n");
     private static final byte[] DONE = ascii("data: [DONE]\n\n");
+    private static final byte[] CALL_OPEN = ascii("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,"
+            + "\"function\":{\"arguments\":\"");
+    /** What opens a call's arguments: the JSON object {@code {"query":"...}, escaped inside the arguments string. */
+    private static final byte[] ARGUMENTS_OPEN = ascii("{\\\"query\\\":\\\"");
+    private static final byte[] ARGUMENTS_CLOSE = ascii("\\\"}");
+    private static final byte[] CALL_CLOSE = ascii("\"}}]},\"logprobs\":null,\"finish_reason\":null}]");
     private static final byte[] MALFORMED = ascii("[{\"index\":0,\"delta\":{\"content\":\"\n\n");
 
     private final boolean chat;
@@ -96,6 +102,38 @@ final class Sse {
         }
         sb.append(chat ? CHAT_CLOSE : TEXT_CLOSE);
         usage(sb, usage, prompt, completion);
+    }
+
+    /**
+     * A tool-call chunk carrying output tokens {@code [from, from + n)} as arguments text ({@code {"query":" alpha
+     * beta"}} over the call): the call's first chunk also carries the role, the call's id, type and function name
+     * and opens the arguments; the last one closes them. Chat only.
+     */
+    void toolCall(ByteText sb, String callId, String function, boolean first, boolean last, long seed, int from, int n,
+                  int usage, int prompt, int completion) {
+        sb.append(head);
+        if (first) {
+            sb.append("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"index\":0,"
+                    + "\"id\":\"" + callId + "\",\"type\":\"function\",\"function\":{\"name\":\"" + JsonText.escape(function)
+                    + "\",\"arguments\":\"").append(ARGUMENTS_OPEN);
+        } else {
+            sb.append(CALL_OPEN);
+        }
+        for (int i = from; i < from + n; i++) {
+            sb.append(WORD_BYTES[word(seed, i)]);
+        }
+        if (last) {
+            sb.append(ARGUMENTS_CLOSE);
+        }
+        sb.append(CALL_CLOSE);
+        usage(sb, usage, prompt, completion);
+    }
+
+    /** The whole arguments text of a call carrying output tokens {@code [0, n)}, as JSON text (not escaped). */
+    static String arguments(long seed, int n) {
+        StringBuilder sb = new StringBuilder("{\"query\":\"");
+        appendWords(sb, seed, 0, n);
+        return sb.append("\"}").toString();
     }
 
     /** The finish chunk (empty delta / text). */

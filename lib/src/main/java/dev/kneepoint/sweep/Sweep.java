@@ -13,6 +13,7 @@ import dev.kneepoint.telemetry.Gpu;
 import dev.kneepoint.telemetry.Telemetry;
 import dev.kneepoint.workload.LengthDistribution;
 import dev.kneepoint.workload.Lengths;
+import dev.kneepoint.workload.ToolUse;
 import dev.kneepoint.workload.TraceWorkload;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -188,6 +189,15 @@ public final class Sweep {
      * {@code Workloads.multiTurn()}) runs as chat sessions with real history, one turn after the other.
      */
     public Sweep workload(Workload requests) { settings.workload = requests; return this; }
+
+    /**
+     * Offer the model these functions on every request ({@code tools} and {@code tool_choice}, whatever the
+     * workload): answers that call a tool are measured like text (METRICS.md "Tool calls"). Chat API only.
+     */
+    public Sweep tools(ToolUse tools) {
+        settings.tools = Objects.requireNonNull(tools, "tools");
+        return this;
+    }
 
     /**
      * Replays a request trace open loop (format: {@link dev.kneepoint.workload.Trace}): each line's request fires at

@@ -106,6 +106,10 @@ final class SweepChecks {
         if (s.telemetry.enabled()) {
             problems.addAll(s.telemetry.problems());
         }
+        if (s.tools != null && target.apiKind() != ApiKind.CHAT) {
+            problems.add("tools are offered in OpenAI chat requests only, and the target's API is "
+                    + target.apiKind().label() + ": use the chat API, or remove the tools");
+        }
         BackgroundStream background = background(s, problems);
         if ((s.sweepsRates() || s.searchesSlo()) && background != null && background.perStep()) {
             problems.add("background: per-step rates cannot follow a " + (s.searchesSlo() ? "SLO search" : "rate sweep")
@@ -203,7 +207,7 @@ final class SweepChecks {
         Duration warmup = mode instanceof Mode.Trace && !s.warmupSet ? Duration.ZERO : s.warmup;
         return new SweepSpec(s.name, target, mode,
                 new SweepSpec.Prompts(s.workload, lengths(s.inputLengths, s.inputTokens),
-                        lengths(s.outputLengths, s.outputTokens), s.ignoreEos, s.calibrate), s.seed,
+                        lengths(s.outputLengths, s.outputTokens), s.ignoreEos, s.calibrate, s.tools), s.seed,
                 new SweepSpec.Steps(s.stepDuration, warmup, s.pause, s.drainTimeout, s.maxRequestsPerStep, s.repeat,
                         s.resetPrefixCache),
                 s.slo, s.clientThresholds, s.stopFailureRate, s.stopP99Ms, background, s.telemetry,

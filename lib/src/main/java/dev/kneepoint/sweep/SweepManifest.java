@@ -71,6 +71,9 @@ final class SweepManifest {
                 ? Map.of("kind", "synthetic", "input_tokens", length(p.inputTokens()),
                         "output_tokens", length(p.outputTokens()), "ignore_eos", p.ignoreEos())
                 : p.workload() instanceof DescribedWorkload d ? d.describe() : Map.of("kind", p.workload().getClass().getName()));
+        if (p.tools() != null) {
+            m.put("tools", p.tools().describe());
+        }
         m.put("seed", spec.seed());
         Map<String, Object> cost = new LinkedHashMap<>();
         cost.put("gpus", spec.cost().gpus() > 0 ? spec.cost().gpus() : null);

@@ -12,6 +12,7 @@ import dev.kneepoint.sweep.SweepSpec.Mode;
 import dev.kneepoint.workload.LengthDistribution;
 import dev.kneepoint.workload.OutputControl;
 import dev.kneepoint.workload.SyntheticPrompts;
+import dev.kneepoint.workload.ToolUse;
 import dev.kneepoint.workload.TraceWorkload;
 import java.time.Duration;
 import java.util.List;
@@ -100,15 +101,24 @@ final class SweepPlan {
         };
     }
 
-    /** The user's workload, the calibrated synthetic prompts, or synthetic prompts of the spec's lengths and seed. */
+    /**
+     * The user's workload, the calibrated synthetic prompts, or synthetic prompts of the spec's lengths and seed;
+     * with the spec's tools on every request.
+     */
     static Workload workload(SweepSpec spec, Workload calibratedSynthetic) {
         SweepSpec.Prompts p = spec.prompts();
-        if (p.workload() != null) {
-            return p.workload();
-        }
-        if (calibratedSynthetic != null) {
-            return calibratedSynthetic;
-        }
+        return withTools(spec, p.workload() != null ? p.workload()
+                : calibratedSynthetic != null ? calibratedSynthetic : synthetic(spec));
+    }
+
+    /** {@code workload} with the spec's tools on every request; itself when the spec has none. */
+    static Workload withTools(SweepSpec spec, Workload workload) {
+        ToolUse tools = spec.prompts().tools();
+        return tools == null ? workload : tools.applyTo(workload);
+    }
+
+    private static Workload synthetic(SweepSpec spec) {
+        SweepSpec.Prompts p = spec.prompts();
         SyntheticPrompts prompts = new SyntheticPrompts(spec.seed());
         Map<String, Object> extra = p.ignoreEos() ? Map.of("ignore_eos", true) : Map.of();
         LengthDistribution in = p.inputTokens();

@@ -8,6 +8,7 @@ import dev.kneepoint.metrics.ClientThresholds;
 import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.request.Workload;
 import dev.kneepoint.telemetry.Telemetry;
+import dev.kneepoint.workload.ToolUse;
 import dev.kneepoint.workload.TraceWorkload;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,6 +46,8 @@ final class SweepSettings {
     boolean ignoreEos = true;
     Calibrate calibrate = SweepDefaults.CALIBRATE;
     Workload workload;
+    /** Tools offered on every request, or null. */
+    ToolUse tools;
     Duration stepDuration = SweepDefaults.STEP_DURATION;
     Duration warmup = SweepDefaults.WARMUP;
     boolean stepDurationSet;

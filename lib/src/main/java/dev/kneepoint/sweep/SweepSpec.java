@@ -9,6 +9,7 @@ import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.request.Workload;
 import dev.kneepoint.telemetry.Telemetry;
 import dev.kneepoint.workload.LengthDistribution;
+import dev.kneepoint.workload.ToolUse;
 import dev.kneepoint.workload.TraceWorkload;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -138,10 +139,11 @@ public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts pro
     /**
      * What each request asks for: the user's {@code workload}, or (null) synthetic prompts of {@code inputTokens}
      * and {@code outputTokens}; {@code ignoreEos} asks for the exact output length; {@code calibrate} cuts synthetic
-     * and trace prompts to the server's token count, measured before the first step.
+     * and trace prompts to the server's token count, measured before the first step; {@code tools} (null: none)
+     * are offered on every request.
      */
     public record Prompts(Workload workload, LengthDistribution inputTokens, LengthDistribution outputTokens,
-                          boolean ignoreEos, Calibrate calibrate) {
+                          boolean ignoreEos, Calibrate calibrate, ToolUse tools) {
     }
 
     /**

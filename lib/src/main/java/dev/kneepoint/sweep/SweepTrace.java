@@ -84,7 +84,8 @@ final class SweepTrace {
                     : Duration.ofNanos(Math.max(1, plan.traceSpanNanos() + TAIL_NANOS - warm.toNanos()));
             // Each step of a ladder its own text (salt + k): no step finds the previous one's prompts in the cache.
             TraceWorkload stepWorkload = k == 0 ? w : w.withSalt(w.salt() + k);
-            OpenLoopStep.Builder b = SweepPlan.openStepBuilder(spec, mode.cap()).arrival(plan).workload(stepWorkload)
+            OpenLoopStep.Builder b = SweepPlan.openStepBuilder(spec, mode.cap()).arrival(plan)
+                    .workload(SweepPlan.withTools(spec, stepWorkload))
                     .warmup(warm).duration(duration);
             if (!mode.ratesRps().isEmpty()) {
                 b.label("rate=" + plain(mode.ratesRps().get(k)));

@@ -42,6 +42,17 @@ class WorkloadLineTest {
     }
 
     @Test
+    void toolsOfferedAreNamedWithTheirChoice() throws Exception {
+        String manifest = """
+                {"config": {"mode": "open", "workload": {"kind": "synthetic", "input_tokens": 64, "output_tokens": 8},
+                 "tools": {"source": "builtin", "functions": ["a", "b"], "tool_choice": "required"}}}
+                """;
+        assertThat(WorkloadLine.of(JSON.readTree(manifest))).isEqualTo("Workload: synthetic prompts of 64 words and "
+                + "answers of 8 tokens; offering 2 tools (builtin, tool_choice required; their definitions are part of "
+                + "every prompt); open loop.");
+    }
+
+    @Test
     void theServerLineSaysWhatTheServerSaidAndTheUsersLabels() throws Exception {
         String manifest = """
                 {"config": {"server": {"engine": "llamacpp", "version": "b6000-abc", "model": "/m/smollm2.gguf",
