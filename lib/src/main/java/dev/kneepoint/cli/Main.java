@@ -24,7 +24,8 @@ public final class Main implements Runnable {
     static CommandLine commandLine() {
         CommandLine cl = withConverters(new Main());
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            if (e instanceof IllegalArgumentException || e instanceof java.io.UncheckedIOException) {
+            if (e instanceof IllegalArgumentException || e instanceof java.io.UncheckedIOException
+                    || e instanceof dev.kneepoint.workload.DatasetException) {
                 cmd.getErr().println("kneepoint: " + e.getMessage());
                 return ExitCodes.BAD_INPUT;
             }

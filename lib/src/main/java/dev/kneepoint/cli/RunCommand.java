@@ -70,6 +70,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     ToolOptions tools;
 
+    @Mixin
+    DatasetOptions dataset;
+
     @Option(names = "--no-ignore-eos", description = "Do not send ignore_eos (outputs may end early)")
     boolean noIgnoreEos;
 
@@ -178,6 +181,7 @@ final class RunCommand implements Callable<Integer> {
         }
         arrival.applyTo(sweep);
         lengths.applyTo(sweep);
+        dataset.applyTo(sweep, lengths.outputTokens, !noIgnoreEos, arrival.seed, System.err);
         tools.applyTo(sweep);
         output.applyTo(sweep);
         slo.applyTo(sweep);

@@ -36,6 +36,11 @@ final class WorkloadLine {
                     + (estimate ? " (token counts estimated: the server has no tokenizer endpoint)" : "")
                     + " and answers of " + length(w.path("output_tokens")) + " tokens"
                     + (w.path("ignore_eos").asBoolean(false) ? " (ignore_eos)" : ""));
+        } else if ("dataset".equals(w.path("kind").asText())) {
+            parts.add("requests from the dataset " + w.path("file").asText("?") + " (" + w.path("records").asInt()
+                    + " records" + (w.has("repeats_salted")
+                            ? w.path("repeats_salted").asBoolean() ? ", repeats salted" : ", repeats unsalted" : "")
+                    + ")");
         } else if (w.isObject()) {
             parts.add(w.path("kind").asText("workload") + " workload");
         }

@@ -84,8 +84,7 @@ final class SweepPlan {
 
     /** How generated prompts ask for their output length: exact ({@code ignore_eos}) unless the sweep says not. */
     static OutputControl outputControl(SweepSpec.Prompts prompts) {
-        return prompts.ignoreEos() ? OutputControl.exact(OutputControl.Server.VLLM)
-                : OutputControl.upTo(OutputControl.Server.GENERIC);
+        return OutputControl.forIgnoreEos(prompts.ignoreEos());
     }
 
     /** How generated prompts are counted and sent for the target: as chat messages or a plain prompt. */

@@ -23,7 +23,11 @@ import java.util.Map;
  * file is scanned once when built (every line parsed, every malformed one reported with its line
  * number) and only the byte offset of each record is kept; {@code next(i)} reads record
  * {@code order(i mod n)} from disk. Records cycle deterministically; an optional shuffle permutes
- * records within windows of {@code w} records, seeded, differently each cycle.
+ * records within windows of {@code w} records, seeded, differently each cycle. The first pass sends the records as
+ * they are; each repeat (request {@code i >= n}) is salted by default: its first message after any system prompt
+ * starts with a short text of the run's salt and the cycle, so a repeat does not find the first pass's prompt in the
+ * server's prefix cache and measure a warm cache as if it were the workload ({@link Builder#noSalt()} sends repeats
+ * unchanged).
  * Data only: nothing in a dataset is executed. Thread-safe; {@link #close()} releases the file.
  */
 public final class DatasetWorkload implements DescribedWorkload, AutoCloseable {
@@ -37,9 +41,12 @@ public final class DatasetWorkload implements DescribedWorkload, AutoCloseable {
     private final List<Integer> outputLengths;
     private final LengthDistribution defaultOutput;
     private final OutputControl control;
+    private final Format format;
     private final int window;
     private final long seed;
     private final String tag;
+    /** The repeats' salt; 0: repeats go unchanged. */
+    private final long salt;
     private final Object lock = new Object();
     private RandomAccessFile raf;
 
@@ -52,9 +59,11 @@ public final class DatasetWorkload implements DescribedWorkload, AutoCloseable {
         this.outputLengths = List.copyOf(s.outputLengths);
         this.defaultOutput = b.output;
         this.control = b.control;
+        this.format = b.format;
         this.window = b.window;
         this.seed = b.seed;
         this.tag = b.tag;
+        this.salt = b.salt != null ? b.salt : Salt.fresh();
     }
 
     /** Records in the file. */
@@ -105,10 +114,34 @@ public final class DatasetWorkload implements DescribedWorkload, AutoCloseable {
         DatasetRecord r = read(recordOf(index));
         int out = r.outputTokens() > 0 ? r.outputTokens() : defaultOutput.sample(seed, index);
         OutputControl.Fields f = control.fields(out);
-        List<RequestSpec.ChatMessage> msgs = r.messages();
+        List<RequestSpec.ChatMessage> msgs = salted(r.messages(), index / size());
         String prompt = msgs.get(msgs.size() - 1).content();
         return new RequestSpec(prompt, msgs.size() > 1 ? msgs : List.of(), f.maxTokens(), r.promptTokens(),
                 f.extraBody(), r.tag() != null ? r.tag() : tag);
+    }
+
+    /**
+     * {@code msgs} of a request of cycle {@code cycle}: unchanged in the first pass, else its first message after any
+     * system messages salted.
+     */
+    private List<RequestSpec.ChatMessage> salted(List<RequestSpec.ChatMessage> msgs, long cycle) {
+        if (cycle == 0 || salt == 0) {
+            return msgs;
+        }
+        List<RequestSpec.ChatMessage> out = new ArrayList<>(msgs);
+        int k = 0;
+        while (k < out.size() - 1 && out.get(k).role().equals("system")) {
+            k++; // a system prompt shared by the records stays shared, as it would be in production
+        }
+        RequestSpec.ChatMessage first = out.get(k);
+        String mark = "(" + Long.toHexString(LengthDistribution.mix(salt, cycle)) + ") ";
+        out.set(k, new RequestSpec.ChatMessage(first.role(), mark + first.content()));
+        return out;
+    }
+
+    /** True when repeats of the records are salted (the default). */
+    public boolean salted() {
+        return salt != 0;
     }
 
     private DatasetRecord read(int k) {
@@ -154,6 +187,11 @@ public final class DatasetWorkload implements DescribedWorkload, AutoCloseable {
         m.put("shuffle_window", window);
         m.put("seed", seed);
         m.put("tag", tag);
+        m.put("format", format.label());
+        m.put("repeats_salted", salt != 0);
+        if (salt != 0) {
+            m.put("salt", Long.toUnsignedString(salt, 16));
+        }
         return m;
     }
 
@@ -166,8 +204,45 @@ public final class DatasetWorkload implements DescribedWorkload, AutoCloseable {
                         List<Integer> outputLengths) {
     }
 
+    /**
+     * The shape every line must have: {@code ANY} takes each of the three ({@link Workloads#dataset(Path)}); the others
+     * require theirs, so a file of another shape is refused with its first lines rather than read as something else.
+     */
+    public enum Format {
+        ANY(null), OPENAI("messages"), SHAREGPT("conversations"), PROMPTS("prompt");
+
+        private final String field;
+
+        Format(String field) {
+            this.field = field;
+        }
+
+        /** The format's name on the command line: {@code any}, {@code openai}, {@code sharegpt}, {@code prompts}. */
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** The format named {@code label}, or an error listing the names. */
+        public static Format parse(String label) {
+            for (Format f : values()) {
+                if (f.label().equals(label.strip().toLowerCase(java.util.Locale.ROOT))) {
+                    return f;
+                }
+            }
+            throw new IllegalArgumentException("dataset format must be any, openai, sharegpt or prompts, got '"
+                    + label + "'");
+        }
+
+        void check(com.fasterxml.jackson.databind.JsonNode n) {
+            if (field != null && n.isObject() && !n.has(field)) {
+                throw new IllegalArgumentException("no '" + field + "' field, which the " + label() + " format needs"
+                        + " (a line of another shape: give its format, or any)");
+            }
+        }
+    }
+
     /** Reads the file once, line by line, keeping offsets of good records and every problem. */
-    private static Scan scan(Path file) {
+    private static Scan scan(Path file, Format format) {
         long[] off = new long[1024];
         int[] len = new int[1024];
         long[] lines = new long[1024];
@@ -193,7 +268,9 @@ public final class DatasetWorkload implements DescribedWorkload, AutoCloseable {
                         String text = new String(bytes, StandardCharsets.UTF_8);
                         if (!text.isBlank()) {
                             try {
-                                DatasetRecord r = DatasetRecord.parse(MAPPER.readTree(bytes));
+                                com.fasterxml.jackson.databind.JsonNode node = MAPPER.readTree(bytes);
+                                format.check(node);
+                                DatasetRecord r = DatasetRecord.parse(node);
                                 if (r.outputTokens() > 0) {
                                     outs.add(r.outputTokens());
                                 }
@@ -243,6 +320,8 @@ public final class DatasetWorkload implements DescribedWorkload, AutoCloseable {
         private long seed = 42;
         private String tag = "dataset";
         private boolean lenient;
+        private Format format = Format.ANY;
+        private Long salt;
 
         Builder(Path file) {
             this.file = file;
@@ -260,6 +339,15 @@ public final class DatasetWorkload implements DescribedWorkload, AutoCloseable {
 
         /** Tag for records without their own {@code tag} (default {@code dataset}). */
         public Builder tag(String t) { this.tag = t; return this; }
+
+        /** Require every line to have this shape (default {@link Format#ANY}). */
+        public Builder format(Format f) { this.format = java.util.Objects.requireNonNull(f, "format"); return this; }
+
+        /** Fix the repeats' salt (default: fresh per build, so no run finds another's repeats in a warm cache). */
+        public Builder salt(long s) { this.salt = s; return this; }
+
+        /** Send repeats of the records unchanged: after the first pass they may hit a warm prefix cache. */
+        public Builder noSalt() { this.salt = 0L; return this; }
 
         /** Skip malformed lines instead of failing; they are listed in {@link DatasetWorkload#skipped()}. */
         public Builder lenient() { this.lenient = true; return this; }
@@ -279,7 +367,7 @@ public final class DatasetWorkload implements DescribedWorkload, AutoCloseable {
             if (window < 1) p.add("shuffle window must be >= 1, got " + window);
             if (tag == null || tag.isBlank()) p.add("tag must not be blank");
             p.throwListIfAny("dataset workload", " - ");
-            Scan s = scan(file);
+            Scan s = scan(file, format);
             if (!s.problems().isEmpty() && !lenient) {
                 throw new DatasetException(file, s.problems());
             }

@@ -55,6 +55,14 @@ public record OutputControl(Server server, boolean exact) {
         return new OutputControl(server, false);
     }
 
+    /**
+     * What a sweep sends unless told otherwise: the exact length ({@code ignore_eos}, understood by vLLM, SGLang and
+     * llama.cpp) when {@code ignoreEos}, else an upper bound any server takes.
+     */
+    public static OutputControl forIgnoreEos(boolean ignoreEos) {
+        return ignoreEos ? exact(Server.VLLM) : upTo(Server.GENERIC);
+    }
+
     /** True when this server kind can be made to produce exactly the requested length. */
     public boolean canForceLength() {
         return server != Server.OPENAI && server != Server.GENERIC;

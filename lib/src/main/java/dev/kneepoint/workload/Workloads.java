@@ -45,7 +45,7 @@ public final class Workloads {
      * Requests from a JSONL file. Each line is one JSON object: OpenAI chat ({@code messages}),
      * ShareGPT ({@code conversations}) or plain ({@code prompt}, optional {@code system}), with optional
      * {@code output_tokens}, {@code prompt_tokens} and {@code tag}. Malformed lines fail the build
-     * with their line numbers.
+     * with their line numbers. Records cycle; each repeat is salted (see {@link DatasetWorkload}).
      */
     public static DatasetWorkload.Builder dataset(Path jsonl) {
         return new DatasetWorkload.Builder(jsonl);

@@ -47,9 +47,47 @@ class DatasetWorkloadTest {
             assertThat(c.prompt()).isEqualTo("plain é");
             assertThat(c.messages()).isEmpty();
             assertThat(c.requestedPromptTokens()).isEqualTo(12);
-            assertThat(w.next(3)).isEqualTo(a); // cycles
+            assertThat(w.next(3).maxTokens()).isEqualTo(7); // cycles (salted: see below)
             assertThat(w.outputLengths().describe()).contains("n=2");
         }
+        try (DatasetWorkload w = Workloads.dataset(f).outputTokens(Lengths.fixed(99)).noSalt().build()) {
+            assertThat(w.next(3)).isEqualTo(w.next(0)); // unsalted repeats are the records as they are
+            assertThat(w.describe()).containsEntry("repeats_salted", false).doesNotContainKey("salt");
+        }
+    }
+
+    @Test
+    void repeatsAreSaltedAfterTheSystemPromptAndTheFirstPassIsTheFileAsItIs() throws Exception {
+        Path f = write(
+                "{\"messages\":[{\"role\":\"system\",\"content\":\"be brief\"},{\"role\":\"user\",\"content\":\"hi\"}]}",
+                "{\"prompt\":\"plain\"}");
+        try (DatasetWorkload w = Workloads.dataset(f).salt(7).build();
+             DatasetWorkload again = Workloads.dataset(f).salt(7).build();
+             DatasetWorkload other = Workloads.dataset(f).build()) {
+            assertThat(w.next(0).messages()).extracting(RequestSpec.ChatMessage::content).containsExactly("be brief", "hi");
+            assertThat(w.next(1).prompt()).isEqualTo("plain");
+            RequestSpec second = w.next(2); // record 0 again
+            assertThat(second.messages().get(0).content()).isEqualTo("be brief"); // a shared system prompt stays shared
+            assertThat(second.messages().get(1).content()).endsWith(" hi").isNotEqualTo("hi");
+            RequestSpec third = w.next(4);
+            assertThat(third.messages().get(1).content()).endsWith(" hi")
+                    .isNotEqualTo(second.messages().get(1).content()); // each repeat its own salt
+            assertThat(w.next(3).prompt()).endsWith(" plain").isNotEqualTo("plain");
+            assertThat(again.next(2)).isEqualTo(second); // the same salt: the same requests
+            assertThat(other.next(2)).isNotEqualTo(second); // a fresh salt per build
+            assertThat(w.describe()).containsEntry("repeats_salted", true).containsEntry("salt", "7");
+        }
+    }
+
+    @Test
+    void aRequiredFormatRefusesLinesOfAnotherShapeWithTheirNumbers() throws Exception {
+        Path f = write("{\"prompt\":\"a\"}", "{\"messages\":[{\"role\":\"user\",\"content\":\"b\"}]}");
+        assertThatThrownBy(() -> Workloads.dataset(f).format(DatasetWorkload.Format.OPENAI).build())
+                .hasMessageContaining("line 1").hasMessageContaining("no 'messages' field, which the openai format needs");
+        try (DatasetWorkload w = Workloads.dataset(f).format(DatasetWorkload.Format.parse("any")).build()) {
+            assertThat(w.size()).isEqualTo(2);
+        }
+        assertThatThrownBy(() -> DatasetWorkload.Format.parse("csv")).hasMessageContaining("openai, sharegpt or prompts");
     }
 
     @Test
