@@ -9,7 +9,7 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * The synthetic requests' lengths: prompt words (the server's tokens with {@code --calibrate}) and the output asked
- * for, each fixed or a distribution drawn per request ({@link Lengths#parse}). Defaults: the sweep's
+ * for, each fixed or a distribution drawn per request ({@link Lengths#parse}), and a prefix they share. Defaults: the sweep's
  * ({@link dev.kneepoint.sweep.SweepDefaults#INPUT_TOKENS}, {@link dev.kneepoint.sweep.SweepDefaults#OUTPUT_TOKENS}),
  * or a command's own ({@link OptionDefaults.Own}: {@code demo}'s).
  */
@@ -26,8 +26,23 @@ final class LengthOptions {
                     + "(default: ${DEFAULT-VALUE})")
     LengthDistribution outputTokens;
 
-    /** {@code sweep} with these lengths; returns it. */
+    @Option(names = "--shared-prefix", paramLabel = "TOKENS", description = "The synthetic prompts share a prefix of "
+            + "this length (a system prompt, a RAG context) within --prefixes groups; --input-tokens stays the whole "
+            + "prompt, prefix included")
+    Integer sharedPrefix;
+
+    @Option(names = "--prefixes", paramLabel = "N", description = "How many different shared prefixes with "
+            + "--shared-prefix: request i shares group i mod N's (default: 1)")
+    Integer prefixes;
+
+    /** {@code sweep} with these lengths and shared prefix; returns it. */
     Sweep applyTo(Sweep sweep) {
+        if (sharedPrefix == null && prefixes != null) {
+            throw new IllegalArgumentException("--prefixes applies with --shared-prefix only: add --shared-prefix TOKENS");
+        }
+        if (sharedPrefix != null) {
+            sweep.sharedPrefix(sharedPrefix, prefixes == null ? 1 : prefixes);
+        }
         return sweep.inputTokens(inputTokens).outputTokens(outputTokens);
     }
 

@@ -28,12 +28,13 @@ final class WorkloadLine {
                     + ", model " + t.path("model").asText("?"));
         }
         JsonNode w = c.path("workload");
-        if ("synthetic".equals(w.path("kind").asText())) {
+        if ("synthetic".equals(w.path("kind").asText()) || "shared_prefix".equals(w.path("kind").asText())) {
             String calibration = c.path("prompt_calibration").asText("");
             boolean estimate = calibration.startsWith("estimate");
             boolean words = calibration.isEmpty() || calibration.startsWith("off") || estimate;
             parts.add("synthetic prompts of " + length(w.path("input_tokens")) + (words ? " words" : " tokens")
                     + (estimate ? " (token counts estimated: the server has no tokenizer endpoint)" : "")
+                    + sharedPrefix(w, words ? " words" : " tokens")
                     + " and answers of " + length(w.path("output_tokens")) + " tokens"
                     + (w.path("ignore_eos").asBoolean(false) ? " (ignore_eos)" : ""));
         } else if ("dataset".equals(w.path("kind").asText())) {
@@ -61,6 +62,14 @@ final class WorkloadLine {
             parts.add(c.path("mode").asText() + " loop");
         }
         return parts;
+    }
+
+    /** {@code ", each sharing a prefix of P tokens with its group (G groups)"}, or "" without a shared prefix. */
+    private static String sharedPrefix(JsonNode w, String unit) {
+        int tokens = w.path("prefix_tokens").asInt(0);
+        int groups = w.path("prefix_groups").asInt(1);
+        return tokens <= 0 ? "" : ", each sharing a prefix of " + tokens + unit + " with its group (" + groups
+                + (groups == 1 ? " group)" : " groups)");
     }
 
     /**

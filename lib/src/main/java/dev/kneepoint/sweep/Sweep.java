@@ -169,6 +169,16 @@ public final class Sweep {
         return this;
     }
 
+    /**
+     * The synthetic prompts share a prefix of {@code tokens} tokens within {@code groups} groups (request {@code i} in
+     * group {@code i mod groups}): system prompts or RAG contexts that a server's prefix cache can reuse.
+     * {@link #inputTokens} stays the whole prompt, prefix included; 0 tokens: no shared prefix (the default).
+     */
+    public Sweep sharedPrefix(int tokens, int groups) {
+        settings.sharedPrefix = new SweepSpec.SharedPrefix(tokens, groups);
+        return this;
+    }
+
     /** Send {@code ignore_eos: true} so every answer has exactly the output budget (default true). */
     public Sweep ignoreEos(boolean on) { settings.ignoreEos = on; return this; }
 

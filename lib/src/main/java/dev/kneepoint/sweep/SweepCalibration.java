@@ -39,11 +39,18 @@ final class SweepCalibration {
         return c;
     }
 
-    /** The synthetic prompts of the spec's lengths and seed, cut to the server's tokens with {@code c}. */
+    /**
+     * The synthetic prompts of the spec's lengths, shared prefix and seed, cut to the server's tokens with {@code c}
+     * (null: words of the synthetic vocabulary, uncut).
+     */
     static SyntheticWorkload synthetic(SweepSpec spec, Calibration c) {
         SweepSpec.Prompts p = spec.prompts();
-        return Workloads.synthetic().inputTokens(p.inputTokens()).outputTokens(p.outputTokens())
+        SyntheticWorkload.Builder b = Workloads.synthetic().inputTokens(p.inputTokens()).outputTokens(p.outputTokens())
                 .output(SweepPlan.outputControl(p)).api(SweepPlan.promptApi(spec.target()))
-                .calibrator(c.calibrator()).seed(spec.seed()).warmCache().tag("default").build();
+                .seed(spec.seed()).warmCache().tag("default");
+        if (p.sharedPrefix() != null) {
+            b.sharedPrefix(p.sharedPrefix().tokens(), p.sharedPrefix().groups());
+        }
+        return (c == null ? b : b.calibrator(c.calibrator())).build();
     }
 }

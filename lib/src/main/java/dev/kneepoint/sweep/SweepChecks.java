@@ -42,6 +42,27 @@ final class SweepChecks {
         }
     }
 
+    /** The shared prefix's settings: sizes that make sense, synthetic prompts to share it, room for the rest. */
+    private static void checkSharedPrefix(SweepSettings s, List<String> problems) {
+        SweepSpec.SharedPrefix p = s.sharedPrefix;
+        if (p == null || p.tokens() == 0) {
+            return;
+        }
+        if (p.tokens() < 0 || p.groups() < 1) {
+            problems.add("sharedPrefix takes tokens >= 0 and groups >= 1, got " + p.tokens() + " and " + p.groups());
+        }
+        if (s.workload != null || s.replaysTrace()) {
+            problems.add("sharedPrefix applies to the synthetic prompts: " + (s.workload != null
+                    ? "build the prefix into your own workload (Workloads.sharedPrefix(...))" : "a trace's hash_ids say "
+                    + "which prompts share blocks") + ", and drop sharedPrefix");
+        }
+        double mean = s.inputLengths != null ? s.inputLengths.mean() : s.inputTokens;
+        if (mean < p.tokens() + 1) {
+            problems.add("inputTokens (mean " + mean + ") must exceed the shared prefix (" + p.tokens()
+                    + " tokens): inputTokens is the whole prompt, prefix included");
+        }
+    }
+
     /** Checks the builder's settings and makes its spec; reads nothing but them, writes nothing back. */
     static Checked check(Sweep sweep) {
         SweepSettings s = sweep.settings;
@@ -79,6 +100,7 @@ final class SweepChecks {
         if (s.workload == null && s.inputLengths == null && s.inputTokens < 1) {
             problems.add("inputTokens must be >= 1, got " + s.inputTokens);
         }
+        checkSharedPrefix(s, problems);
         if (s.workload == null && s.outputLengths == null && s.outputTokens < 1) {
             problems.add("outputTokens must be >= 1, got " + s.outputTokens);
         }
@@ -207,7 +229,8 @@ final class SweepChecks {
         Duration warmup = mode instanceof Mode.Trace && !s.warmupSet ? Duration.ZERO : s.warmup;
         return new SweepSpec(s.name, target, mode,
                 new SweepSpec.Prompts(s.workload, lengths(s.inputLengths, s.inputTokens),
-                        lengths(s.outputLengths, s.outputTokens), s.ignoreEos, s.calibrate, s.tools), s.seed,
+                        lengths(s.outputLengths, s.outputTokens), s.ignoreEos, s.calibrate, s.tools,
+                        s.sharedPrefix == null || s.sharedPrefix.tokens() == 0 ? null : s.sharedPrefix), s.seed,
                 new SweepSpec.Steps(s.stepDuration, warmup, s.pause, s.drainTimeout, s.maxRequestsPerStep, s.repeat,
                         s.resetPrefixCache),
                 s.slo, s.clientThresholds, s.stopFailureRate, s.stopP99Ms, background, s.telemetry,

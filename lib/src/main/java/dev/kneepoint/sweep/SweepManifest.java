@@ -68,8 +68,7 @@ final class SweepManifest {
         SweepSpec.Prompts p = spec.prompts();
         m.put("workload", in.calibratedSynthetic() != null ? calibrated(in.calibratedSynthetic().describe(), p)
                 : p.workload() == null
-                ? Map.of("kind", "synthetic", "input_tokens", length(p.inputTokens()),
-                        "output_tokens", length(p.outputTokens()), "ignore_eos", p.ignoreEos())
+                ? synthetic(p)
                 : p.workload() instanceof DescribedWorkload d ? d.describe() : Map.of("kind", p.workload().getClass().getName()));
         if (p.tools() != null) {
             m.put("tools", p.tools().describe());
@@ -103,6 +102,20 @@ final class SweepManifest {
     }
 
     /** The calibrated prompts' description, its lengths written as an uncalibrated sweep's are. */
+    /** The uncalibrated synthetic prompts: their lengths, output setting and shared prefix. */
+    private static Map<String, Object> synthetic(SweepSpec.Prompts p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", p.sharedPrefix() != null ? "shared_prefix" : "synthetic"); // as SyntheticWorkload says
+        m.put("input_tokens", length(p.inputTokens()));
+        m.put("output_tokens", length(p.outputTokens()));
+        m.put("ignore_eos", p.ignoreEos());
+        if (p.sharedPrefix() != null) {
+            m.put("prefix_tokens", p.sharedPrefix().tokens());
+            m.put("prefix_groups", p.sharedPrefix().groups());
+        }
+        return m;
+    }
+
     private static Map<String, Object> calibrated(Map<String, Object> described, SweepSpec.Prompts p) {
         Map<String, Object> m = new LinkedHashMap<>(described);
         m.put("input_tokens", length(p.inputTokens()));

@@ -118,6 +118,9 @@ final class SweepPlan {
 
     private static Workload synthetic(SweepSpec spec) {
         SweepSpec.Prompts p = spec.prompts();
+        if (p.sharedPrefix() != null) {
+            return SweepCalibration.synthetic(spec, null);
+        }
         SyntheticPrompts prompts = new SyntheticPrompts(spec.seed());
         Map<String, Object> extra = p.ignoreEos() ? Map.of("ignore_eos", true) : Map.of();
         LengthDistribution in = p.inputTokens();

@@ -46,6 +46,8 @@ final class SweepSettings {
     boolean ignoreEos = true;
     Calibrate calibrate = SweepDefaults.CALIBRATE;
     Workload workload;
+    /** The synthetic prompts' shared prefix, or null. */
+    SweepSpec.SharedPrefix sharedPrefix;
     /** Tools offered on every request, or null. */
     ToolUse tools;
     Duration stepDuration = SweepDefaults.STEP_DURATION;

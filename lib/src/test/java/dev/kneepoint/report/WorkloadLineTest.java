@@ -42,6 +42,21 @@ class WorkloadLineTest {
     }
 
     @Test
+    void aSharedPrefixAndADatasetAreNamed() throws Exception {
+        String manifest = """
+                {"config": {"mode": "open", "workload": {"kind": "shared_prefix", "input_tokens": 512, "output_tokens": 8,
+                 "prefix_tokens": 256, "prefix_groups": 4}, "prompt_calibration": "exact: server: /tokenize"}}
+                """;
+        assertThat(WorkloadLine.of(JSON.readTree(manifest))).isEqualTo("Workload: synthetic prompts of 512 tokens, each "
+                + "sharing a prefix of 256 tokens with its group (4 groups) and answers of 8 tokens; open loop.");
+        String dataset = """
+                {"config": {"workload": {"kind": "dataset", "file": "d.jsonl", "records": 3, "repeats_salted": true}}}
+                """;
+        assertThat(WorkloadLine.of(JSON.readTree(dataset)))
+                .isEqualTo("Workload: requests from the dataset d.jsonl (3 records, repeats salted).");
+    }
+
+    @Test
     void toolsOfferedAreNamedWithTheirChoice() throws Exception {
         String manifest = """
                 {"config": {"mode": "open", "workload": {"kind": "synthetic", "input_tokens": 64, "output_tokens": 8},
