@@ -51,7 +51,7 @@ final class DatasetOptions {
             }
             return sweep;
         }
-        for (String o : new String[] {"--input-tokens", "--shared-prefix", "--calibrate", "--trace"}) {
+        for (String o : new String[] {"--input-tokens", "--shared-prefix", "--multi-turn", "--calibrate", "--trace"}) {
             if (command.commandLine().getParseResult().hasMatchedOption(o)) {
                 throw new IllegalArgumentException(o + " does not apply to --dataset: the dataset's records are the "
                         + "prompts, sent as they are; remove " + o);

@@ -9,7 +9,7 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * The synthetic requests' lengths: prompt words (the server's tokens with {@code --calibrate}) and the output asked
- * for, each fixed or a distribution drawn per request ({@link Lengths#parse}), and a prefix they share. Defaults: the sweep's
+ * for, each fixed or a distribution drawn per request ({@link Lengths#parse}), and a prefix they share or the turns of their sessions. Defaults: the sweep's
  * ({@link dev.kneepoint.sweep.SweepDefaults#INPUT_TOKENS}, {@link dev.kneepoint.sweep.SweepDefaults#OUTPUT_TOKENS}),
  * or a command's own ({@link OptionDefaults.Own}: {@code demo}'s).
  */
@@ -35,8 +35,16 @@ final class LengthOptions {
             + "--shared-prefix: request i shares group i mod N's (default: 1)")
     Integer prefixes;
 
-    /** {@code sweep} with these lengths and shared prefix; returns it. */
+    @Option(names = "--multi-turn", paramLabel = "TURNS", description = "The synthetic prompts become chat sessions "
+            + "of this many turns: each turn a new user message of --input-tokens on top of the session's real history, "
+            + "sent when the previous answer ended (default: 1, single requests)")
+    Integer turns;
+
+    /** {@code sweep} with these lengths, shared prefix and turns; returns it. */
     Sweep applyTo(Sweep sweep) {
+        if (turns != null) {
+            sweep.multiTurn(turns);
+        }
         if (sharedPrefix == null && prefixes != null) {
             throw new IllegalArgumentException("--prefixes applies with --shared-prefix only: add --shared-prefix TOKENS");
         }

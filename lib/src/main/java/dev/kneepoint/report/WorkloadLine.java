@@ -37,6 +37,10 @@ final class WorkloadLine {
                     + sharedPrefix(w, words ? " words" : " tokens")
                     + " and answers of " + length(w.path("output_tokens")) + " tokens"
                     + (w.path("ignore_eos").asBoolean(false) ? " (ignore_eos)" : ""));
+        } else if ("multi_turn".equals(w.path("kind").asText())) {
+            parts.add("chat sessions of " + w.path("turns").asInt() + " turns, each turn a new user message of "
+                    + length(w.has("input_tokens") ? w.path("input_tokens") : w.path("user_tokens"))
+                    + " tokens on the session's history, answers of " + length(w.path("output_tokens")) + " tokens");
         } else if ("dataset".equals(w.path("kind").asText())) {
             parts.add("requests from the dataset " + w.path("file").asText("?") + " (" + w.path("records").asInt()
                     + " records" + (w.has("repeats_salted")

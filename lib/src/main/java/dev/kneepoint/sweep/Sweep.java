@@ -179,6 +179,16 @@ public final class Sweep {
         return this;
     }
 
+    /**
+     * The synthetic prompts become chat sessions of {@code turns} turns ({@code Workloads.multiTurn()}): each turn a
+     * new user message of {@link #inputTokens} tokens on top of the session's real history, sent when the previous
+     * answer ended; the answers are {@link #outputTokens} long. 1: single requests (the default).
+     */
+    public Sweep multiTurn(int turns) {
+        settings.turns = turns;
+        return this;
+    }
+
     /** Send {@code ignore_eos: true} so every answer has exactly the output budget (default true). */
     public Sweep ignoreEos(boolean on) { settings.ignoreEos = on; return this; }
 

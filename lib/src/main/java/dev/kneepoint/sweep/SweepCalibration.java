@@ -2,6 +2,8 @@ package dev.kneepoint.sweep;
 
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.workload.Calibration;
+import dev.kneepoint.workload.DescribedWorkload;
+import dev.kneepoint.workload.MultiTurnWorkload;
 import dev.kneepoint.workload.SyntheticWorkload;
 import dev.kneepoint.workload.Workloads;
 import java.util.List;
@@ -40,11 +42,17 @@ final class SweepCalibration {
     }
 
     /**
-     * The synthetic prompts of the spec's lengths, shared prefix and seed, cut to the server's tokens with {@code c}
+     * The synthetic prompts of the spec's lengths, shared prefix or turns and seed, cut to the server's tokens with {@code c}
      * (null: words of the synthetic vocabulary, uncut).
      */
-    static SyntheticWorkload synthetic(SweepSpec spec, Calibration c) {
+    static DescribedWorkload synthetic(SweepSpec spec, Calibration c) {
         SweepSpec.Prompts p = spec.prompts();
+        if (p.turns() > 1) {
+            MultiTurnWorkload.Builder m = Workloads.multiTurn().turns(p.turns()).userTokens(p.inputTokens())
+                    .outputTokens(p.outputTokens()).output(SweepPlan.outputControl(p)).seed(spec.seed()).warmCache()
+                    .tag("default");
+            return (c == null ? m : m.calibrator(c.calibrator())).build();
+        }
         SyntheticWorkload.Builder b = Workloads.synthetic().inputTokens(p.inputTokens()).outputTokens(p.outputTokens())
                 .output(SweepPlan.outputControl(p)).api(SweepPlan.promptApi(spec.target()))
                 .seed(spec.seed()).warmCache().tag("default");

@@ -63,6 +63,24 @@ final class SweepChecks {
         }
     }
 
+    /** Multi-turn sessions: at least one turn, of the synthetic prompts, without a shared prefix. */
+    private static void checkTurns(SweepSettings s, List<String> problems) {
+        if (s.turns < 1) {
+            problems.add("multiTurn takes 1 or more turns per session, got " + s.turns);
+        }
+        if (s.turns <= 1) {
+            return;
+        }
+        if (s.workload != null || s.replaysTrace()) {
+            problems.add("multiTurn applies to the synthetic prompts: " + (s.workload != null
+                    ? "your workload is its own (Workloads.multiTurn() builds sessions)" : "a trace's requests are "
+                    + "independent") + "; drop multiTurn");
+        }
+        if (s.sharedPrefix != null && s.sharedPrefix.tokens() > 0) {
+            problems.add("multiTurn and sharedPrefix do not combine: a session's history is its own prefix; drop one");
+        }
+    }
+
     /** Checks the builder's settings and makes its spec; reads nothing but them, writes nothing back. */
     static Checked check(Sweep sweep) {
         SweepSettings s = sweep.settings;
@@ -101,6 +119,7 @@ final class SweepChecks {
             problems.add("inputTokens must be >= 1, got " + s.inputTokens);
         }
         checkSharedPrefix(s, problems);
+        checkTurns(s, problems);
         if (s.workload == null && s.outputLengths == null && s.outputTokens < 1) {
             problems.add("outputTokens must be >= 1, got " + s.outputTokens);
         }
@@ -230,7 +249,8 @@ final class SweepChecks {
         return new SweepSpec(s.name, target, mode,
                 new SweepSpec.Prompts(s.workload, lengths(s.inputLengths, s.inputTokens),
                         lengths(s.outputLengths, s.outputTokens), s.ignoreEos, s.calibrate, s.tools,
-                        s.sharedPrefix == null || s.sharedPrefix.tokens() == 0 ? null : s.sharedPrefix), s.seed,
+                        s.sharedPrefix == null || s.sharedPrefix.tokens() == 0 ? null : s.sharedPrefix, s.turns),
+                s.seed,
                 new SweepSpec.Steps(s.stepDuration, warmup, s.pause, s.drainTimeout, s.maxRequestsPerStep, s.repeat,
                         s.resetPrefixCache),
                 s.slo, s.clientThresholds, s.stopFailureRate, s.stopP99Ms, background, s.telemetry,

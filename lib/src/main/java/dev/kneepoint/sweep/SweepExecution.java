@@ -23,7 +23,7 @@ import dev.kneepoint.request.Workload;
 import dev.kneepoint.sweep.SweepSpec.Mode;
 import dev.kneepoint.telemetry.TelemetryRecorder;
 import dev.kneepoint.workload.Calibration;
-import dev.kneepoint.workload.SyntheticWorkload;
+import dev.kneepoint.workload.DescribedWorkload;
 import dev.kneepoint.workload.TraceWorkload;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -104,7 +104,7 @@ final class SweepExecution {
         String resetAt = spec.steps().resetPrefixCache() ? SweepPrefixCache.endpoint(server, late) : null;
         new Problems().addAll(late).throwListIfAny("sweep");
         // Synthetic prompts are cut to the measured tokenizer; a trace was read with it (its prompts are its own).
-        SyntheticWorkload synthetic = calibration != null && trace == null ? SweepCalibration.synthetic(spec, calibration)
+        DescribedWorkload synthetic = calibration != null && trace == null ? SweepCalibration.synthetic(spec, calibration)
                 : null;
         return new SweepExecution(spec, new SweepInputs(measured, synthetic, trace, preflight, server, resetAt), rateSweep, ladder);
     }

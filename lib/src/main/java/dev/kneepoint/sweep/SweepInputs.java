@@ -2,7 +2,7 @@ package dev.kneepoint.sweep;
 
 import dev.kneepoint.client.Preflight;
 import dev.kneepoint.workload.Calibration;
-import dev.kneepoint.workload.SyntheticWorkload;
+import dev.kneepoint.workload.DescribedWorkload;
 import dev.kneepoint.workload.TraceWorkload;
 
 /**
@@ -16,6 +16,6 @@ import dev.kneepoint.workload.TraceWorkload;
  * @param server              who the server said it is ({@code ServerIdentity}), null when the preflight was off
  * @param prefixCacheReset    the server's prefix-cache reset endpoint when the sweep resets it, else null
  */
-record SweepInputs(Calibration calibration, SyntheticWorkload calibratedSynthetic, TraceWorkload trace,
+record SweepInputs(Calibration calibration, DescribedWorkload calibratedSynthetic, TraceWorkload trace,
                    Preflight.Result preflight, java.util.Map<String, Object> server, String prefixCacheReset) {
 }

@@ -113,6 +113,10 @@ final class SweepManifest {
             m.put("prefix_tokens", p.sharedPrefix().tokens());
             m.put("prefix_groups", p.sharedPrefix().groups());
         }
+        if (p.turns() > 1) {
+            m.put("kind", "multi_turn"); // as MultiTurnWorkload says
+            m.put("turns", p.turns());
+        }
         return m;
     }
 

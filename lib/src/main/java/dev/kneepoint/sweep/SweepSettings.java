@@ -46,6 +46,8 @@ final class SweepSettings {
     boolean ignoreEos = true;
     Calibrate calibrate = SweepDefaults.CALIBRATE;
     Workload workload;
+    /** Turns of each synthetic chat session; 1: single requests. */
+    int turns = 1;
     /** The synthetic prompts' shared prefix, or null. */
     SweepSpec.SharedPrefix sharedPrefix;
     /** Tools offered on every request, or null. */

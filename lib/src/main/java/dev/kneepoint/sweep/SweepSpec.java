@@ -140,10 +140,11 @@ public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts pro
      * What each request asks for: the user's {@code workload}, or (null) synthetic prompts of {@code inputTokens}
      * and {@code outputTokens}; {@code ignoreEos} asks for the exact output length; {@code calibrate} cuts synthetic
      * and trace prompts to the server's token count, measured before the first step; {@code tools} (null: none)
-     * are offered on every request; the synthetic prompts share {@code sharedPrefix} (null: none).
+     * are offered on every request; the synthetic prompts share {@code sharedPrefix} (null: none), and are chat
+     * sessions of {@code turns} turns when {@code turns > 1} ({@code inputTokens}: each new user message).
      */
     public record Prompts(Workload workload, LengthDistribution inputTokens, LengthDistribution outputTokens,
-                          boolean ignoreEos, Calibrate calibrate, ToolUse tools, SharedPrefix sharedPrefix) {
+                          boolean ignoreEos, Calibrate calibrate, ToolUse tools, SharedPrefix sharedPrefix, int turns) {
     }
 
     /** A prefix of {@code tokens} tokens shared by the synthetic prompts of each of {@code groups} groups. */

@@ -12,8 +12,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code kneepoint run --shared-prefix TOKENS [--prefixes N]}: synthetic prompts sharing a prefix, clear errors. */
-class SharedPrefixOptionsTest {
+/**
+ * {@code kneepoint run --shared-prefix TOKENS [--prefixes N]} and {@code --multi-turn TURNS}: synthetic prompts sharing
+ * a prefix, or chat sessions; clear errors.
+ */
+class PromptShapeOptionsTest {
     @TempDir
     Path out;
 
@@ -34,6 +37,21 @@ class SharedPrefixOptionsTest {
         }
         JsonNode w = new ObjectMapper().readTree(dir.resolve("manifest.json").toFile()).at("/config/workload");
         assertThat(w.get("prefix_tokens").asInt()).isEqualTo(100);
+    }
+
+    @Test
+    void runSendsChatSessionsAndSaysSo() throws Exception {
+        try (Simulator sim = Simulator.start(SimConfig.preset("fast"))) {
+            String printed = Captured.run(() -> Main.execute("run", "--url", sim.url(), "--model", "sim-fast",
+                    "--concurrency", "1", "--max-requests", "4", "--warmup", "0s", "--input-tokens", "30",
+                    "--output-tokens", "4", "--multi-turn", "2", "--no-telemetry", "--no-client-warmup",
+                    "--out", out.resolve("runs").toString(), "--name", "sessions"), System.out, 0);
+            assertThat(printed).contains("chat sessions of 2 turns, each turn a new user message of 30 tokens on the "
+                    + "session's history, answers of 4 tokens");
+        }
+        String err = Captured.run(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m",
+                "--concurrency", "1", "--multi-turn", "0", "--out", out.toString()), System.err, 2);
+        assertThat(err).contains("multiTurn takes 1 or more turns per session, got 0");
     }
 
     @Test
