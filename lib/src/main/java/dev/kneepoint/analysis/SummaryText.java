@@ -49,6 +49,9 @@ public final class SummaryText {
             new Column("ttfat_p50", s -> num(s.latency().ttfat().p50(), 1)),
             new Column("ttfat_p99", s -> num(s.latency().ttfat().p99(), 1)));
 
+    /** Shown only when some step's server said how many prompt tokens its prefix cache held. */
+    private static final Column CACHED = new Column("cached%", s -> num(100 * s.tokens().cachedShare(), 1));
+
     private SummaryText() {}
 
     /** The table for all steps of a run, with a header line naming the run and the units. */
@@ -64,6 +67,10 @@ public final class SummaryText {
                     + " (part of out_tok/s, itl and tpot); ttfat = time to the first answer token (ttft counts"
                     + " reasoning)\n");
         }
+        if (Tables.cacheReported(run.steps())) {
+            sb.append("cached% = share of the OK requests' prompt tokens the server's prefix cache held, as its usage"
+                    + " said (prompt_tokens_details.cached_tokens)\n");
+        }
         return sb.toString();
     }
 
@@ -72,6 +79,9 @@ public final class SummaryText {
         List<Column> columns = new ArrayList<>(COLUMNS);
         if (Tables.hasReasoning(steps)) {
             columns.addAll(REASONING);
+        }
+        if (Tables.cacheReported(steps)) {
+            columns.add(CACHED);
         }
         List<String[]> rows = new ArrayList<>();
         rows.add(columns.stream().map(Column::header).toArray(String[]::new));

@@ -105,6 +105,7 @@ public final class Tables {
         }
         addClientColumns(t, run);
         addReasoningColumns(t, run);
+        addCacheColumns(t, run);
         assert t.rowCount() == n;
         return t;
     }
@@ -131,6 +132,25 @@ public final class Tables {
                 DoubleColumn.create("ttfat_p99_ms", steps.stream().mapToDouble(s -> s.latency().ttfat().p99())),
                 DoubleColumn.create("answer_delay_p50_ms",
                         steps.stream().mapToDouble(s -> s.latency().ttfat().p50() - s.latency().ttft().p50())));
+    }
+
+    /**
+     * Only when some step's server said how many prompt tokens its prefix cache held
+     * ({@code prompt_tokens_details.cached_tokens}): {@code cached_prompt_tokens} and {@code cached_prompt_share} (of
+     * the prompt tokens of the OK requests it said it for, 0..1; NaN in a step where it said nothing).
+     */
+    private static void addCacheColumns(Table t, RunResult run) {
+        var steps = run.steps();
+        if (!cacheReported(steps)) {
+            return;
+        }
+        t.addColumns(LongColumn.create("cached_prompt_tokens", steps.stream().mapToLong(s -> s.tokens().cachedPromptTokens())),
+                DoubleColumn.create("cached_prompt_share", steps.stream().mapToDouble(s -> s.tokens().cachedShare())));
+    }
+
+    /** True when some step's server said how many prompt tokens its prefix cache held. */
+    static boolean cacheReported(List<StepResult> steps) {
+        return steps.stream().anyMatch(s -> s.tokens().cacheReported());
     }
 
     /**

@@ -18,6 +18,7 @@ final class ChunkFastPath extends StrictJsonScanner {
     private int promptTokens = -1;
     private int completionTokens = -1;
     private String toolCalls;
+    private int cachedTokens = -1;
 
     private ChunkFastPath(String s) {
         super(s);
@@ -64,7 +65,7 @@ final class ChunkFastPath extends StrictJsonScanner {
         }
         onlyWhitespaceLeft();
         return new StreamPayload.Chunk(content, reasoning, role, finishReason, choices, promptTokens,
-                completionTokens, -1, null, toolCalls);
+                completionTokens, -1, null, toolCalls, cachedTokens);
     }
 
     private void choices() {
@@ -197,8 +198,33 @@ final class ChunkFastPath extends StrictJsonScanner {
                 completionTokens = intOrSkip(completionTokens);
             } else if (is(k, "completion_tokens_details")) {
                 throw GIVE_UP;
+            } else if (is(k, "prompt_tokens_details")) {
+                promptDetails();
             } else {
                 skipValue(2);
+            }
+        } while (next('}'));
+    }
+
+    /** {@code usage.prompt_tokens_details} (depth 2): its {@code cached_tokens}; anything odd is left to Jackson. */
+    private void promptDetails() {
+        if (peek() != '{') {
+            skipValue(2);
+            return;
+        }
+        if (!enter('}')) {
+            return;
+        }
+        do {
+            int k = member();
+            if (is(k, "cached_tokens")) {
+                char c = peek();
+                if (c != '-' && (c < '0' || c > '9')) {
+                    throw GIVE_UP; // Jackson keeps the last number given; a non-number among them is its call
+                }
+                cachedTokens = intOrSkip(cachedTokens);
+            } else {
+                skipValue(3);
             }
         } while (next('}'));
     }

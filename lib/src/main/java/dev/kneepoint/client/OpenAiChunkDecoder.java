@@ -80,7 +80,7 @@ final class OpenAiChunkDecoder {
                 return new StreamPayload.ServerError(f.topMessage == null ? snippet(data) : f.topMessage);
             }
             return new StreamPayload.Chunk(f.content, f.reasoning, f.role, f.finishReason, f.choices,
-                    f.promptTokens, f.completionTokens, f.reasoningTokens, f.timings, f.toolCalls);
+                    f.promptTokens, f.completionTokens, f.reasoningTokens, f.timings, f.toolCalls, f.cachedTokens);
         } catch (JsonProcessingException e) {
             return new StreamPayload.Malformed("invalid JSON (" + e.getOriginalMessage() + "): " + snippet(data));
         } catch (IOException e) {
@@ -102,6 +102,7 @@ final class OpenAiChunkDecoder {
         String topMessage;
         Map<String, Double> timings;
         String toolCalls;
+        int cachedTokens = -1;
     }
 
     private static void readChoices(JsonParser p, JsonToken t, Fields f) throws IOException {
@@ -188,6 +189,12 @@ final class OpenAiChunkDecoder {
                     Double r = d.get("reasoning_tokens");
                     if (r != null) {
                         f.reasoningTokens = r.intValue();
+                    }
+                }
+                case "prompt_tokens_details" -> {
+                    Double c = readNumbers(p, v).get("cached_tokens");
+                    if (c != null) {
+                        f.cachedTokens = c.intValue();
                     }
                 }
                 default -> p.skipChildren();

@@ -50,10 +50,12 @@ sealed interface StreamPayload {
      * @param toolCalls        generated tool-call text: each {@code tool_calls} entry's {@code function.name} and
      *                         {@code function.arguments} fragment (and the legacy {@code function_call}'s), in order;
      *                         "" when none
+     * @param cachedTokens     {@code usage.prompt_tokens_details.cached_tokens}: prompt tokens the server's prefix
+     *                         cache held; -1 when absent
      */
     record Chunk(String content, String reasoning, String role, String finishReason, int choices,
                  int promptTokens, int completionTokens, int reasoningTokens, Map<String, Double> timings,
-                 String toolCalls)
+                 String toolCalls, int cachedTokens)
             implements StreamPayload {
         public Chunk {
             content = Objects.requireNonNullElse(content, "");
@@ -62,11 +64,11 @@ sealed interface StreamPayload {
             toolCalls = Objects.requireNonNullElse(toolCalls, "");
         }
 
-        /** A chunk without tool calls (the native APIs' decoders, which stream none). */
+        /** A chunk without tool calls or a cached count (the native APIs' decoders, whose streams have neither). */
         public Chunk(String content, String reasoning, String role, String finishReason, int choices,
                      int promptTokens, int completionTokens, int reasoningTokens, Map<String, Double> timings) {
             this(content, reasoning, role, finishReason, choices, promptTokens, completionTokens, reasoningTokens,
-                    timings, "");
+                    timings, "", -1);
         }
 
         /**

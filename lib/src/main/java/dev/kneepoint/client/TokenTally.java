@@ -38,6 +38,7 @@ final class TokenTally {
     private int finalTotal = -1;
     private int promptTokens = -1;
     private int serverReasoning = -1;
+    private int cachedTokens = -1;
     /** The index of the first event carrying tool-call text, -1 while none; written before the event is published. */
     private int firstToolCall = -1;
 
@@ -45,6 +46,9 @@ final class TokenTally {
     boolean onChunk(long nowNanos, StreamPayload.Chunk c) {
         if (c.promptTokens() >= 0) {
             promptTokens = c.promptTokens();
+        }
+        if (c.cachedTokens() >= 0) {
+            cachedTokens = c.cachedTokens();
         }
         if (c.hasUsage() && (c.choices() <= 0 || c.finishReason() != null)) {
             finalTotal = c.completionTokens();
@@ -119,6 +123,7 @@ final class TokenTally {
         b.reasoningTokens = serverReasoning >= 0 && b.tokenSource == TokenSource.SERVER_USAGE
                 ? serverReasoning : reasoning;
         b.promptTokens = promptTokens >= 0 ? promptTokens : requestedPromptTokens;
+        b.cachedPromptTokens = cachedTokens;
         if (n > 0) {
             b.firstTokenNanos = times[0];
             b.lastTokenNanos = times[n - 1];

@@ -151,6 +151,11 @@ enum RequestField {
         @Override long longOf(RequestRecord r) { return r.timing().firstToolCallNanos(); }
         @Override void putLong(RequestDraft d, long v) { d.builder.firstToolCallNanos = v; }
     },
+    /** Only when the server reported it (its usage's {@code prompt_tokens_details.cached_tokens}), 0 included. */
+    CACHED_PROMPT_TOKENS(WHEN_SET, LONG) {
+        @Override long longOf(RequestRecord r) { return r.tokens().cachedPromptTokens(); }
+        @Override void putLong(RequestDraft d, long v) { d.builder.cachedPromptTokens = (int) Math.min(v, Integer.MAX_VALUE); }
+    },
     /** Only when true (sent again after a stale kept-alive connection): the usual line keeps its compact form. */
     RETRIED(WHEN_SET, FLAG) {
         @Override boolean flagOf(RequestRecord r) { return r.response().retried(); }

@@ -30,7 +30,8 @@ import java.util.Map;
  * {@code {count, mean, stddev, min, p50, p90, p95, p99, p999, max}}, then {@code output_tokens_per_s,
  * input_tokens_per_s, requests_per_s, goodput_rps, good_fraction, concurrency_mean, latency_trend{requests, span_s,
  * slope_ms_per_s, rise_ms, mean_ms, t} (see {@link LatencyTrend}), output_len_mismatch,
- * count_discrepancy, retried, reasoning_tokens, mean_reasoning_tokens, token_sources{source: n}, slo{...},
+ * count_discrepancy, retried, reasoning_tokens, mean_reasoning_tokens, (only where some OK request's usage said how
+ * many prompt tokens the prefix cache held: cached_prompt_tokens, cached_prompt_share) token_sources{source: n}, slo{...},
  * client_check{...}} ({@code retried}: requests resent on a fresh connection after a stale kept-alive one, among the
  * OK and failed ones, {@link StepResult.Counts#retried()}; the reasoning counts cover the OK requests: output tokens carried as reasoning content, already part of the output
  * tokens; client_check: whether the load generator limited the step, with its evidence and signals, see
@@ -197,6 +198,10 @@ public final class SummaryJson {
         writeFigures(g, s, StepFigures.DISCREPANCIES);
         g.writeNumberField("reasoning_tokens", s.tokens().reasoningTokens());
         Json.number(g, "mean_reasoning_tokens", s.tokens().meanReasoningTokens());
+        if (s.tokens().cacheReported()) { // only where the server said: other summaries stay as they were
+            g.writeNumberField("cached_prompt_tokens", s.tokens().cachedPromptTokens());
+            Json.number(g, "cached_prompt_share", s.tokens().cachedShare());
+        }
         writeCounts(g, "token_sources", s.counts().tokenSources());
         g.writeFieldName("slo");
         StepJson.writeSlo(g, s.slo());

@@ -107,9 +107,11 @@ public record RequestRecord(
      * @param clientCountedTokens   tokens counted on the client side before scaling to the server total
      *                              (continuous usage, or one per content event); -1 when not counted
      * @param tokenSource           where {@code outputTokens} came from
+     * @param cachedPromptTokens    of {@code promptTokens}, those the server's prefix cache held, as its usage said
+     *                              ({@code prompt_tokens_details.cached_tokens}); -1 when it did not say
      */
     public record Tokens(int promptTokens, int outputTokens, int reasoningTokens, int requestedPromptTokens,
-            int requestedOutputTokens, int clientCountedTokens, TokenSource tokenSource) {
+            int requestedOutputTokens, int clientCountedTokens, TokenSource tokenSource, int cachedPromptTokens) {
         public Tokens {
             Objects.requireNonNull(tokenSource, "tokenSource");
         }
@@ -185,6 +187,7 @@ public record RequestRecord(
         b.requestedOutputTokens = tokens.requestedOutputTokens();
         b.clientCountedTokens = tokens.clientCountedTokens();
         b.tokenSource = tokens.tokenSource();
+        b.cachedPromptTokens = tokens.cachedPromptTokens();
         b.finishReason = response.finishReason();
         b.streamed = response.streamed();
         b.retried = response.retried();
@@ -330,6 +333,8 @@ public record RequestRecord(
         public int requestedPromptTokens = -1;
         public int requestedOutputTokens = -1;
         public int clientCountedTokens = -1;
+        /** {@code prompt_tokens_details.cached_tokens}, -1 when the server did not report it. */
+        public int cachedPromptTokens = -1;
         public TokenSource tokenSource = TokenSource.EVENTS;
         public Outcome outcome = Outcome.OK;
         public String finishReason;
@@ -349,7 +354,7 @@ public record RequestRecord(
                     new Timing(intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, firstAnswerNanos,
                             firstToolCallNanos, lastTokenNanos, endNanos, chunkNanos, chunkTokens),
                     new Tokens(promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
-                            requestedOutputTokens, clientCountedTokens, tokenSource),
+                            requestedOutputTokens, clientCountedTokens, tokenSource, cachedPromptTokens),
                     new Response(finishReason, streamed, retried, serverTimings, responseText));
         }
     }

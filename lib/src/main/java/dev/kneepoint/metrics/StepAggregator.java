@@ -75,6 +75,8 @@ public final class StepAggregator {
     private long okPromptTokens;
     private long okOutputTokens;
     private long okReasoningTokens;
+    private long okCachedTokens;
+    private long okReportedPromptTokens;
 
     /**
      * An aggregator for a step whose window is not known until it ends (a live step without a plan, or an unfinished
@@ -252,6 +254,10 @@ public final class StepAggregator {
                     okPromptTokens += Math.max(0, r.tokens().promptTokens());
                     okOutputTokens += r.tokens().outputTokens();
                     okReasoningTokens += Math.max(0, r.tokens().reasoningTokens());
+                    if (r.tokens().cachedPromptTokens() >= 0 && r.tokens().promptTokens() > 0) {
+                        okCachedTokens += r.tokens().cachedPromptTokens();
+                        okReportedPromptTokens += r.tokens().promptTokens();
+                    }
                     recordLatencies(r);
                 }
                 case Outcome.Cancelled c -> cancelled++;
@@ -359,6 +365,7 @@ public final class StepAggregator {
                     .meanPromptTokens(ok == 0 ? Double.NaN : (double) okPromptTokens / ok)
                     .meanOutputTokens(ok == 0 ? Double.NaN : (double) okOutputTokens / ok).slo(slo)
                     .reasoningTokens(okReasoningTokens) // failure rate, mean reasoning tokens: the builder's (per OK request)
+                    .cachedPromptTokens(okCachedTokens, okReportedPromptTokens)
                     .clientCheck(ClientCheck.evaluate(info, windowS, ok + failed + cancelled,
                             Distribution.of(h[SETTLED_LAG]), client, clientThresholds))
                     .ttfat(firstAnswerSeen ? Distribution.of(h[TTFAT]) : Distribution.empty()).trend(trend.trend())

@@ -35,6 +35,8 @@ final class StepPool {
                 .outputLenMismatch(sum(trials, s -> s.counts().outputLenMismatch()))
                 .countDiscrepancy(sum(trials, s -> s.counts().countDiscrepancy()))
                 .reasoningTokens(sum(trials, s -> s.tokens().reasoningTokens()))
+                .cachedPromptTokens(sum(trials, s -> s.tokens().cachedPromptTokens()),
+                        sum(trials, s -> s.tokens().reportedPromptTokens()))
                 .failuresByClass(merged(trials, s -> s.counts().failuresByClass()))
                 .tokenSources(merged(trials, s -> s.counts().tokenSources()));
         StepResult.Latency l = first.latency();

@@ -135,9 +135,28 @@ public record StepResult(
      * @param reasoningTokens     output tokens carried as reasoning content ({@code reasoning_content},
      *                            {@code reasoning}, Ollama {@code thinking}); part of the output tokens
      * @param meanReasoningTokens mean reasoning tokens (NaN when none)
+     * @param cachedPromptTokens  prompt tokens the server's prefix cache held, summed over the OK requests whose usage
+     *                            said ({@code prompt_tokens_details.cached_tokens})
+     * @param reportedPromptTokens the prompt tokens of those same requests (0: no request said)
      */
     public record Tokens(double meanPromptTokens, double meanOutputTokens, long reasoningTokens,
-            double meanReasoningTokens) {}
+            double meanReasoningTokens, long cachedPromptTokens, long reportedPromptTokens) {
+
+        /** The same counts without cached-token reports (a server that gives none). */
+        public Tokens(double meanPromptTokens, double meanOutputTokens, long reasoningTokens, double meanReasoningTokens) {
+            this(meanPromptTokens, meanOutputTokens, reasoningTokens, meanReasoningTokens, 0, 0);
+        }
+
+        /** True when some OK request's usage said how many of its prompt tokens were cached. */
+        public boolean cacheReported() {
+            return reportedPromptTokens > 0;
+        }
+
+        /** {@code cachedPromptTokens / reportedPromptTokens}: the prefix cache's share of the prompts; NaN unreported. */
+        public double cachedShare() {
+            return cacheReported() ? (double) cachedPromptTokens / reportedPromptTokens : Double.NaN;
+        }
+    }
 
     /**
      * Validates every component and reports every problem at once (as {@link Builder#build()} does, which calls
@@ -214,6 +233,8 @@ public record StepResult(
         private long outputLenMismatch;
         private long countDiscrepancy;
         private long reasoningTokens;
+        private long cachedPromptTokens;
+        private long reportedPromptTokens;
         private long retried;
         private Map<String, Long> failuresByClass = Map.of();
         private Map<String, Long> tokenSources = Map.of();
@@ -312,6 +333,15 @@ public record StepResult(
         public Builder slo(Slo slo) { this.slo = slo; return this; }
         /** Reasoning tokens of the OK requests. */
         public Builder reasoningTokens(long n) { this.reasoningTokens = n; return this; }
+        /**
+         * Of the OK requests whose usage said how many prompt tokens the prefix cache held: those tokens, and all their
+         * prompt tokens (default 0 and 0: none said).
+         */
+        public Builder cachedPromptTokens(long cached, long reported) {
+            this.cachedPromptTokens = cached;
+            this.reportedPromptTokens = reported;
+            return this;
+        }
         /** Mean reasoning tokens of the OK requests (default: reasoningTokens / requestsOk, NaN without OK requests). */
         public Builder meanReasoningTokens(double v) { this.meanReasoningTokens = OptionalDouble.of(v); return this; }
         /** The client self-check (default: schedule lag alone, without client health, default thresholds). */
@@ -340,7 +370,8 @@ public record StepResult(
                     new Latency(ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, ttfat, trend),
                     new Rates(outputTokensPerS, inputTokensPerS, requestsPerS, goodputRps, goodFraction, rate,
                             concurrencyMean),
-                    new Tokens(meanPromptTokens, meanOutputTokens, reasoningTokens, meanReasoning), slo, check);
+                    new Tokens(meanPromptTokens, meanOutputTokens, reasoningTokens, meanReasoning, cachedPromptTokens,
+                            reportedPromptTokens), slo, check);
         }
 
         private ClientCheck derivedCheck(double seconds) {

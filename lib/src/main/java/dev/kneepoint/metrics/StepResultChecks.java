@@ -54,6 +54,8 @@ final class StepResultChecks {
         }
         if (tokens != null) {
             count(problems, "reasoningTokens", tokens.reasoningTokens());
+            count(problems, "cachedPromptTokens", tokens.cachedPromptTokens());
+            count(problems, "reportedPromptTokens", tokens.reportedPromptTokens());
         }
         if (counts != null) {
             long ok = counts.requestsOk();

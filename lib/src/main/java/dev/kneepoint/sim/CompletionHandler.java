@@ -164,7 +164,7 @@ final class CompletionHandler {
                 + System.currentTimeMillis() / 1000 + ",\"model\":\"" + JsonText.escape(config.modelName())
                 + "\",\"choices\":[{\"index\":0," + (chat ? "\"message\":{\"role\":\"assistant\","
                 + message + "}" : "\"text\":\"" + text + "\"") + ",\"logprobs\":null,\"finish_reason\":\"" + r.finishReason()
-                + "\"}],\"usage\":" + Sse.usage(r.promptTokens(), generated) + "}";
+                + "\"}],\"usage\":" + Sse.usage(r.promptTokens(), generated, r.seq().cachedTokens) + "}";
         metrics.finished(r.finishReason());
         ex.send(200, JSON, body.getBytes(StandardCharsets.UTF_8));
     }

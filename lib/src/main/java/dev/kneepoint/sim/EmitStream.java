@@ -182,7 +182,7 @@ final class EmitStream implements TokenSink {
         if (finished) {
             sse.finish(sb, r.finishReason(), usage(cr), prompt, sent);
             if (cr.includeUsage()) {
-                sse.usageChunk(sb, prompt, sent);
+                sse.usageChunk(sb, prompt, sent, r.seq().cachedTokens);
             }
             Sse.done(sb);
             end = End.OK;

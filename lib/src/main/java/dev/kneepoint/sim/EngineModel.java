@@ -133,6 +133,9 @@ final class EngineModel {
                 blocks.grow(s, hits + newBlocks);
                 prefixQueries += s.prefillTarget();
                 prefixHits += start;
+                if (s.cachedTokens < 0) {
+                    s.cachedTokens = start;
+                }
                 s.computed = start;
                 s.inPrefill = true;
                 s.state = Sequence.State.RUNNING;

@@ -22,6 +22,8 @@ final class Sequence {
     long arrivalNanos;
     long firstTokenNanos = -1;
     long lastTokenNanos = -1;
+    /** Prompt tokens the prefix cache held at the first admission (vLLM's {@code num_cached_tokens}); -1 before it. */
+    int cachedTokens = -1;
 
     /**
      * @param promptIds the prompt's token ids: their count, and the chained hashes of their full blocks of

@@ -50,6 +50,8 @@ final class Sse {
     private static final byte[] USAGE_TOTAL = ascii(",\"total_tokens\":");
     private static final byte[] USAGE_COMPLETION = ascii(",\"completion_tokens\":");
     private static final byte[] USAGE_CLOSE = ascii("}}\n\n");
+    private static final byte[] USAGE_CACHED = ascii(",\"prompt_tokens_details\":{\"cached_tokens\":");
+    private static final byte[] USAGE_DETAILS_CLOSE = ascii("}}}\n\n");
     private static final byte[] EVENT_END = ascii("}\n\n");
     private static final byte[] DONE = ascii("data: [DONE]\n\n");
     private static final byte[] CALL_OPEN = ascii("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,"
@@ -142,10 +144,14 @@ final class Sse {
         usage(sb, usage, prompt, completion);
     }
 
-    /** The {@code include_usage} chunk with {@code "choices":[]}. */
-    void usageChunk(ByteText sb, int prompt, int completion) {
-        sb.append(head).append('[').append(']');
-        usage(sb, COUNT_USAGE, prompt, completion);
+    /**
+     * The {@code include_usage} chunk with {@code "choices":[]}, its usage with {@code prompt_tokens_details.cached_tokens}
+     * (the prompt tokens the prefix cache held, as vLLM reports them with {@code --enable-prompt-tokens-details}).
+     */
+    void usageChunk(ByteText sb, int prompt, int completion, int cached) {
+        sb.append(head).append('[').append(']').append(USAGE_OPEN).append(prompt).append(USAGE_TOTAL)
+                .append(prompt + completion).append(USAGE_COMPLETION).append(completion).append(USAGE_CACHED)
+                .append(Math.max(0, cached)).append(USAGE_DETAILS_CLOSE);
     }
 
     static void done(ByteText sb) {
@@ -162,9 +168,10 @@ final class Sse {
         sb.append(head).append(MALFORMED);
     }
 
-    static String usage(int prompt, int completion) {
+    /** A whole response's usage, with {@code prompt_tokens_details.cached_tokens} as in {@link #usageChunk}. */
+    static String usage(int prompt, int completion, int cached) {
         return "{\"prompt_tokens\":" + prompt + ",\"total_tokens\":" + (prompt + completion) + ",\"completion_tokens\":"
-                + completion + "}";
+                + completion + ",\"prompt_tokens_details\":{\"cached_tokens\":" + Math.max(0, cached) + "}}";
     }
 
     static String errorJson(String message, String type, int code) {

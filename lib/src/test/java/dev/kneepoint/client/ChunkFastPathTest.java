@@ -61,13 +61,19 @@ class ChunkFastPathTest {
         c.add(HEAD + "[{\"delta\":{\"tool_calls\":[null,7,{},{\"function\":null},{\"function\":{\"name\":1}}],"
                 + "\"function_call\":[]}}]}");
         c.add(HEAD + "[{\"delta\":{\"tool_calls\":[{\"function\":{\"arguments\":\"{\\\"city\\\": \\\"\"}}]}}]}");
+        // 29-31: usage with the prefix cache's count (vLLM --enable-prompt-tokens-details, OpenAI), odd forms of it
+        c.add(HEAD + "[],\"usage\":{\"prompt_tokens\":80,\"total_tokens\":92,\"completion_tokens\":12,"
+                + "\"prompt_tokens_details\":{\"cached_tokens\":64,\"audio_tokens\":0}}}");
+        c.add(HEAD + "[],\"usage\":{\"prompt_tokens\":8,\"completion_tokens\":1,\"prompt_tokens_details\":null}}");
+        c.add(HEAD + "[],\"usage\":{\"prompt_tokens\":8,\"completion_tokens\":1,"
+                + "\"prompt_tokens_details\":{\"cached_tokens\":\"6\",\"cached_tokens\":5}}}");
         return c;
     }
 
     @Test
     void answersTheCommonShapes() {
         List<String> c = corpus();
-        for (int k : new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 18, 21, 22, 23, 24, 25, 26, 27}) {
+        for (int k : new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 18, 21, 22, 23, 24, 25, 26, 27, 29, 30}) {
             assertThat(ChunkFastPath.tryDecode(c.get(k))).as(c.get(k)).isNotNull();
         }
     }
@@ -85,6 +91,16 @@ class ChunkFastPathTest {
         StreamPayload.Chunk first = ChunkFastPath.tryDecode(c.get(23));
         assertThat(first.carriesText()).isTrue();
         assertThat(first.reasoningOnly()).isFalse();
+    }
+
+    @Test
+    void readsThePrefixCachesCount() {
+        List<String> c = corpus();
+        assertThat(ChunkFastPath.tryDecode(c.get(29)).cachedTokens()).isEqualTo(64);
+        assertThat(ChunkFastPath.tryDecode(c.get(30)).cachedTokens()).isEqualTo(-1);
+        assertThat(ChunkFastPath.tryDecode(c.get(31))).isNull();
+        assertThat(((StreamPayload.Chunk) OpenAiChunkDecoder.decode(c.get(31))).cachedTokens()).isEqualTo(5);
+        assertThat(ChunkFastPath.tryDecode(c.get(4)).cachedTokens()).isEqualTo(-1);
     }
 
     @Test

@@ -130,6 +130,7 @@ class RequestLineGoldenTest {
         b.firstAnswerNanos = TestRecords.nanos(95);
         b.firstToolCallNanos = TestRecords.nanos(95);
         b.finishReason = "tool_calls";
+        b.cachedPromptTokens = 64;
         all.add(b.build());
         return all;
     }

@@ -2,6 +2,7 @@ package dev.kneepoint.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kneepoint.Kneepoint;
@@ -12,9 +13,12 @@ import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.sim.SimConfig;
 import dev.kneepoint.sim.Simulator;
 import dev.kneepoint.telemetry.Telemetry;
+import dev.kneepoint.analysis.SummaryText;
+import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.workload.Workloads;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +48,18 @@ class SweepSharedPrefixTest {
             });
             // 8 prompts of 200 tokens in 2 groups: the 6 after each group's first find most of 160 tokens cached
             assertThat(sim.stats().prefixCacheHitRate()).isGreaterThan(0.4);
+            // the simulator's usage says so per request (prompt_tokens_details.cached_tokens), in whole cache blocks
+            List<Integer> cached = loaded.records().stream().map(r -> r.tokens().cachedPromptTokens()).toList();
+            assertThat(cached.subList(0, 2)).containsOnly(0); // each group's first request finds nothing
+            assertThat(cached.subList(2, 8)).allSatisfy(c -> assertThat(c).isBetween(160 - 16, 160));
+            long sum = cached.stream().mapToLong(Integer::longValue).sum();
+            StepResult step = loaded.result().steps().get(0); // re-aggregated from requests.jsonl
+            assertThat(step.tokens().cachedPromptTokens()).isEqualTo(sum);
+            assertThat(step.tokens().cachedShare()).isCloseTo(sum / (8 * 200.0), within(1e-9));
+            assertThat(run.steps().get(0).tokens()).isEqualTo(step.tokens());
+            assertThat(SummaryText.format(run)).contains("cached%");
+            JsonNode summary = loaded.summary().orElseThrow().get("steps").get(0);
+            assertThat(summary.get("cached_prompt_tokens").asLong()).isEqualTo(sum);
             JsonNode w = loaded.manifest().get("config").get("workload");
             assertThat(w.get("prefix_tokens").asInt()).isEqualTo(160);
             assertThat(w.get("prefix_groups").asInt()).isEqualTo(2);
