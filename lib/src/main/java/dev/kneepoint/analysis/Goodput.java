@@ -1,6 +1,5 @@
 package dev.kneepoint.analysis;
 
-import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.Slo;
@@ -33,7 +32,7 @@ public final class Goodput {
         }
         for (RequestRecord r : records) {
             StepResult s = steps.get(r.step());
-            if (s == null || r.outcome() instanceof Outcome.Cancelled) {
+            if (s == null || r.outcome().neutral()) {
                 continue;
             }
             RequestRecord.Timing t = r.timing();

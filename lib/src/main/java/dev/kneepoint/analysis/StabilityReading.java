@@ -63,7 +63,7 @@ final class StabilityReading {
                 Double mid = mids.get(stepCol.get(row));
                 String outcome = outcomeCol.get(row);
                 if (mid != null && Boolean.FALSE.equals(warmupCol.get(row)) && !outcome.equals("OK")
-                        && !outcome.equals("CANCELLED")) {
+                        && !outcome.equals("CANCELLED") && !outcome.equals("ABANDONED")) {
                     total++;
                     lateCount += endCol.getDouble(row) >= mid ? 1 : 0;
                 }

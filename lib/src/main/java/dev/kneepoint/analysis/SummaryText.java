@@ -115,6 +115,12 @@ public final class SummaryText {
                         .append(" cancelled before they ended (a stop, or never sent when the step ended):"
                                 + " neither OK nor failed\n");
             }
+            if (c.abandoned() > 0) {
+                sb.append(c.abandoned()).append(c.abandoned() == 1 ? " request" : " requests").append(" in ")
+                        .append(s.info().label()).append(c.abandoned() == 1 ? " was" : " were")
+                        .append(" abandoned by the workload mid-request (a user giving up): neither OK nor failed,"
+                                + " outside the latency figures\n");
+            }
         }
         return sb.toString();
     }

@@ -77,6 +77,9 @@ public final class Tables {
                 DoubleColumn.create("window_s", steps.stream().mapToDouble(StepResult::windowS)),
                 BooleanColumn.create("completed", steps.stream().map(s -> s.window().completed())));
         addCounts(t, steps, StepFigures.OUTCOMES);
+        if (steps.stream().anyMatch(s -> s.counts().abandoned() > 0)) {
+            addCounts(t, steps, List.of(StepFigures.ABANDONED));
+        }
         t.addColumns(DoubleColumn.create("failure_rate", steps.stream().mapToDouble(s -> s.rates().failureRate())),
                 StringColumn.create("failures_by_class", steps.stream().map(s -> joined(s.counts().failuresByClass()))),
                 DoubleColumn.create("output_tokens_per_s",

@@ -161,6 +161,7 @@ final class TimeSeriesColumns {
             switch (r.outcome()) {
                 case dev.kneepoint.metrics.Outcome.Ok o -> b.ok++;
                 case dev.kneepoint.metrics.Outcome.Cancelled c -> b.cancelled++;
+                case dev.kneepoint.metrics.Outcome.Abandoned a -> b.cancelled++; // neither OK nor a failure
                 default -> b.failures++;
             }
         }

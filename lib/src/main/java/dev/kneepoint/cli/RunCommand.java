@@ -73,6 +73,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     DatasetOptions dataset;
 
+    @Mixin
+    AbandonOptions abandon;
+
     @Option(names = "--no-ignore-eos", description = "Do not send ignore_eos (outputs may end early)")
     boolean noIgnoreEos;
 
@@ -183,6 +186,7 @@ final class RunCommand implements Callable<Integer> {
         lengths.applyTo(sweep);
         dataset.applyTo(sweep, lengths.outputTokens, !noIgnoreEos, arrival.seed, System.err);
         tools.applyTo(sweep);
+        abandon.applyTo(sweep);
         output.applyTo(sweep);
         slo.applyTo(sweep);
         telemetry.applyTo(sweep);

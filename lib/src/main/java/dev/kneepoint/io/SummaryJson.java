@@ -183,6 +183,9 @@ public final class SummaryJson {
         g.writeFieldName("window");
         StepJson.writeWindow(g, s.window());
         writeFigures(g, s, StepFigures.OUTCOMES);
+        if (s.counts().abandoned() > 0) {
+            writeFigures(g, s, java.util.List.of(StepFigures.ABANDONED));
+        }
         Json.number(g, "failure_rate", s.rates().failureRate());
         writeCounts(g, "failures_by_class", s.counts().failuresByClass());
         for (Map.Entry<String, Distribution> e : s.distributions().entrySet()) {

@@ -26,6 +26,14 @@ public sealed interface Outcome {
         return this instanceof Ok;
     }
 
+    /**
+     * True for the outcomes the client chose, which are neither successes nor failures and stay out of the failure
+     * rate: {@link Cancelled} (the user stopped the run) and {@link Abandoned} (the workload gave the request up).
+     */
+    default boolean neutral() {
+        return this instanceof Cancelled || this instanceof Abandoned;
+    }
+
     /** Short human-readable detail (server message, exception text); empty when none. */
     default String detail() {
         return "";
@@ -41,6 +49,7 @@ public sealed interface Outcome {
             case ConnectionError c -> new ConnectionError(detail);
             case StreamError s -> new StreamError(detail);
             case Truncated t -> new Truncated(detail);
+            case Abandoned a -> new Abandoned(detail);
             default -> this;
         };
     }
@@ -125,6 +134,18 @@ public sealed interface Outcome {
         public String label() { return "UNFINISHED"; }
     }
 
+    /**
+     * Closed by the client mid-request on the workload's word, as a user who gives up would
+     * ({@code Sweep.abandon}, {@code --cancel-rate}): not a failure, reported apart with what it received; the server
+     * freeing its slot shows in the other requests. {@code detail} says when it was given up.
+     */
+    record Abandoned(String detail) implements Outcome {
+        public Abandoned {
+            detail = Objects.requireNonNullElse(detail, "");
+        }
+        public String label() { return "ABANDONED"; }
+    }
+
     /** Open loop with an in-flight cap and the drop policy: never sent, always counted. */
     record Dropped() implements Outcome {
         public String label() { return "DROPPED"; }
@@ -161,6 +182,7 @@ public sealed interface Outcome {
                 case "EMPTY" -> EMPTY;
                 case "TRUNCATED" -> TRUNCATED;
                 case "CANCELLED" -> CANCELLED;
+                case "ABANDONED" -> new Abandoned("");
                 case "UNFINISHED" -> UNFINISHED;
                 case "DROPPED" -> DROPPED;
                 default -> throw new IllegalArgumentException("unknown outcome label");
@@ -168,7 +190,7 @@ public sealed interface Outcome {
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("Unknown outcome label '" + label
                     + "': expected OK, HTTP_ERROR(status), TIMEOUT(connect|first_token|idle|total), CONNECTION_ERROR,"
-                    + " STREAM_ERROR, EMPTY, TRUNCATED, CANCELLED, UNFINISHED or DROPPED", e);
+                    + " STREAM_ERROR, EMPTY, TRUNCATED, CANCELLED, ABANDONED, UNFINISHED or DROPPED", e);
         }
     }
 }

@@ -65,6 +65,7 @@ public final class StepAggregator {
     private long ok;
     private long failed;
     private long cancelled;
+    private long abandoned;
     private long dropped;
     private long warmup;
     private long lenMismatch;
@@ -261,6 +262,7 @@ public final class StepAggregator {
                     recordLatencies(r);
                 }
                 case Outcome.Cancelled c -> cancelled++;
+                case Outcome.Abandoned a -> abandoned++;
                 default -> {
                     failed++;
                     retried += r.response().retried() ? 1 : 0;
@@ -302,7 +304,7 @@ public final class StepAggregator {
     public StepProgress progress(long nowNanos) {
         synchronized (lock) {
             inflate();
-            return new StepProgress(info.label(), ok + failed + cancelled, failed, warmup,
+            return new StepProgress(info.label(), ok + failed + cancelled + abandoned, failed, warmup,
                     live ? tokenRate.tokensPerS(nowNanos) : Double.NaN,
                     p99(latencies[TTFT]), p99(latencies[TTFT_SCHED]), -1);
         }
@@ -354,7 +356,7 @@ public final class StepAggregator {
             Map<String, Long> tokenSources = new TreeMap<>();
             sources.forEach((s, n) -> tokenSources.put(s.label(), n));
             return StepResult.builder().info(info).window(window).windowS(windowS).requestsOk(ok).requestsFailed(failed)
-                    .cancelled(cancelled).dropped(dropped).warmupRequests(warmup + extraWarmup).failuresByClass(failures)
+                    .cancelled(cancelled).abandoned(abandoned).dropped(dropped).warmupRequests(warmup + extraWarmup).failuresByClass(failures)
                     .ttft(Distribution.of(h[TTFT])).ttftSched(Distribution.of(h[TTFT_SCHED]))
                     .itl(Distribution.of(h[ITL])).chunkGap(Distribution.of(h[CHUNK_GAP])).tpot(Distribution.of(h[TPOT]))
                     .e2e(Distribution.of(h[E2E])).e2eSched(Distribution.of(h[E2E_SCHED])).scheduleLag(lag).outputTokensPerS(rates.outputTokensPerS())
@@ -366,7 +368,7 @@ public final class StepAggregator {
                     .meanOutputTokens(ok == 0 ? Double.NaN : (double) okOutputTokens / ok).slo(slo)
                     .reasoningTokens(okReasoningTokens) // failure rate, mean reasoning tokens: the builder's (per OK request)
                     .cachedPromptTokens(okCachedTokens, okReportedPromptTokens)
-                    .clientCheck(ClientCheck.evaluate(info, windowS, ok + failed + cancelled,
+                    .clientCheck(ClientCheck.evaluate(info, windowS, ok + failed + cancelled + abandoned,
                             Distribution.of(h[SETTLED_LAG]), client, clientThresholds))
                     .ttfat(firstAnswerSeen ? Distribution.of(h[TTFAT]) : Distribution.empty()).trend(trend.trend())
                     .retried(retried).build();

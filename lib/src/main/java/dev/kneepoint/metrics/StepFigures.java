@@ -21,6 +21,12 @@ public final class StepFigures {
             new Count("dropped", s -> s.counts().dropped()),
             new Count("warmup_requests", s -> s.counts().warmupRequests()));
 
+    /**
+     * Requests the workload gave up mid-request ({@code abandoned}): shown after {@link #OUTCOMES} only where a step
+     * has some, so the files of runs without abandonment stay as they were.
+     */
+    public static final Count ABANDONED = new Count("abandoned", s -> s.counts().abandoned());
+
     /** What the step's records disagreed on or needed: {@code output_len_mismatch, count_discrepancy, retried}. */
     public static final List<Count> DISCREPANCIES = List.of(
             new Count("output_len_mismatch", s -> s.counts().outputLenMismatch()),

@@ -30,7 +30,8 @@ final class StepPool {
         StepResult.Builder b = StepResult.builder().info(first.info().pooled()).window(last.window()).windowS(windowS)
                 .slo(first.slo());
         b.requestsOk(sum(trials, s -> s.counts().requestsOk())).requestsFailed(sum(trials, s -> s.counts().requestsFailed()))
-                .cancelled(sum(trials, s -> s.counts().cancelled())).dropped(sum(trials, s -> s.counts().dropped()))
+                .cancelled(sum(trials, s -> s.counts().cancelled()))
+                .abandoned(sum(trials, s -> s.counts().abandoned())).dropped(sum(trials, s -> s.counts().dropped()))
                 .warmupRequests(sum(trials, s -> s.counts().warmupRequests())).retried(sum(trials, s -> s.counts().retried()))
                 .outputLenMismatch(sum(trials, s -> s.counts().outputLenMismatch()))
                 .countDiscrepancy(sum(trials, s -> s.counts().countDiscrepancy()))

@@ -57,13 +57,23 @@ public record StepResult(
      * @param countDiscrepancy  requests whose client-side token count disagrees with the server total
      * @param failuresByClass   outcome label → count for every non-OK, non-cancelled outcome, sorted by label
      * @param tokenSources      token source label → requests, sorted by label
+     * @param abandoned         requests the workload gave up mid-request ({@code ABANDONED}), reported apart like
+     *                          the cancelled ones: neither OK nor failed
      */
     public record Counts(long requestsOk, long requestsFailed, long cancelled, long dropped, long warmupRequests,
             long retried, long outputLenMismatch, long countDiscrepancy, Map<String, Long> failuresByClass,
-            Map<String, Long> tokenSources) {
+            Map<String, Long> tokenSources, long abandoned) {
         public Counts {
             failuresByClass = sorted(failuresByClass);
             tokenSources = sorted(tokenSources);
+        }
+
+        /** Counts of a step whose workload gave no request up. */
+        public Counts(long requestsOk, long requestsFailed, long cancelled, long dropped, long warmupRequests,
+                      long retried, long outputLenMismatch, long countDiscrepancy, Map<String, Long> failuresByClass,
+                      Map<String, Long> tokenSources) {
+            this(requestsOk, requestsFailed, cancelled, dropped, warmupRequests, retried, outputLenMismatch,
+                    countDiscrepancy, failuresByClass, tokenSources, 0);
         }
 
         /** An unmodifiable copy sorted by key; null stays null, for the {@link StepResult} constructor to report. */
@@ -228,6 +238,7 @@ public record StepResult(
         private long requestsOk;
         private long requestsFailed;
         private long cancelled;
+        private long abandoned;
         private long dropped;
         private long warmupRequests;
         private long outputLenMismatch;
@@ -279,6 +290,8 @@ public record StepResult(
         public Builder requestsFailed(long n) { this.requestsFailed = n; return this; }
         /** Cancelled requests. */
         public Builder cancelled(long n) { this.cancelled = n; return this; }
+        /** Requests the workload gave up mid-request ({@code ABANDONED}). */
+        public Builder abandoned(long n) { this.abandoned = n; return this; }
         /** Dropped requests (at most {@code requestsFailed}: they are part of it). */
         public Builder dropped(long n) { this.dropped = n; return this; }
         /** Warm-up requests. */
@@ -366,7 +379,7 @@ public record StepResult(
             ClientCheck check = clientCheck.apply(seconds);
             return new StepResult(info, window, seconds,
                     new Counts(requestsOk, requestsFailed, cancelled, dropped, warmupRequests, retried,
-                            outputLenMismatch, countDiscrepancy, failuresByClass, tokenSources),
+                            outputLenMismatch, countDiscrepancy, failuresByClass, tokenSources, abandoned),
                     new Latency(ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, ttfat, trend),
                     new Rates(outputTokensPerS, inputTokensPerS, requestsPerS, goodputRps, goodFraction, rate,
                             concurrencyMean),

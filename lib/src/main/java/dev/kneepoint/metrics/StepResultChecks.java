@@ -47,6 +47,7 @@ final class StepResultChecks {
             count(problems, "requestsOk", counts.requestsOk());
             count(problems, "requestsFailed", counts.requestsFailed());
             count(problems, "cancelled", counts.cancelled());
+            count(problems, "abandoned", counts.abandoned());
             count(problems, "dropped", counts.dropped());
             count(problems, "warmupRequests", counts.warmupRequests());
             count(problems, "outputLenMismatch", counts.outputLenMismatch());

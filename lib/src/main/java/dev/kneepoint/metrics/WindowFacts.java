@@ -42,7 +42,8 @@ final class WindowFacts {
     private static final int MAX_TOKENS = (1 << TOKEN_BITS) - 1;
     private static final byte OK = 1;
     private static final byte GOOD = 2;
-    private static final byte CANCELLED = 4;
+    /** Cancelled or abandoned ({@link Outcome#neutral()}): not a completed request. */
+    private static final byte NEUTRAL = 4;
     /** dispatch, end, prompt tokens << 8 | flags, latest time carried, end index of its arrivals. */
     private static final int SPAN = 5;
 
@@ -160,7 +161,7 @@ final class WindowFacts {
                 tokens -= part;
             }
         }
-        int flags = (r.isOk() ? OK : 0) | (good ? GOOD : 0) | (r.outcome() instanceof Outcome.Cancelled ? CANCELLED : 0);
+        int flags = (r.isOk() ? OK : 0) | (good ? GOOD : 0) | (r.outcome().neutral() ? NEUTRAL : 0);
         int s = SPAN * count;
         spans[s] = dispatch;
         spans[s + 1] = end;
@@ -338,7 +339,7 @@ final class WindowFacts {
             if (dispatch >= 0 && dispatch >= start && dispatch < end) {
                 inTokens += promptAndFlags >>> 8;
             }
-            if (stop >= start && stop < end && (flags & CANCELLED) == 0) {
+            if (stop >= start && stop < end && (flags & NEUTRAL) == 0) {
                 outcomes++;
                 ok += (flags & OK) != 0 ? 1 : 0;
                 good += (flags & GOOD) != 0 ? 1 : 0;

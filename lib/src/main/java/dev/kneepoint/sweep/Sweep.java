@@ -2,6 +2,7 @@ package dev.kneepoint.sweep;
 
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.load.Abandonment;
 import dev.kneepoint.load.BackgroundStream;
 import dev.kneepoint.load.CapPolicy;
 import dev.kneepoint.load.LoadProgress;
@@ -176,6 +177,17 @@ public final class Sweep {
      */
     public Sweep sharedPrefix(int tokens, int groups) {
         settings.sharedPrefix = new SweepSpec.SharedPrefix(tokens, groups);
+        return this;
+    }
+
+    /**
+     * Users who give up: a {@code rate} share of the requests (chosen by id and the seed, the same in every rerun)
+     * is closed by the client {@code after} its dispatch if it has not ended by then ({@link Abandonment}). Those
+     * end {@code ABANDONED}, neither OK nor failed, counted apart; the slots the server frees show in the others.
+     */
+    public Sweep abandon(double rate, Duration after) {
+        settings.abandonRate = rate;
+        settings.abandonAfter = after;
         return this;
     }
 

@@ -3,6 +3,7 @@ package dev.kneepoint.sweep;
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.load.ArrivalPlan;
+import dev.kneepoint.load.Abandonment;
 import dev.kneepoint.load.BackgroundStream;
 import dev.kneepoint.load.StepSequence;
 import dev.kneepoint.metrics.Problems;
@@ -60,6 +61,19 @@ final class SweepChecks {
         if (mean < p.tokens() + 1) {
             problems.add("inputTokens (mean " + mean + ") must exceed the shared prefix (" + p.tokens()
                     + " tokens): inputTokens is the whole prompt, prefix included");
+        }
+    }
+
+    /** The abandonment the settings describe (null: none), or null with a problem when it is not one. */
+    private static Abandonment abandonment(SweepSettings s, List<String> problems) {
+        if (Double.isNaN(s.abandonRate)) {
+            return null;
+        }
+        try {
+            return new Abandonment(s.abandonRate, s.abandonAfter, s.seed);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            problems.add("abandon: " + e.getMessage());
+            return null;
         }
     }
 
@@ -167,7 +181,7 @@ final class SweepChecks {
             problems.add("background: " + background.stepRatesRps().size() + " per-step rates for a ladder of "
                     + ladderSteps + " steps; give one rate per step (0 for none)");
         }
-        return new Checked(spec(s, target, background), problems, calibrationAt, traceAt);
+        return new Checked(spec(s, target, background, abandonment(s, problems)), problems, calibrationAt, traceAt);
     }
 
     /**
@@ -226,7 +240,8 @@ final class SweepChecks {
     }
 
     /** The spec of the settings; its mode is the first of rate sweep, trace, closed loop and open loop they give. */
-    private static SweepSpec spec(SweepSettings s, TargetConfig target, BackgroundStream background) {
+    private static SweepSpec spec(SweepSettings s, TargetConfig target, BackgroundStream background,
+                                  Abandonment abandonment) {
         SweepSpec.Arrival arrival = new SweepSpec.Arrival(s.arrival, s.burstCv);
         SweepSpec.InFlightCap cap = new SweepSpec.InFlightCap(s.maxInFlight, s.capPolicy);
         Mode mode;
@@ -253,7 +268,7 @@ final class SweepChecks {
                 s.seed,
                 new SweepSpec.Steps(s.stepDuration, warmup, s.pause, s.drainTimeout, s.maxRequestsPerStep, s.repeat,
                         s.resetPrefixCache),
-                s.slo, s.clientThresholds, s.stopFailureRate, s.stopP99Ms, background, s.telemetry,
+                s.slo, s.clientThresholds, s.stopFailureRate, s.stopP99Ms, background, abandonment, s.telemetry,
                 s.writeRunDirectory ? s.outputDir : null, s.progress, s.allowConcurrent, s.clientWarmup,
                 s.preflight, new SweepSpec.Cost(s.gpus, s.pricePerHour), new java.util.TreeMap<>(s.labels));
     }

@@ -184,7 +184,7 @@ final class SweepExecution {
             default -> 0;
         });
         this.loadRun = LoadRun.builder()
-                .sender(client)
+                .sender(spec.abandonment() == null ? client : spec.abandonment().applyTo(client))
                 .workload(workload)
                 .listener(listeners)
                 .clock(clock)

@@ -73,6 +73,10 @@ final class SweepManifest {
         if (p.tools() != null) {
             m.put("tools", p.tools().describe());
         }
+        if (spec.abandonment() != null) {
+            m.put("abandonment", Map.of("rate", spec.abandonment().rate(),
+                    "after_ms", spec.abandonment().after().toNanos() / 1e6));
+        }
         m.put("seed", spec.seed());
         Map<String, Object> cost = new LinkedHashMap<>();
         cost.put("gpus", spec.cost().gpus() > 0 ? spec.cost().gpus() : null);

@@ -46,6 +46,9 @@ final class SweepSettings {
     boolean ignoreEos = true;
     Calibrate calibrate = SweepDefaults.CALIBRATE;
     Workload workload;
+    /** The share of requests given up mid-request (NaN: none), and how long after dispatch. */
+    double abandonRate = Double.NaN;
+    Duration abandonAfter;
     /** Turns of each synthetic chat session; 1: single requests. */
     int turns = 1;
     /** The synthetic prompts' shared prefix, or null. */

@@ -1,6 +1,7 @@
 package dev.kneepoint.sweep;
 
 import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.load.Abandonment;
 import dev.kneepoint.load.BackgroundStream;
 import dev.kneepoint.load.CapPolicy;
 import dev.kneepoint.load.LoadProgress;
@@ -35,6 +36,7 @@ import java.util.Map;
  * @param stopFailureRate      stop after a step failing more than this fraction; NaN: no bound
  * @param stopP99Ms            stop after a step whose p99 TTFT (sched basis in open loop) exceeds this; NaN: none
  * @param background           background traffic under the ladder, or null
+ * @param abandonment          which requests (background ones too) are given up mid-request, and when; null: none
  * @param telemetry            what is sampled beside the load
  * @param outputDir            folder of the run directory, or null for none
  * @param progress             live progress listener, or null
@@ -46,7 +48,7 @@ import java.util.Map;
  */
 public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts prompts, long seed, Steps steps,
                         Slo slo, ClientThresholds clientThresholds, double stopFailureRate, double stopP99Ms,
-                        BackgroundStream background, Telemetry telemetry, Path outputDir, LoadProgress progress,
+                        BackgroundStream background, Abandonment abandonment, Telemetry telemetry, Path outputDir, LoadProgress progress,
                         boolean allowConcurrentRuns, boolean clientWarmup, boolean preflight,
                         Cost cost, Map<String, String> labels) {
 
