@@ -49,6 +49,11 @@ final class Exchange {
         return this;
     }
 
+    /** Tells {@code l} the output tokens so far after each token-carrying event (see {@link Cancellation#onTokens}). */
+    void tokenListener(java.util.function.IntConsumer l) {
+        state.tally.tokenListener(l);
+    }
+
     /** Thread-safe: what the request measured so far (see {@link Cancellation#onProgress}). */
     RequestRecord inFlight() {
         return state.tally.inFlight(b);

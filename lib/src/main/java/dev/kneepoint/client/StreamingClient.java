@@ -131,6 +131,7 @@ public final class StreamingClient implements RequestSender, AutoCloseable {
             }
             Exchange x = new Exchange(target, call, probe, context.clock(), b).keepResponseText(spec.keepResponseText());
             cancellation.onProgress(x::inFlight);
+            x.tokenListener(cancellation.tokenListener());
             x.run(cancellation, spec.requestedPromptTokens());
             if (closed && !b.outcome.isOk() && call.isCanceled()) {
                 b.outcome = Outcome.CANCELLED;
@@ -151,6 +152,7 @@ public final class StreamingClient implements RequestSender, AutoCloseable {
         nioInFlight.add(x);
         try {
             cancellation.onProgress(() -> x.state.tally.inFlight(b));
+            x.state.tally.tokenListener(cancellation.tokenListener());
             cancellation.onCancel(x::cancel);
             if (closed) {
                 x.cancel();

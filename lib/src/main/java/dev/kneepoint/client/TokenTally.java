@@ -41,6 +41,9 @@ final class TokenTally {
     private int cachedTokens = -1;
     /** The index of the first event carrying tool-call text, -1 while none; written before the event is published. */
     private int firstToolCall = -1;
+    /** Told the client's running count after each event (a request that may be given up after N tokens), or null. */
+    private java.util.function.IntConsumer listener;
+    private int running;
 
     /** Records one decoded chunk that arrived at {@code nowNanos}; returns true when it carried text. */
     boolean onChunk(long nowNanos, StreamPayload.Chunk c) {
@@ -157,6 +160,15 @@ final class TokenTally {
         reasoningOnly[n] = reasoning;
         n++;
         published = n;
+        if (listener != null) {
+            running += count;
+            listener.accept(running);
+        }
+    }
+
+    /** Tells {@code l} the running output-token count after each token-carrying event (null: nobody). */
+    void tokenListener(java.util.function.IntConsumer l) {
+        this.listener = l;
     }
 
     /**

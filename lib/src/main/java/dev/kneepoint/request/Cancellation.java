@@ -1,6 +1,7 @@
 package dev.kneepoint.request;
 
 import dev.kneepoint.metrics.RequestRecord;
+import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -12,6 +13,7 @@ public final class Cancellation {
     private boolean cancelled;
     private Runnable hook;
     private Supplier<RequestRecord> progress;
+    private volatile IntConsumer tokens;
 
     /** Registers the action that aborts the in-flight transport (replacing any earlier one). */
     public void onCancel(Runnable action) {
@@ -55,6 +57,20 @@ public final class Cancellation {
         synchronized (this) {
             progress = snapshot;
         }
+    }
+
+    /**
+     * Registers (optional, replacing any earlier one) a listener that the sender tells the request's output tokens so
+     * far, as the client counts them, after each token-carrying event. It is called on the request's read path: it
+     * must be quick, must not block, and must not cancel on that thread (hand the cancel to another).
+     */
+    public void onTokens(IntConsumer listener) {
+        tokens = listener;
+    }
+
+    /** The listener of {@link #onTokens}, or null: for a sender to tell. */
+    public IntConsumer tokenListener() {
+        return tokens;
     }
 
     /** What the request measured so far (see {@link #onProgress}); null when no sender registered it or it failed. */

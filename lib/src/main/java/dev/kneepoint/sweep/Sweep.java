@@ -188,6 +188,15 @@ public final class Sweep {
     public Sweep abandon(double rate, Duration after) {
         settings.abandonRate = rate;
         settings.abandonAfter = after;
+        settings.abandonAfterTokens = 0;
+        return this;
+    }
+
+    /** As {@link #abandon(double, Duration)}, each chosen request given up once it received {@code tokens} tokens. */
+    public Sweep abandonAfterTokens(double rate, int tokens) {
+        settings.abandonRate = rate;
+        settings.abandonAfter = null;
+        settings.abandonAfterTokens = tokens;
         return this;
     }
 

@@ -70,7 +70,8 @@ final class SweepChecks {
             return null;
         }
         try {
-            return new Abandonment(s.abandonRate, s.abandonAfter, s.seed);
+            return s.abandonAfter != null ? Abandonment.afterTime(s.abandonRate, s.abandonAfter, s.seed)
+                    : Abandonment.afterTokens(s.abandonRate, s.abandonAfterTokens, s.seed);
         } catch (IllegalArgumentException | NullPointerException e) {
             problems.add("abandon: " + e.getMessage());
             return null;

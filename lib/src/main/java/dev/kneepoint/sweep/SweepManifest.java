@@ -1,5 +1,6 @@
 package dev.kneepoint.sweep;
 
+import dev.kneepoint.load.Abandonment;
 import dev.kneepoint.load.BackgroundStream;
 import dev.kneepoint.sweep.SweepSpec.Mode;
 import dev.kneepoint.analysis.SloCapacity;
@@ -74,8 +75,9 @@ final class SweepManifest {
             m.put("tools", p.tools().describe());
         }
         if (spec.abandonment() != null) {
-            m.put("abandonment", Map.of("rate", spec.abandonment().rate(),
-                    "after_ms", spec.abandonment().after().toNanos() / 1e6));
+            Abandonment a = spec.abandonment();
+            m.put("abandonment", a.after() != null ? Map.of("rate", a.rate(), "after_ms", a.after().toNanos() / 1e6)
+                    : Map.of("rate", a.rate(), "after_tokens", a.afterTokens()));
         }
         m.put("seed", spec.seed());
         Map<String, Object> cost = new LinkedHashMap<>();

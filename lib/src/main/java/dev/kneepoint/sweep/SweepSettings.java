@@ -49,6 +49,7 @@ final class SweepSettings {
     /** The share of requests given up mid-request (NaN: none), and how long after dispatch. */
     double abandonRate = Double.NaN;
     Duration abandonAfter;
+    int abandonAfterTokens;
     /** Turns of each synthetic chat session; 1: single requests. */
     int turns = 1;
     /** The synthetic prompts' shared prefix, or null. */

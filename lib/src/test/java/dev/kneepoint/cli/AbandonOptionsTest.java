@@ -31,6 +31,6 @@ class AbandonOptionsTest {
     void oneWithoutTheOtherIsRefused() throws Exception {
         String err = Captured.run(() -> Main.execute("run", "--url", "http://127.0.0.1:9", "--model", "m",
                 "--concurrency", "1", "--cancel-rate", "0.1", "--out", out.toString()), System.err, 2);
-        assertThat(err).contains("--cancel-rate needs --cancel-after DURATION: give both");
+        assertThat(err).contains("--cancel-rate needs one of --cancel-after DURATION or --cancel-after-tokens N");
     }
 }

@@ -55,7 +55,7 @@ class AbandonmentTest {
 
     @Test
     void aChosenRequestIsGivenUpAtItsTimeAndTheOthersRunToTheirEnd() {
-        Abandonment a = new Abandonment(0.5, Duration.ofMillis(100), 7);
+        Abandonment a = Abandonment.afterTime(0.5, Duration.ofMillis(100), 7);
         RequestSender sender = a.applyTo(SLOW);
         RequestRecord given = sender.execute(RequestSpec.of("x", 4), context(firstId(a, true)), new Cancellation());
         assertThat(given.outcome()).isInstanceOf(Outcome.Abandoned.class);
@@ -69,7 +69,7 @@ class AbandonmentTest {
 
     @Test
     void aStopOfTheStepStaysACancellation() throws Exception {
-        Abandonment a = new Abandonment(1, Duration.ofSeconds(10), 7);
+        Abandonment a = Abandonment.afterTime(1, Duration.ofSeconds(10), 7);
         Cancellation step = new Cancellation();
         Thread stopper = Thread.ofVirtual().start(() -> {
             try {
@@ -86,14 +86,14 @@ class AbandonmentTest {
 
     @Test
     void theShareChosenIsTheRateAndTheSameForTheSameSeed() {
-        Abandonment a = new Abandonment(0.1, Duration.ofMillis(1), 42);
+        Abandonment a = Abandonment.afterTime(0.1, Duration.ofMillis(1), 42);
         int n = 20_000;
         int chosen = 0;
         int differ = 0;
-        Abandonment other = new Abandonment(0.1, Duration.ofMillis(1), 43);
+        Abandonment other = Abandonment.afterTime(0.1, Duration.ofMillis(1), 43);
         for (long id = 0; id < n; id++) {
             chosen += a.chosen(id) ? 1 : 0;
-            assertThat(a.chosen(id)).isEqualTo(new Abandonment(0.1, Duration.ofMillis(5), 42).chosen(id));
+            assertThat(a.chosen(id)).isEqualTo(Abandonment.afterTime(0.1, Duration.ofMillis(5), 42).chosen(id));
             differ += a.chosen(id) != other.chosen(id) ? 1 : 0;
         }
         // binomial: sd = sqrt(n p (1-p)) = 42; 5 sd
@@ -103,8 +103,10 @@ class AbandonmentTest {
 
     @Test
     void aRateOutsideAShareOrATimeNotAfterDispatchIsRefused() {
-        assertThatThrownBy(() -> new Abandonment(0, Duration.ofMillis(1), 1)).hasMessageContaining("(0, 1]");
-        assertThatThrownBy(() -> new Abandonment(1.5, Duration.ofMillis(1), 1)).hasMessageContaining("got 1.5");
-        assertThatThrownBy(() -> new Abandonment(0.5, Duration.ZERO, 1)).hasMessageContaining("positive time");
+        assertThatThrownBy(() -> Abandonment.afterTime(0, Duration.ofMillis(1), 1)).hasMessageContaining("(0, 1]");
+        assertThatThrownBy(() -> Abandonment.afterTime(1.5, Duration.ofMillis(1), 1)).hasMessageContaining("got 1.5");
+        assertThatThrownBy(() -> Abandonment.afterTime(0.5, Duration.ZERO, 1)).hasMessageContaining("positive time");
+        assertThatThrownBy(() -> Abandonment.afterTokens(0.5, 0, 1)).hasMessageContaining("positive token count");
+        assertThatThrownBy(() -> new Abandonment(0.5, Duration.ofMillis(1), 3, 1)).hasMessageContaining("not both");
     }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.kneepoint.Kneepoint;
+import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.client.Transport;
 import dev.kneepoint.io.LoadedRun;
 import dev.kneepoint.io.RunLoader;
 import dev.kneepoint.load.Abandonment;
@@ -18,6 +20,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,7 +42,7 @@ class SweepAbandonTest {
                     .outputDir(dir).name("abandon").run();
             LoadedRun loaded = RunLoader.load(run.directory().orElseThrow());
             List<RequestRecord> records = loaded.records();
-            Abandonment a = new Abandonment(0.5, Duration.ofMillis(60), SweepDefaults.SEED);
+            Abandonment a = Abandonment.afterTime(0.5, Duration.ofMillis(60), SweepDefaults.SEED);
             long chosen = records.stream().filter(r -> a.chosen(r.id())).count();
             assertThat(chosen).isBetween(3L, 13L); // the same requests as the sweep chose: its seed
             for (RequestRecord r : records) {
@@ -64,6 +68,25 @@ class SweepAbandonTest {
             // the server generated far less than every answer's 200 tokens: it stopped for the abandoned ones
             long generated = sim.stats().tokensGenerated();
             assertThat(generated).isLessThan(200L * records.size() - 100L * chosen);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Transport.class)
+    void givenUpAfterTokensTheyReceivedAboutThatMany(Transport transport) {
+        try (Simulator sim = Simulator.start(SimConfig.presetBuilder("fast").build())) {
+            TargetConfig target = TargetConfig.builder().baseUrl(sim.url()).model("sim-fast").transport(transport).build();
+            RunResult run = Kneepoint.sweep(target).concurrency(2).inputTokens(32).outputTokens(200)
+                    .abandonAfterTokens(1, 20).maxRequestsPerStep(4).warmup(Duration.ZERO)
+                    .stepDuration(Duration.ofSeconds(30)).clientWarmup(false).telemetry(Telemetry.off())
+                    .outputDir(dir.resolve(transport.name())).name("tokens").run();
+            List<RequestRecord> records = RunLoader.load(run.directory().orElseThrow()).records();
+            // one token per simulator step (2 ms); the close follows the 20th within a few steps, well before 200
+            assertThat(records).hasSize(4).allSatisfy(r -> {
+                assertThat(r.outcome().label()).isEqualTo("ABANDONED");
+                assertThat(r.outcome().detail()).isEqualTo("given up after 20 tokens");
+                assertThat(r.tokens().outputTokens()).isBetween(20, 60);
+            });
         }
     }
 
