@@ -170,45 +170,20 @@ public final class Sweep {
         return this;
     }
 
-    /**
-     * The synthetic prompts share a prefix of {@code tokens} tokens within {@code groups} groups (request {@code i} in
-     * group {@code i mod groups}): system prompts or RAG contexts that a server's prefix cache can reuse.
-     * {@link #inputTokens} stays the whole prompt, prefix included; 0 tokens: no shared prefix (the default).
-     */
+    /** The synthetic prompts share a prefix of {@code tokens} (of {@link #inputTokens}) in {@code groups} groups. */
     public Sweep sharedPrefix(int tokens, int groups) {
         settings.sharedPrefix = new SweepSpec.SharedPrefix(tokens, groups);
         return this;
     }
 
-    /**
-     * Users who give up: a {@code rate} share of the requests (chosen by id and the seed, the same in every rerun)
-     * is closed by the client {@code after} its dispatch if it has not ended by then ({@link Abandonment}). Those
-     * end {@code ABANDONED}, neither OK nor failed, counted apart; the slots the server frees show in the others.
-     */
-    public Sweep abandon(double rate, Duration after) {
-        settings.abandonRate = rate;
-        settings.abandonAfter = after;
-        settings.abandonAfterTokens = 0;
-        return this;
-    }
+    /** Users who give up: a seeded {@code rate} share of requests is closed {@code after} dispatch ({@link Abandonment}). */
+    public Sweep abandon(double rate, Duration after) { settings.abandon(rate, after, 0); return this; }
 
     /** As {@link #abandon(double, Duration)}, each chosen request given up once it received {@code tokens} tokens. */
-    public Sweep abandonAfterTokens(double rate, int tokens) {
-        settings.abandonRate = rate;
-        settings.abandonAfter = null;
-        settings.abandonAfterTokens = tokens;
-        return this;
-    }
+    public Sweep abandonAfterTokens(double rate, int tokens) { settings.abandon(rate, null, tokens); return this; }
 
-    /**
-     * The synthetic prompts become chat sessions of {@code turns} turns ({@code Workloads.multiTurn()}): each turn a
-     * new user message of {@link #inputTokens} tokens on top of the session's real history, sent when the previous
-     * answer ended; the answers are {@link #outputTokens} long. 1: single requests (the default).
-     */
-    public Sweep multiTurn(int turns) {
-        settings.turns = turns;
-        return this;
-    }
+    /** Chat sessions of {@code turns} turns, each a new {@link #inputTokens} message on the real history (1: none). */
+    public Sweep multiTurn(int turns) { settings.turns = turns; return this; }
 
     /** Send {@code ignore_eos: true} so every answer has exactly the output budget (default true). */
     public Sweep ignoreEos(boolean on) { settings.ignoreEos = on; return this; }
@@ -231,14 +206,8 @@ public final class Sweep {
      */
     public Sweep workload(Workload requests) { settings.workload = requests; return this; }
 
-    /**
-     * Offer the model these functions on every request ({@code tools} and {@code tool_choice}, whatever the
-     * workload): answers that call a tool are measured like text (METRICS.md "Tool calls"). Chat API only.
-     */
-    public Sweep tools(ToolUse tools) {
-        settings.tools = Objects.requireNonNull(tools, "tools");
-        return this;
-    }
+    /** Offer these functions ({@code tools}, {@code tool_choice}) on every chat request; METRICS.md "Tool calls". */
+    public Sweep tools(ToolUse tools) { settings.tools = Objects.requireNonNull(tools, "tools"); return this; }
 
     /**
      * Replays a request trace open loop (format: {@link dev.kneepoint.workload.Trace}): each line's request fires at

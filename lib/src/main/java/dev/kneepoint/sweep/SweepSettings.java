@@ -112,6 +112,13 @@ final class SweepSettings {
         this.backgroundStepRates = stepRatesRps;
     }
 
+    /** Gives up a {@code rate} share of the requests {@code after} dispatch, or (null) after {@code tokens} tokens. */
+    void abandon(double rate, Duration after, int tokens) {
+        this.abandonRate = rate;
+        this.abandonAfter = after;
+        this.abandonAfterTokens = tokens;
+    }
+
     boolean replaysTrace() {
         return trace != null || traceFile != null;
     }
