@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToIntFunction;
 import org.junit.jupiter.api.Test;
@@ -56,8 +57,15 @@ import org.junit.jupiter.api.io.TempDir;
 class SoakTest {
     static final int[] LADDER = {1, 2, 4, 8, 16, 32, 64, 128};
     static final Duration LADDER_STEP = Duration.ofSeconds(4);
-    /** Warm-up of the soak step: its 0.5 s ramp-up and the first connections, out of the measured window. */
-    static final Duration WARMUP = Duration.ofSeconds(5);
+    /**
+     * Warm-up of the soak step, out of the measured window: its 0.5 s ramp-up, the first connections, and the closed
+     * loop settling. The ramp starts the users evenly; users that finish in one engine step come back together, so
+     * over the first ~15 s they bunch up on the engine's steps and TTFT rises to its steady level (measured in the
+     * full suite at 64 users: TTFT p50 7.4 and 8.0 ms in the 6 s intervals from 5 s and 11 s, 8.5-9.4 ms from then
+     * on), which a drift test starting at 5 s read as TTFT drift (+11 % p50 twice, +30 % p99 once, in six full-suite
+     * runs).
+     */
+    static final Duration WARMUP = Duration.ofSeconds(20);
 
     @TempDir
     Path runs;
@@ -146,19 +154,20 @@ class SoakTest {
             // Threads, descriptors and sockets: closed loop, so the in-flight count is constant (the users' streams
             // and their server-side connections); the second half may not hold more than the first ever did.
             // Threads: pools outside the load (OkHttp's dispatcher for telemetry scrapes, its task runner) may
-            // start one for a moment, so a single sample can be one above; a leak grows with every request, so
-            // the second half's median may not exceed the first half's max, nor any sample exceed it by more than 2.
-            assertThat(median(second, Sample::threads)).as("threads, 2nd half median vs 1st half max")
-                    .isLessThanOrEqualTo(max(first, Sample::threads));
-            assertThat(max(second, Sample::threads)).as("threads, 2nd half max vs 1st half max")
-                    .isLessThanOrEqualTo(max(first, Sample::threads) + 2);
-            assertThat(max(second, Sample::sockets)).as("sockets, 2nd half vs 1st half max")
-                    .isLessThanOrEqualTo(max(first, Sample::sockets));
-            // Descriptors: the sockets plus what stays open for the whole run (the JDK's jars and the run
-            // directory's files, opened before the first sample), so the same rule: a descriptor leaked per request,
-            // per file or per telemetry scrape shows as a second half above the first half's max.
-            assertThat(max(second, Sample::fds)).as("open descriptors, 2nd half vs 1st half max")
-                    .isLessThanOrEqualTo(max(first, Sample::fds));
+            // start one for a moment, and a telemetry scrape may open a connection while its idle one closes (a
+            // sample at 171 s saw 133 sockets and 211 descriptors, every other 132 and 210), so a single sample can
+            // be one above; a leak grows with every request (~560/s), so the second half's median may not exceed
+            // the first half's max, nor any sample exceed it by more than 2. Descriptors: the sockets plus what
+            // stays open for the whole run (the JDK's jars and the run directory's files, opened before the first
+            // sample), so the same rule catches a descriptor leaked per request, per file or per telemetry scrape.
+            for (var resource : List.<Map.Entry<String, ToIntFunction<Sample>>>of(Map.entry("threads", Sample::threads),
+                    Map.entry("sockets", Sample::sockets), Map.entry("open descriptors", Sample::fds))) {
+                ToIntFunction<Sample> f = resource.getValue();
+                assertThat(median(second, f)).as("%s, 2nd half median vs 1st half max", resource.getKey())
+                        .isLessThanOrEqualTo(max(first, f));
+                assertThat(max(second, f)).as("%s, 2nd half max vs 1st half max", resource.getKey())
+                        .isLessThanOrEqualTo(max(first, f) + 2);
+            }
             // Throughput and latency: same load, same engine, so the halves differ only by machine noise
             // (a shared CI box): +-30 % on throughput, 2x on medians still fails a client that slows down as it
             // accumulates state (it would show as a trend, not a wobble).
