@@ -92,8 +92,24 @@ class SimNativeApiTest {
     }
 
     @ParameterizedTest
+    @EnumSource(value = ApiKind.class, names = {"RESPONSES", "MESSAGES"})
+    void theTypedEventApisAreMeasuredLikeChat(ApiKind kind) {
+        RequestRecord r = send(kind, null);
+        RequestRecord chat = send(ApiKind.CHAT, null);
+        assertThat(r.outcome().label()).as(r.outcome().detail()).isEqualTo("OK");
+        // ignore_eos and the length are honoured; the prompt is the same chat template's, its cached share said
+        assertThat(r.tokens().outputTokens()).isEqualTo(12);
+        assertThat(r.response().finishReason()).isEqualTo("length");
+        assertThat(r.tokens().tokenSource()).isEqualTo(dev.kneepoint.metrics.TokenSource.SERVER_USAGE);
+        assertThat(r.tokens().promptTokens()).isEqualTo(chat.tokens().promptTokens()).isPositive();
+        assertThat(r.tokens().cachedPromptTokens()).isBetween(0, r.tokens().promptTokens());
+        assertThat(r.timing().firstTokenNanos()).isGreaterThan(r.timing().dispatchNanos());
+        assertThat(r.timing().chunkNanos().length).isGreaterThan(1);
+    }
+
+    @ParameterizedTest
     @EnumSource(value = ApiKind.class, names = {"TGI_GENERATE_STREAM", "OLLAMA_CHAT", "LLAMACPP_COMPLETION",
-            "SGLANG_GENERATE"})
+            "SGLANG_GENERATE", "RESPONSES", "MESSAGES"})
     void faultsBecomeTheSameOutcomes(ApiKind kind) {
         assertThat(send(kind, "error_in_stream").outcome().label()).isEqualTo("STREAM_ERROR");
         assertThat(send(kind, "no_done").outcome().label()).isEqualTo("TRUNCATED");
@@ -115,5 +131,18 @@ class SimNativeApiTest {
         assertThat(first.path("server_timings").has("eval_ms")).isTrue();
         assertThat(first.path("token_source").asText()).isEqualTo("server_usage");
         assertThat(Files.readString(dir.resolve("manifest.json"))).contains("ollama_generate");
+    }
+
+    @Test
+    void aCalibratedSweepOnTheMessagesApiSendsThePromptLengthsAsked() {
+        RunResult r = Kneepoint.sweep(Kneepoint.target(sim)).api("messages").concurrency(2).inputTokens(48)
+                .outputTokens(8).stepDuration(Duration.ofMillis(600)).warmup(Duration.ZERO).outputDir(runs)
+                .name("messages").run();
+        StepResult s = r.steps().get(0);
+        assertThat(s.counts().requestsOk()).isPositive();
+        assertThat(s.counts().requestsFailed()).isZero();
+        assertThat(s.tokens().meanPromptTokens()).isEqualTo(48.0);
+        assertThat(s.tokens().meanOutputTokens()).isEqualTo(8.0);
+        assertThat(s.tokens().cacheReported()).isTrue();
     }
 }

@@ -21,8 +21,9 @@ final class TargetOptions {
     @Option(names = "--model", required = true, description = "Model name sent in each request")
     String model;
 
-    @Option(names = "--api", description = "Server API: chat, completions (OpenAI-compatible), tgi, ollama-generate, "
-            + "ollama-chat, llamacpp or sglang (native); see docs/SERVERS.md (default: ${DEFAULT-VALUE})")
+    @Option(names = "--api", description = "Server API: chat, completions, responses (OpenAI), messages (Anthropic), "
+            + "tgi, ollama-generate, ollama-chat, llamacpp or sglang (native); see docs/SERVERS.md "
+            + "(default: ${DEFAULT-VALUE})")
     String api;
 
     @Option(names = "--no-stream", description = "Non-streaming requests (TTFT equals E2E)")

@@ -12,7 +12,8 @@ import java.util.Locale;
  * <p>The OpenAI shapes ({@link #CHAT}, {@link #COMPLETIONS}) work with vLLM, SGLang, TGI's
  * Messages API, llama.cpp, Ollama's {@code /v1} and the simulator. The native ones read each
  * server's own stream: {@link #TGI_GENERATE_STREAM}, {@link #OLLAMA_GENERATE}, {@link #OLLAMA_CHAT},
- * {@link #LLAMACPP_COMPLETION}, {@link #SGLANG_GENERATE}.
+ * {@link #LLAMACPP_COMPLETION}, {@link #SGLANG_GENERATE}. {@link #RESPONSES} (OpenAI's Responses API) and
+ * {@link #MESSAGES} (Anthropic's Messages API) are the newer chat shapes vLLM serves beside chat completions.
  */
 public enum ApiKind {
     /** OpenAI {@code POST /v1/chat/completions} with {@code messages}. */
@@ -28,7 +29,11 @@ public enum ApiKind {
     /** llama.cpp server's native {@code POST /completion}: SSE {@code content}, {@code stop:true} with {@code timings} last. */
     LLAMACPP_COMPLETION("/completion", "llamacpp", Framing.SSE, false),
     /** SGLang native {@code POST /generate}: SSE with cumulative {@code text} and {@code meta_info}, then {@code [DONE]}. */
-    SGLANG_GENERATE("/generate", "sglang", Framing.SSE, false);
+    SGLANG_GENERATE("/generate", "sglang", Framing.SSE, false),
+    /** OpenAI Responses {@code POST /v1/responses} with {@code input}: typed SSE events, {@code response.completed} last. */
+    RESPONSES("/v1/responses", "responses", Framing.SSE, true),
+    /** Anthropic Messages {@code POST /v1/messages}: typed SSE events ({@code content_block_delta}), {@code message_stop} last. */
+    MESSAGES("/v1/messages", "messages", Framing.SSE, true);
 
     /** How the response body is split into payloads. */
     public enum Framing {
@@ -83,6 +88,8 @@ public enum ApiKind {
             case OLLAMA_GENERATE, OLLAMA_CHAT -> new OllamaDecoder();
             case LLAMACPP_COMPLETION -> new LlamaCppDecoder();
             case SGLANG_GENERATE -> new SglangDecoder();
+            case RESPONSES -> new ResponsesDecoder();
+            case MESSAGES -> new MessagesDecoder();
         };
     }
 

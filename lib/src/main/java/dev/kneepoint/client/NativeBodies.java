@@ -21,7 +21,13 @@ import java.util.Set;
  * <tr><td>llama.cpp</td><td>{@code n_predict}</td><td>{@code ignore_eos}</td><td>—</td></tr>
  * <tr><td>SGLang</td><td>{@code sampling_params.max_new_tokens}</td><td>{@code sampling_params.ignore_eos}</td>
  *     <td>{@code sampling_params.min_new_tokens}</td></tr>
+ * <tr><td>Responses</td><td>{@code max_output_tokens}</td><td>{@code ignore_eos}</td><td>{@code min_tokens}</td></tr>
+ * <tr><td>Messages</td><td>{@code max_tokens}</td><td>{@code ignore_eos}</td><td>{@code min_tokens}</td></tr>
  * </table>
+ *
+ * The Responses and Messages APIs carry the chat messages ({@code input}, {@code messages}; the Messages API's
+ * system prompt in {@code system}); {@code ignore_eos} and {@code min_tokens} are vLLM's extensions, sent as on
+ * chat completions. A Responses request says {@code store: false}: a benchmark keeps no state on the server.
  *
  * Other extra fields of the spec, then the target's, are merged at the top level (later ones
  * override earlier ones).
@@ -85,6 +91,28 @@ final class NativeBodies {
                 }
                 body.put("sampling_params", sp);
                 body.put("stream", t.stream());
+            }
+            case RESPONSES, MESSAGES -> {
+                body.put("model", t.model());
+                boolean messagesApi = t.apiKind() == ApiKind.MESSAGES;
+                List<Map<String, String>> msgs = messages(spec);
+                if (messagesApi && !msgs.isEmpty() && msgs.getFirst().get("role").equals("system")) {
+                    body.put("system", msgs.removeFirst().get("content"));
+                }
+                body.put(messagesApi ? "messages" : "input", msgs);
+                if (max >= 0) {
+                    body.put(messagesApi ? "max_tokens" : "max_output_tokens", max);
+                }
+                if (!messagesApi) {
+                    body.put("store", false);
+                }
+                body.put("stream", t.stream());
+                if (ignoreEos) {
+                    body.put("ignore_eos", true);
+                }
+                if (min >= 0) {
+                    body.put("min_tokens", min);
+                }
             }
             case CHAT, COMPLETIONS -> throw new IllegalArgumentException("not a native API: " + t.apiKind());
         }

@@ -36,7 +36,8 @@ public final class Preflight {
     static final String PROMPT = "Reply with OK.";
     /** Time allowed after the first token for the rest of the preflight answer. */
     static final Duration AFTER_FIRST_TOKEN = Duration.ofSeconds(30);
-    private static final Set<ApiKind> LISTS_MODELS = Set.of(ApiKind.CHAT, ApiKind.COMPLETIONS);
+    private static final Set<ApiKind> LISTS_MODELS = Set.of(ApiKind.CHAT, ApiKind.COMPLETIONS, ApiKind.RESPONSES,
+            ApiKind.MESSAGES);
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     /**

@@ -71,6 +71,11 @@ sealed interface StreamPayload {
                     timings, "", -1);
         }
 
+        /** A chunk of generated text only (each part may be ""): a native stream's delta event. */
+        static Chunk delta(String content, String reasoning, String toolCalls) {
+            return new Chunk(content, reasoning, null, null, 1, -1, -1, -1, null, toolCalls, -1);
+        }
+
         /**
          * True when the chunk carries generated text (content, reasoning or a tool call's name or arguments): a
          * token-carrying event.

@@ -21,7 +21,7 @@ import java.util.Locale;
  * {@code timings}; SGLang cumulative {@code text} with {@code meta_info} per engine write, then
  * {@code [DONE]}.
  */
-final class NativeStream {
+final class NativeStream implements StreamTranslator {
 
     /** The native APIs served. */
     enum Api {
@@ -113,13 +113,13 @@ final class NativeStream {
         return out;
     }
 
-    /** The content type of the native stream. */
-    String contentType() {
+    @Override
+    public String contentType() {
         return api.ndjson() ? "application/x-ndjson" : "text/event-stream; charset=utf-8";
     }
 
-    /** Rewrites one write of OpenAI SSE events into the native stream's bytes. */
-    String translate(String chunk) {
+    @Override
+    public String translate(String chunk) {
         StringBuilder out = new StringBuilder(chunk.length());
         for (String event : chunk.split("\n\n")) {
             if (event.isEmpty()) {

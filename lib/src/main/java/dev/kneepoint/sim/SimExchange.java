@@ -25,15 +25,15 @@ final class SimExchange {
     private final boolean close;
     private boolean done;
     private boolean broken;
-    private NativeStream translator;
+    private StreamTranslator translator;
 
     SimExchange(SocketChannel channel, boolean close) {
         this.channel = channel;
         this.close = close;
     }
 
-    /** Rewrites every streamed chunk (and the stream's content type) into a native API's stream. */
-    void translateWith(NativeStream t) {
+    /** Rewrites every streamed chunk (and the stream's content type) into another API's stream. */
+    void translateWith(StreamTranslator t) {
         this.translator = t;
     }
 

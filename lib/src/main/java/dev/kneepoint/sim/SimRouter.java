@@ -12,7 +12,8 @@ import java.util.function.Function;
  * {@code GET /v1/models}, {@code POST /tokenize}, {@code POST /detokenize}, {@code GET /health},
  * {@code GET /metrics}, {@code GET /version}, and the native streaming APIs of {@link NativeStream}
  * ({@code POST /generate_stream}, {@code /api/generate}, {@code /api/chat}, {@code /completion},
- * {@code /generate}). Unknown paths get 404, wrong methods 405, both with
+ * {@code /generate}), and the typed-event chat APIs of {@link TypedEventStream} ({@code POST /v1/responses},
+ * {@code /v1/messages}). Unknown paths get 404, wrong methods 405, both with
  * an OpenAI-style error body.
  */
 final class SimRouter implements MiniHttpServer.Handler {
@@ -75,6 +76,13 @@ final class SimRouter implements MiniHttpServer.Handler {
                     methodNotAllowed(ex);
                 }
             }
+            case "/v1/responses", "/v1/messages" -> {
+                if (post) {
+                    typedEvents(TypedEventStream.Api.of(path), req, ex);
+                } else {
+                    methodNotAllowed(ex);
+                }
+            }
             case "/tokenize" -> postIds(req, ex, post, SimRouter::promptIds, this::tokenized);
             case "/detokenize" -> postIds(req, ex, post, SimRouter::tokenIds, SimRouter::detokenized);
             default -> CompletionHandler.error(ex, 404, "NotFoundError", "no route for " + path);
@@ -82,17 +90,27 @@ final class SimRouter implements MiniHttpServer.Handler {
     }
 
     private void nativeApi(NativeStream.Api api, HttpRequestData req, SimExchange ex) throws IOException {
+        translated(in -> NativeStream.openAiRequest(api, in), new NativeStream(api, config.modelName()),
+                api == NativeStream.Api.OLLAMA_CHAT, req, ex);
+    }
+
+    private void typedEvents(TypedEventStream.Api api, HttpRequestData req, SimExchange ex) throws IOException {
+        translated(in -> TypedEventStream.openAiRequest(api, in), new TypedEventStream(api, config.modelName()), true,
+                req, ex);
+    }
+
+    /** Serves a request of another API: rewritten into a chat or completion request, its stream translated back. */
+    private void translated(Function<JsonNode, ObjectNode> rewrite, StreamTranslator translator, boolean chat,
+                            HttpRequestData req, SimExchange ex) throws IOException {
         byte[] body;
         try {
-            body = JsonText.MAPPER.writeValueAsBytes(
-                    NativeStream.openAiRequest(api, JsonText.MAPPER.readTree(req.body())));
+            body = JsonText.MAPPER.writeValueAsBytes(rewrite.apply(JsonText.MAPPER.readTree(req.body())));
         } catch (IOException | IllegalArgumentException e) {
             CompletionHandler.error(ex, 400, "BadRequestError", e.getMessage());
             return;
         }
-        ex.translateWith(new NativeStream(api, config.modelName()));
-        completions.handle(api == NativeStream.Api.OLLAMA_CHAT,
-                new HttpRequestData(req.method(), req.path(), req.headers(), body), ex);
+        ex.translateWith(translator);
+        completions.handle(chat, new HttpRequestData(req.method(), req.path(), req.headers(), body), ex);
     }
 
     private String models() {

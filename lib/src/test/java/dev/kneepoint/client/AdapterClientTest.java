@@ -61,7 +61,9 @@ class AdapterClientTest extends ClientFixture {
         "CHAT, vllm/chat-continuous.sse, /v1/chat/completions, 2, 3, 9, 0, stop, , ",
         "CHAT, vllm/chat-reasoning.sse, /v1/chat/completions, 3, 4, 9, 2, stop, , ",
         // vLLM 0.33.0 streams delta.reasoning (DeltaMessage in vllm/entrypoints/generate/base/protocol.py)
-        "CHAT, vllm/chat-reasoning-v033.sse, /v1/chat/completions, 3, 4, 9, 2, stop, , "
+        "CHAT, vllm/chat-reasoning-v033.sse, /v1/chat/completions, 3, 4, 9, 2, stop, , ",
+        "RESPONSES, responses/text.sse, /v1/responses, 3, 6, 12, 0, stop, , ",
+        "MESSAGES, messages/text.sse, /v1/messages, 3, 6, 12, 0, stop, , "
     })
     void measuresEachServerShape(ApiKind kind, String fixture, String path, int events, int out, int prompt,
                                  int reasoning, String finish, String timing, Double timingValue) throws Exception {

@@ -105,7 +105,30 @@ class AdapterFixtureTest {
                         TokenSource.SERVER_USAGE, new int[] {2, 1}, Map.of()),
                 // role-only chunk, two reasoning deltas, one answer delta; the EOS the total adds is an answer token
                 new Expect(ApiKind.CHAT, "vllm/chat-reasoning.sse", "OK", "", 3, 4, 9, 2, "stop",
-                        TokenSource.SERVER_USAGE, new int[] {2, 1, 1}, Map.of()));
+                        TokenSource.SERVER_USAGE, new int[] {2, 1, 1}, Map.of()),
+                // the Responses API: typed events, text deltas only in response.output_text.delta, usage on the last
+                new Expect(ApiKind.RESPONSES, "responses/text.sse", "OK", "", 3, 6, 12, 0, "stop",
+                        TokenSource.SERVER_USAGE, new int[] {2, 2, 2}, Map.of()),
+                // reasoning deltas are output (the server's reasoning_tokens kept); max_output_tokens is a length stop
+                new Expect(ApiKind.RESPONSES, "responses/reasoning-length.sse", "OK", "", 3, 4, 9, 3, "length",
+                        TokenSource.SERVER_USAGE, null, Map.of()),
+                // a function call: its name (output_item.added) and argument fragments are the generated text
+                new Expect(ApiKind.RESPONSES, "responses/function-call.sse", "OK", "", 3, 12, 40, 0, "tool_calls",
+                        TokenSource.SERVER_USAGE, new int[] {4, 4, 4}, Map.of()),
+                new Expect(ApiKind.RESPONSES, "responses/error.sse", "STREAM_ERROR", "CUDA out of memory", 1, 1, -1, 0,
+                        null, TokenSource.EVENTS, null, Map.of()),
+                // the Messages API: message_start has the prompt, message_delta the stop reason and output total
+                new Expect(ApiKind.MESSAGES, "messages/text.sse", "OK", "", 3, 6, 12, 0, "stop",
+                        TokenSource.SERVER_USAGE, new int[] {2, 2, 2}, Map.of()),
+                new Expect(ApiKind.MESSAGES, "messages/thinking-max-tokens.sse", "OK", "", 3, 3, 9, 2, "length",
+                        TokenSource.SERVER_USAGE, new int[] {1, 1, 1}, Map.of()),
+                new Expect(ApiKind.MESSAGES, "messages/tool-use.sse", "OK", "", 3, 12, 40, 0, "tool_calls",
+                        TokenSource.SERVER_USAGE, new int[] {4, 4, 4}, Map.of()),
+                new Expect(ApiKind.MESSAGES, "messages/error.sse", "STREAM_ERROR", "Overloaded", 1, 1, 9, 0, null,
+                        TokenSource.EVENTS, null, Map.of()),
+                // no message_stop: cut short
+                new Expect(ApiKind.MESSAGES, "messages/truncated.sse", "TRUNCATED", "", 2, 2, 9, 0, null,
+                        TokenSource.EVENTS, new int[] {1, 1}, Map.of()));
     }
 
     @ParameterizedTest(name = "{0}")

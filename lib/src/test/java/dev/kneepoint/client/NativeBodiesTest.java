@@ -44,6 +44,24 @@ class NativeBodiesTest {
     }
 
     @Test
+    void responsesAndMessagesCarryTheChatMessages() throws Exception {
+        RequestSpec chat = new RequestSpec("", List.of(new RequestSpec.ChatMessage("system", "Be brief."),
+                new RequestSpec.ChatMessage("user", "Say hi")), EXACT.maxTokens(), 5, EXACT.extraBody(), "fg");
+        TargetConfig.Builder b = TargetConfig.builder().baseUrl("http://localhost:1/v1").model("m");
+        assertThat(OpenAiChunkDecoder.MAPPER.readTree(RequestBodies.body(b.api("responses").build(), chat)).toString())
+                .isEqualTo("{\"model\":\"m\",\"input\":[{\"role\":\"system\",\"content\":\"Be brief.\"},"
+                        + "{\"role\":\"user\",\"content\":\"Say hi\"}],\"max_output_tokens\":20,\"store\":false,"
+                        + "\"stream\":true,\"ignore_eos\":true,\"min_tokens\":20}");
+        // the Messages API has no system role in its messages: the system prompt is the top-level "system"
+        assertThat(OpenAiChunkDecoder.MAPPER.readTree(RequestBodies.body(b.api("messages").build(), chat)).toString())
+                .isEqualTo("{\"model\":\"m\",\"system\":\"Be brief.\",\"messages\":[{\"role\":\"user\","
+                        + "\"content\":\"Say hi\"}],\"max_tokens\":20,\"stream\":true,\"ignore_eos\":true,"
+                        + "\"min_tokens\":20}");
+        assertThat(b.api("messages").build().endpoint().toString()).isEqualTo("http://localhost:1/v1/messages");
+        assertThat(b.api("responses").build().endpoint().toString()).isEqualTo("http://localhost:1/v1/responses");
+    }
+
+    @Test
     void endpointsAndUserExtras() throws Exception {
         TargetConfig t = TargetConfig.builder().baseUrl("http://h:11434/v1/").model("m").api("ollama-chat")
                 .extraBody("keep_alive", "5m").build();
@@ -58,7 +76,8 @@ class NativeBodiesTest {
     void unknownApiNamesListTheValidOnes() {
         assertThatThrownBy(() -> TargetConfig.builder().baseUrl("http://h").model("m").api("vllm-native").build())
                 .hasMessageContaining("unknown API 'vllm-native'")
-                .hasMessageContaining("chat, completions, tgi, ollama-generate, ollama-chat, llamacpp, sglang");
+                .hasMessageContaining("chat, completions, tgi, ollama-generate, ollama-chat, llamacpp, sglang, responses, "
+                        + "messages");
         assertThatThrownBy(() -> TargetConfig.builder().baseUrl("http://h").model("m").api(ApiKind.TGI_GENERATE_STREAM)
                 .stream(false).build()).hasMessageContaining("always streams");
         assertThat(ApiKind.parse("OLLAMA_CHAT")).isEqualTo(ApiKind.OLLAMA_CHAT);
