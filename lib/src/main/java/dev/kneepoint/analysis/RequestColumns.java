@@ -15,13 +15,15 @@ import tech.tablesaw.api.Table;
 /**
  * One streaming pass from request records to the per-request table: the facts go into primitive
  * arrays (no per-request objects are kept) and then into exactly-sized Tablesaw columns.
- * About 120 bytes per request once built (11 doubles, 4 ints, 1 long, 4 dictionary-coded strings, 2 booleans).
+ * About 140 bytes per request once built (13 doubles, 4 ints, 1 long, 4 dictionary-coded strings, 3 booleans).
+ * {@code setup_ms} is a new connection's DNS, connect and TLS time ({@code NaN} on a kept-alive connection, where
+ * {@code new_connection} is false): the part of {@code ttfb_ms} and {@code ttft_ms} the network setup took.
  */
 final class RequestColumns {
     private static final double MS = 1e6;
     private static final double S = 1e9;
     private static final String[] DOUBLES = {"intended_s", "dispatch_s", "end_s", "schedule_lag_ms", "ttft_ms",
-        "ttft_sched_ms", "tpot_ms", "e2e_ms", "e2e_sched_ms", "chunk_gap_max_ms", "user_tokens_per_s"};
+        "ttft_sched_ms", "tpot_ms", "e2e_ms", "e2e_sched_ms", "chunk_gap_max_ms", "user_tokens_per_s", "ttfb_ms", "setup_ms"};
     private static final String[] INTS = {"prompt_tokens", "output_tokens", "requested_output_tokens", "chunks"};
     private static final String[] STRINGS = {"step", "tag", "outcome", "token_source"};
 
@@ -34,12 +36,14 @@ final class RequestColumns {
     private final java.util.List<Map<String, Short>> dictionaries = new java.util.ArrayList<>();
     private boolean[] warmup;
     private boolean[] retried;
+    private boolean[] fresh;
 
     RequestColumns(int expected) {
         capacity = Math.max(16, expected);
         id = new long[capacity];
         warmup = new boolean[capacity];
         retried = new boolean[capacity];
+        fresh = new boolean[capacity];
         for (int i = 0; i < DOUBLES.length; i++) {
             doubles[i] = new double[capacity];
         }
@@ -67,6 +71,8 @@ final class RequestColumns {
         id[n] = r.id();
         warmup[n] = r.warmup();
         retried[n] = r.response().retried();
+        RequestRecord.Connection connection = r.response().connection();
+        fresh[n] = connection.fresh();
         doubles[0][n] = seconds(r.timing().intendedNanos());
         doubles[1][n] = seconds(r.timing().dispatchNanos());
         doubles[2][n] = seconds(end(r));
@@ -78,6 +84,8 @@ final class RequestColumns {
         doubles[8][n] = ms(r.e2eSchedNanos());
         doubles[9][n] = ms(maxGap(r));
         doubles[10][n] = r.userTokensPerSecond();
+        doubles[11][n] = ms(r.ttfbNanos());
+        doubles[12][n] = connection.fresh() ? ms(connection.setupNanos()) : Double.NaN;
         ints[0][n] = r.tokens().promptTokens() < 0 ? Integer.MIN_VALUE : r.tokens().promptTokens();
         ints[1][n] = r.tokens().outputTokens();
         ints[2][n] = r.tokens().requestedOutputTokens() < 0 ? Integer.MIN_VALUE : r.tokens().requestedOutputTokens();
@@ -132,6 +140,7 @@ final class RequestColumns {
         id = Arrays.copyOf(id, capacity);
         warmup = Arrays.copyOf(warmup, capacity);
         retried = Arrays.copyOf(retried, capacity);
+        fresh = Arrays.copyOf(fresh, capacity);
         for (int i = 0; i < doubles.length; i++) {
             doubles[i] = Arrays.copyOf(doubles[i], capacity);
         }
@@ -161,6 +170,8 @@ final class RequestColumns {
         warmup = null;
         t.addColumns(BooleanColumn.create("retried", Arrays.copyOf(retried, n)));
         retried = null;
+        t.addColumns(BooleanColumn.create("new_connection", Arrays.copyOf(fresh, n)));
+        fresh = null;
         for (int i = 0; i < DOUBLES.length; i++) {
             t.addColumns(DoubleColumn.create(DOUBLES[i], Arrays.copyOf(doubles[i], n)));
             doubles[i] = null;

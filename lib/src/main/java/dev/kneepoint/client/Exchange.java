@@ -75,6 +75,7 @@ final class Exchange {
         } finally {
             deadlines.disarm();
             b.retried = probe.retried();
+            probe.phasesTo(b);
             b.outcome = redactKey(b.outcome, target);
             if (b.endNanos < 0) {
                 b.endNanos = clock.now();

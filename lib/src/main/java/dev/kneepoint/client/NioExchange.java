@@ -40,6 +40,10 @@ final class NioExchange {
 
     // loop-thread state
     InetAddress[] addresses;
+    /** How long the host name's lookup took (ns), -1 for an IP address. */
+    long lookupNanos = -1;
+    /** When the current connection's first connect attempt began (System.nanoTime()), -1 before one. */
+    long connectStart = -1;
     int addressIndex;
     NioConnection connection;
     boolean connected;
@@ -84,7 +88,9 @@ final class NioExchange {
         idleNanos = target.idleTimeout().toNanos();
         HttpUrl url = target.endpoint();
         try {
+            long before = System.nanoTime();
             addresses = lookup(url.host(), target);
+            lookupNanos = isAddress(url.host()) ? -1 : System.nanoTime() - before;
             loop.submit(this);
             await();
         } catch (IOException e) {
@@ -106,10 +112,14 @@ final class NioExchange {
      * as the OkHttp transport ({@link BoundedDns}), so a slow resolver cannot hang the request.
      */
     private static InetAddress[] lookup(String host, TargetConfig target) throws java.net.UnknownHostException {
-        if (host.indexOf(':') >= 0 || host.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'))) {
+        if (isAddress(host)) {
             return InetAddress.getAllByName(host);
         }
         return new BoundedDns(BoundedDns.SYSTEM, target.connectTimeout()).lookup(host).toArray(new InetAddress[0]);
+    }
+
+    private static boolean isAddress(String host) {
+        return host.indexOf(':') >= 0 || host.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'));
     }
 
     private void await() {

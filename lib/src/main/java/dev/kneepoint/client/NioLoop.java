@@ -225,6 +225,7 @@ final class NioLoop implements Runnable {
         x.b.retried = true;
         x.connected = false;
         x.connection = null;
+        x.connectStart = -1;
         try {
             connect(x);
         } catch (IOException e) {
@@ -236,6 +237,11 @@ final class NioLoop implements Runnable {
     }
 
     private void connect(NioExchange x) throws IOException {
+        if (x.connectStart < 0) {
+            x.connectStart = System.nanoTime(); // the first address tried: a failed one's time counts
+            x.b.newConnection = true;
+            x.b.dnsNanos = x.lookupNanos;
+        }
         SocketChannel ch = SocketChannel.open();
         NioConnection c = new NioConnection(ch, NioPool.key(x.target));
         c.begin(x);
@@ -251,6 +257,7 @@ final class NioLoop implements Runnable {
 
     private void connected(NioConnection c) throws IOException {
         c.exchange.connected = true;
+        c.exchange.b.connectNanos = System.nanoTime() - c.exchange.connectStart;
         deadlines.due(c.exchange.deadline());
         write(c);
     }

@@ -161,6 +161,31 @@ enum RequestField {
         @Override boolean flagOf(RequestRecord r) { return r.response().retried(); }
         @Override void putFlag(RequestDraft d, boolean v) { d.builder.retried = v; }
     },
+    /** Only when true (a connection was opened for the request); its phases follow, each only when paid. */
+    NEW_CONNECTION(WHEN_SET, FLAG) {
+        @Override boolean flagOf(RequestRecord r) { return r.response().connection().fresh(); }
+        @Override void putFlag(RequestDraft d, boolean v) { d.builder.newConnection = v; }
+    },
+    DNS_NS(WHEN_SET, LONG) {
+        @Override long longOf(RequestRecord r) { return r.response().connection().dnsNanos(); }
+        @Override void putLong(RequestDraft d, long v) { d.builder.dnsNanos = v; }
+    },
+    CONNECT_NS(WHEN_SET, LONG) {
+        @Override long longOf(RequestRecord r) { return r.response().connection().connectNanos(); }
+        @Override void putLong(RequestDraft d, long v) { d.builder.connectNanos = v; }
+    },
+    TLS_NS(WHEN_SET, LONG) {
+        @Override long longOf(RequestRecord r) { return r.response().connection().tlsNanos(); }
+        @Override void putLong(RequestDraft d, long v) { d.builder.tlsNanos = v; }
+    },
+    /**
+     * Time from {@code t_dispatch} to the response's first byte (its status line): a new connection's setup, the
+     * network both ways and the server's answer to the request (most streaming servers send their headers before
+     * prefill, some only with the first token).
+     */
+    TTFB_MS(DERIVED, MILLIS) {
+        @Override long longOf(RequestRecord r) { return r.ttfbNanos(); }
+    },
     TTFT_MS(DERIVED, MILLIS) {
         @Override long longOf(RequestRecord r) { return r.ttftNanos(); }
     },

@@ -127,14 +127,17 @@ public record RequestRecord(
      *                      any byte of the response (a stale connection); its timestamps still count from the
      *                      first attempt's {@code t_dispatch}, so TTFT and E2E include the lost attempt
      *                      (docs/RELIABILITY.md, "Stale keep-alive connections")
+     * @param connection    how the request reached the server: a new connection or a kept-alive one, and the new
+     *                      one's setup phases (null: {@link Connection#UNKNOWN})
      * @param serverTimings server-reported phase timings (llama.cpp {@code timings}, ...), possibly empty (null: empty)
      * @param responseText  the answer's text (concatenated content deltas), only when the request's spec asked
      *                      for it ({@code RequestSpec.keepResponseText}); else null. Not part of
      *                      {@code requests.jsonl} nor of {@link #equals}
      */
-    public record Response(String finishReason, boolean streamed, boolean retried,
+    public record Response(String finishReason, boolean streamed, boolean retried, Connection connection,
             Map<String, Double> serverTimings, String responseText) {
         public Response {
+            connection = connection == null ? Connection.UNKNOWN : connection;
             serverTimings = serverTimings == null ? Map.of() : Map.copyOf(serverTimings);
         }
 
@@ -142,13 +145,34 @@ public record RequestRecord(
         @Override
         public boolean equals(Object o) {
             return o instanceof Response r
-                    && streamed == r.streamed && retried == r.retried
+                    && streamed == r.streamed && retried == r.retried && connection.equals(r.connection)
                     && Objects.equals(finishReason, r.finishReason) && serverTimings.equals(r.serverTimings);
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(finishReason, streamed, retried, serverTimings);
+            return Objects.hash(finishReason, streamed, retried, connection, serverTimings);
+        }
+    }
+
+    /**
+     * How the request reached the server: on a connection opened for it, or on a kept-alive one (then no setup
+     * phase was paid). The phases are durations in ns, all inside the request's TTFT (they follow
+     * {@code t_dispatch}), {@link #ABSENT} when not paid: a reused connection has none, an IP address no DNS
+     * lookup, plain HTTP no TLS handshake.
+     *
+     * @param fresh        true when a new connection was opened for the request (the last one, when it was sent again)
+     * @param dnsNanos     the host name's lookup
+     * @param connectNanos the TCP connect (every address tried), up to the TLS handshake or the connection's use
+     * @param tlsNanos     the TLS handshake
+     */
+    public record Connection(boolean fresh, long dnsNanos, long connectNanos, long tlsNanos) {
+        /** A kept-alive connection, or a record from before connections were recorded. */
+        public static final Connection UNKNOWN = new Connection(false, ABSENT, ABSENT, ABSENT);
+
+        /** The time the new connection's setup took (DNS, connect, TLS), ns; 0 for a reused one. */
+        public long setupNanos() {
+            return Math.max(0, dnsNanos) + Math.max(0, connectNanos) + Math.max(0, tlsNanos);
         }
     }
 
@@ -191,6 +215,10 @@ public record RequestRecord(
         b.finishReason = response.finishReason();
         b.streamed = response.streamed();
         b.retried = response.retried();
+        b.newConnection = response.connection().fresh();
+        b.dnsNanos = response.connection().dnsNanos();
+        b.connectNanos = response.connection().connectNanos();
+        b.tlsNanos = response.connection().tlsNanos();
         b.serverTimings = response.serverTimings();
         b.responseText = response.responseText();
         return b;
@@ -221,6 +249,11 @@ public record RequestRecord(
     /** {@code t_first_token − t_dispatch}; -1 without a first token. */
     public long ttftNanos() {
         return diff(timing.firstTokenNanos(), timing.dispatchNanos());
+    }
+
+    /** {@code t_first_byte − t_dispatch}: the response's status line (see {@link Connection} for a new connection). */
+    public long ttfbNanos() {
+        return diff(timing.firstByteNanos(), timing.dispatchNanos());
     }
 
     /** {@code t_first_token − t_intended}: the user's view, free of coordinated omission. */
@@ -348,6 +381,11 @@ public record RequestRecord(
         public long firstToolCallNanos = ABSENT;
         /** True when the request was sent again after meeting a stale kept-alive connection. */
         public boolean retried;
+        /** {@link Connection}: a new connection was opened for the request, and its phases' durations (ns). */
+        public boolean newConnection;
+        public long dnsNanos = ABSENT;
+        public long connectNanos = ABSENT;
+        public long tlsNanos = ABSENT;
 
         public RequestRecord build() {
             return new RequestRecord(id, step, tag, warmup, outcome,
@@ -355,7 +393,12 @@ public record RequestRecord(
                             firstToolCallNanos, lastTokenNanos, endNanos, chunkNanos, chunkTokens),
                     new Tokens(promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
                             requestedOutputTokens, clientCountedTokens, tokenSource, cachedPromptTokens),
-                    new Response(finishReason, streamed, retried, serverTimings, responseText));
+                    new Response(finishReason, streamed, retried, connection(), serverTimings, responseText));
+        }
+
+        private Connection connection() {
+            return !newConnection && dnsNanos < 0 && connectNanos < 0 && tlsNanos < 0 ? Connection.UNKNOWN
+                    : new Connection(newConnection, dnsNanos, connectNanos, tlsNanos);
         }
     }
 }

@@ -269,7 +269,13 @@ class FaultMatrixTest {
                 .detail("trustCertificate(path)")
                 .then((r, env) -> assertThat(r.outcome().detail()).contains("certificate verification failed")));
         f.add(Fault.of("TLS: self-signed certificate trusted with trustCertificate(pem)", "OK",
-                env -> at(env.https(sse(ok))).trustCertificate(TlsFixture.get().pem)));
+                env -> at(env.https(sse(ok))).trustCertificate(TlsFixture.get().pem))
+                .then((r, env) -> {
+                    // the new connection's handshake is its own phase, after the TCP connect
+                    assertThat(r.response().connection().fresh()).isTrue();
+                    assertThat(r.response().connection().tlsNanos()).isPositive();
+                    assertThat(r.response().connection().connectNanos()).isNotNegative();
+                }));
         f.add(Fault.of("TLS: verification off with insecureSkipTlsVerify(true)", "OK",
                 env -> at(env.https(sse(ok))).insecureSkipTlsVerify(true)));
         return f.stream();

@@ -55,8 +55,51 @@ class StaleConnectionTest {
         return rs.stream().map(r -> r.outcome().label() + (r.response().retried() ? "+retried" : "")).toList();
     }
 
+    /**
+     * Per record: "new" when it says a connection was opened for it (with a connect time, and no DNS lookup or TLS
+     * handshake: the URL is an IP address over plain HTTP), "reused" when it says it was sent on a kept-alive one
+     * (no phase at all).
+     */
+    private static List<String> connections(List<RequestRecord> rs) {
+        return rs.stream().map(r -> {
+            RequestRecord.Connection c = r.response().connection();
+            if (!c.fresh()) {
+                assertThat(c).isEqualTo(RequestRecord.Connection.UNKNOWN);
+                return "reused";
+            }
+            assertThat(c.connectNanos()).as("connect ns").isBetween(0L, 5_000_000_000L);
+            assertThat(c.dnsNanos()).as("no lookup for an IP address").isEqualTo(RequestRecord.ABSENT);
+            assertThat(c.tlsNanos()).as("no TLS over http").isEqualTo(RequestRecord.ABSENT);
+            assertThat(r.ttfbNanos()).as("TTFB includes the connect").isGreaterThanOrEqualTo(c.connectNanos());
+            return "new";
+        }).toList();
+    }
+
     private static long retried(List<RequestRecord> rs) {
         return rs.stream().filter(r -> r.response().retried()).count();
+    }
+
+    @Test
+    void aHostNameIsLookedUpForANewConnection() throws Exception {
+        try (KeepAliveServer s = new KeepAliveServer((n, sock, out) -> {
+            send(out, sseResponse(""));
+            return true;
+        })) {
+            TargetConfig t = TargetConfig.builder().baseUrl(s.url().replace("127.0.0.1", "localhost")).model("m")
+                    .transport(transport).build();
+            try (StreamingClient client = new StreamingClient(t)) {
+                RequestRecord first = client.execute(RequestSpec.of("hello", 4),
+                        new RequestContext(0, "s", false, clock.now(), clock), new Cancellation());
+                RequestRecord second = client.execute(RequestSpec.of("hello", 4),
+                        new RequestContext(1, "s", false, clock.now(), clock), new Cancellation());
+                assertThat(first.response().connection().fresh()).isTrue();
+                assertThat(first.response().connection().dnsNanos()).isBetween(0L, 5_000_000_000L);
+                assertThat(first.response().connection().setupNanos())
+                        .isEqualTo(first.response().connection().dnsNanos() + first.response().connection().connectNanos());
+                assertThat(second.response().connection()).isEqualTo(RequestRecord.Connection.UNKNOWN);
+                assertThat(s.connections.get()).isEqualTo(1);
+            }
+        }
     }
 
     @Test
@@ -69,6 +112,7 @@ class StaleConnectionTest {
             assertThat(outcomes(rs)).containsOnly("OK");
             // exactly: each connection carries its 2 requests, none is reused after Connection: close
             assertThat(s.connections.get()).as("connections").isEqualTo(3);
+            assertThat(connections(rs)).containsExactly("new", "reused", "new", "reused", "new", "reused");
         }
     }
 
@@ -125,6 +169,8 @@ class StaleConnectionTest {
             // exactly: the lost attempt was on request 1's connection, the resend and requests 3 and 4 on new ones
             assertThat(s.connections.get()).as("connections").isEqualTo(4);
             assertThat(s.requests.get()).as("requests read: 4 answered, 1 dropped").isEqualTo(5);
+            // the resent request says the connection it was answered on was new
+            assertThat(connections(rs)).containsExactly("new", "new", "new", "new");
             RequestRecord r = rs.get(1);
             assertThat(r.timing().firstTokenNanos()).as("TTFT counts from the first attempt")
                     .isGreaterThan(r.timing().dispatchNanos());

@@ -132,6 +132,13 @@ class RequestLineGoldenTest {
         b.finishReason = "tool_calls";
         b.cachedPromptTokens = 64;
         all.add(b.build());
+        b = TestRecords.ok(20, "c=1", 5, 7, new double[] {40, 50}, new int[] {1, 1}); // on a new TLS connection
+        b.newConnection = true;
+        b.dnsNanos = 1_250_000;
+        b.connectNanos = 850_000;
+        b.tlsNanos = 4_100_000;
+        b.firstByteNanos = TestRecords.nanos(20);
+        all.add(b.build());
         return all;
     }
 
