@@ -176,10 +176,7 @@ public final class TargetConfig {
     /** The transport as configured ({@link Transport#AUTO} unless set). */
     public Transport transport() { return transport; }
 
-    /**
-     * True when requests go over the selector-based {@link Transport#NIO} transport: {@code NIO}, or
-     * {@code AUTO} with a plain {@code http://} URL.
-     */
+    /** True when requests go over the selector-based {@link Transport#NIO}: {@code NIO}, or {@code AUTO} over http. */
     public boolean usesNio() {
         return transport == Transport.NIO || (transport == Transport.AUTO && !baseUrl.isHttps());
     }
@@ -191,9 +188,8 @@ public final class TargetConfig {
     String apiKey() { return apiKey; }
 
     /**
-     * A description with no secrets, fit for a manifest: the key appears only as its source
-     * ({@code env:NAME}, {@code file:PATH} or {@code none}), sensitive header values as
-     * {@code <redacted>} and the URL without user info.
+     * A description with no secrets, fit for a manifest: the key appears only as its source ({@code env:NAME},
+     * {@code file:PATH} or {@code none}), sensitive header values as {@code <redacted>}, the URL without user info.
      */
     public Map<String, Object> describe() {
         Map<String, Object> m = new LinkedHashMap<>();

@@ -54,10 +54,7 @@ final class RequestTracker {
     /** When {@link #cancelAll} first ran, on the run clock; until then later than any instant. */
     private volatile long cancelledAtNanos = Long.MAX_VALUE;
 
-    /**
-     * One request from registration to its one record: what the driving thread needs to record it
-     * {@code CANCELLED} itself when its worker does not end in time.
-     */
+    /** One request from registration to its one record: what the driving thread needs to record it cancelled. */
     static final class Flight {
         final RequestContext context;
         final Cancellation cancellation = new Cancellation();
@@ -73,10 +70,7 @@ final class RequestTracker {
         }
     }
 
-    /**
-     * A tracker delivering through {@code run}; {@code tag} (null: the spec's own) is the tag of every request, for
-     * the records the tracker writes itself.
-     */
+    /** A tracker delivering through {@code run}; {@code tag} (null: the spec's own) tags the records it writes. */
     RequestTracker(RunContext run, String tag) {
         this.run = run;
         this.tag = tag;
@@ -111,10 +105,7 @@ final class RequestTracker {
         }
     }
 
-    /**
-     * Registers a request about to be prepared and sent; null when the tracker was cancelled: the request must
-     * not be sent (and gets no record from here).
-     */
+    /** Registers a request about to be prepared and sent; null when cancelled: then it must not be sent (no record). */
     Flight register(RequestContext context) {
         if (cancelled) {
             return null;
@@ -273,10 +264,7 @@ final class RequestTracker {
         }
     }
 
-    /**
-     * {@code record} as delivered: a dispatched request that ended {@code CANCELLED} because the drain gave up is
-     * {@code UNFINISHED}, keeping all it measured.
-     */
+    /** {@code record} as delivered: {@code CANCELLED} because the drain gave up is {@code UNFINISHED}, all kept. */
     private RequestRecord cutByDrain(Flight f, RequestRecord record) {
         if (!drainExpired || f.handedNanos < 0 || !(record.outcome() instanceof Outcome.Cancelled)) {
             return record;
@@ -321,8 +309,9 @@ final class RequestTracker {
     /**
      * Ends the tracker: refuses new requests, records every request still open as {@code CANCELLED} (see
      * {@link #cancelledRecord}) except those {@link #neverDue never due}, then shuts the delivery gate and waits (up to
-     * {@link #DELIVERY_WAIT_NANOS}, not interruptibly) for the deliveries in progress. After it returns no record of this tracker reaches the
-     * listener; a worker still running finds its request recorded and writes nothing. Idempotent.
+     * {@link #DELIVERY_WAIT_NANOS}, not interruptibly) for the deliveries in progress. After it returns no record of
+     * this tracker reaches the listener; a worker still running finds its request recorded and writes nothing.
+     * Idempotent.
      */
     void close() {
         cancelAll();

@@ -156,10 +156,8 @@ public record RequestRecord(
     }
 
     /**
-     * How the request reached the server: on a connection opened for it, or on a kept-alive one (then no setup
-     * phase was paid). The phases are durations in ns, all inside the request's TTFT (they follow
-     * {@code t_dispatch}), {@link #ABSENT} when not paid: a reused connection has none, an IP address no DNS
-     * lookup, plain HTTP no TLS handshake.
+     * How the request reached the server: a connection opened for it, or a kept-alive one (no setup paid). Phases are
+     * durations in ns inside its TTFT, {@link #ABSENT} when not paid (reused connection; IP address: no DNS; HTTP: no TLS).
      *
      * @param fresh        true when a new connection was opened for the request (the last one, when it was sent again)
      * @param dnsNanos     the host name's lookup
@@ -169,7 +167,6 @@ public record RequestRecord(
     public record Connection(boolean fresh, long dnsNanos, long connectNanos, long tlsNanos) {
         /** A kept-alive connection, or a record from before connections were recorded. */
         public static final Connection UNKNOWN = new Connection(false, ABSENT, ABSENT, ABSENT);
-
         /** The time the new connection's setup took (DNS, connect, TLS), ns; 0 for a reused one. */
         public long setupNanos() {
             return Math.max(0, dnsNanos) + Math.max(0, connectNanos) + Math.max(0, tlsNanos);
@@ -383,9 +380,7 @@ public record RequestRecord(
         public boolean retried;
         /** {@link Connection}: a new connection was opened for the request, and its phases' durations (ns). */
         public boolean newConnection;
-        public long dnsNanos = ABSENT;
-        public long connectNanos = ABSENT;
-        public long tlsNanos = ABSENT;
+        public long dnsNanos = ABSENT, connectNanos = ABSENT, tlsNanos = ABSENT;
 
         public RequestRecord build() {
             return new RequestRecord(id, step, tag, warmup, outcome,

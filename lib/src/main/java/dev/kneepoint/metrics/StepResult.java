@@ -158,9 +158,7 @@ public record StepResult(
         }
 
         /** True when some OK request's usage said how many of its prompt tokens were cached. */
-        public boolean cacheReported() {
-            return reportedPromptTokens > 0;
-        }
+        public boolean cacheReported() { return reportedPromptTokens > 0; }
 
         /** {@code cachedPromptTokens / reportedPromptTokens}: the prefix cache's share of the prompts; NaN unreported. */
         public double cachedShare() {

@@ -78,7 +78,8 @@ final class SimRouter implements MiniHttpServer.Handler {
             }
             case "/v1/responses", "/v1/messages" -> {
                 if (post) {
-                    typedEvents(TypedEventStream.Api.of(path), req, ex);
+                    typedEvents(path.endsWith("responses") ? TypedEventStream.Api.RESPONSES
+                            : TypedEventStream.Api.MESSAGES, req, ex);
                 } else {
                     methodNotAllowed(ex);
                 }

@@ -25,26 +25,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 final class TypedEventStream implements StreamTranslator {
 
-    /** The two APIs. */
-    enum Api {
-        RESPONSES("/v1/responses"), MESSAGES("/v1/messages");
-
-        final String path;
-
-        Api(String path) {
-            this.path = path;
-        }
-
-        /** The API served at {@code path}, or null. */
-        static Api of(String path) {
-            for (Api a : values()) {
-                if (a.path.equals(path)) {
-                    return a;
-                }
-            }
-            return null;
-        }
-    }
+    /** The two APIs, at {@code /v1/responses} and {@code /v1/messages}. */
+    enum Api { RESPONSES, MESSAGES }
 
     private final Api api;
     private final String model;
@@ -74,7 +56,8 @@ final class TypedEventStream implements StreamTranslator {
             throw new IllegalArgumentException("request body must be a JSON object");
         }
         if (!in.path("stream").asBoolean(false)) {
-            throw new IllegalArgumentException("the simulator's " + api.path + " only streams: send \"stream\": true");
+            throw new IllegalArgumentException("the simulator's " + (api == Api.RESPONSES ? "/v1/responses"
+                    : "/v1/messages") + " only streams: send \"stream\": true");
         }
         ObjectNode out = JsonText.MAPPER.createObjectNode();
         ArrayNode messages = out.putArray("messages");

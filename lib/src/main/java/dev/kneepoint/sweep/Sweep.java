@@ -36,8 +36,8 @@ import java.util.Objects;
  * <p>Either {@link #concurrency(int...)} (closed loop: N users, each waits for its answer),
  * {@link #rates(double...)} (open loop: requests arrive on a schedule whether or not earlier ones
  * finished), {@link #trace(Path)} (open loop at a recorded trace's instants) or {@link #rateSweep(int)} (open-loop
- * rates planned from two measured closed-loop probes) defines the steps. Every request is written to the run directory as it finishes.
- * All settings are checked when the sweep starts, or by {@link #validate()}, and every problem is reported at once.
+ * rates planned from two measured closed-loop probes) defines the steps. Every request is written to the run directory
+ * as it finishes. All settings are checked when the sweep starts, or by {@link #validate()}, all problems at once.
  */
 public final class Sweep {
     // The raw settings: the setters below write them, SweepChecks reads them into a SweepSpec.
@@ -86,10 +86,7 @@ public final class Sweep {
      * attainment, is {@code analysis.SloCapacity} ({@code slo_search} in {@code analysis.json}). Needs a latency SLO;
      * replaces concurrency levels and rates.
      */
-    public Sweep sloSearch(String dimension) {
-        settings.sloSearch = Objects.requireNonNull(dimension, "dimension");
-        return this;
-    }
+    public Sweep sloSearch(String dimension) { settings.sloSearch = Objects.requireNonNull(dimension); return this; }
 
     /**
      * What the measured deployment costs, for the reports' cost figures ({@code analysis.Efficiency}): {@code gpus}
@@ -146,10 +143,7 @@ public final class Sweep {
     /** Seed for arrivals and synthetic prompts: the same seed replays the same load. */
     public Sweep seed(long value) { settings.seed = value; return this; }
 
-    /**
-     * Synthetic prompt length: words of the synthetic vocabulary, or the server's tokens with
-     * {@link #calibrate(boolean)}.
-     */
+    /** Synthetic prompt length: words of the synthetic vocabulary, or the server's tokens with {@link #calibrate}. */
     public Sweep inputTokens(int tokens) { settings.inputTokens = tokens; settings.inputLengths = null; return this; }
 
     /** Synthetic prompt lengths drawn per request ({@link Lengths}: uniform, normal, log-normal, empirical). */
@@ -161,10 +155,7 @@ public final class Sweep {
     /** Output budget ({@code max_tokens}); with {@link #ignoreEos(boolean)} the exact output length. */
     public Sweep outputTokens(int tokens) { settings.outputTokens = tokens; settings.outputLengths = null; return this; }
 
-    /**
-     * Output budgets drawn per request, so that answers end at different times as real users' do (with
-     * {@link #ignoreEos(boolean)} the exact lengths).
-     */
+    /** Output budgets drawn per request, so answers end at different times as users' do (exact with ignore_eos). */
     public Sweep outputTokens(LengthDistribution lengths) {
         settings.outputLengths = Objects.requireNonNull(lengths, "lengths");
         return this;
@@ -317,10 +308,10 @@ public final class Sweep {
     public Sweep allowConcurrentRuns(boolean allow) { settings.allowConcurrent = allow; return this; }
 
     /**
-     * Warm Kneepoint's own request path before this JVM's first sweep (default on): a few thousand tokens
-     * streamed from an embedded simulator on 127.0.0.1, never from the target, so class loading and the first
-     * JIT compilations of the client do not inflate the first measured requests' dispatch lag and TTFT.
-     * Once per JVM and transport/API combination; the manifest's {@code client_warmup_ms} says what it took.
+     * Warm Kneepoint's own request path before this JVM's first sweep (default on): a few thousand tokens streamed
+     * from an embedded simulator on 127.0.0.1, never from the target, so class loading and the first JIT compilations
+     * do not inflate the first requests' dispatch lag and TTFT. Once per JVM and transport/API combination (the
+     * manifest's {@code client_warmup_ms} says what it took).
      */
     public Sweep clientWarmup(boolean on) { settings.clientWarmup = on; return this; }
 
@@ -334,16 +325,12 @@ public final class Sweep {
     public Sweep preflight(boolean on) { settings.preflight = on; return this; }
 
     /**
-     * Steady open-loop background traffic underneath the whole ladder: Poisson arrivals at {@code rateRps}
-     * from the run's start to its last step's end, every request tagged {@code bg}. The steps of the result
-     * (and the knee, the summary's {@code steps}) are the foreground's only; the background is measured apart
-     * in {@link RunResult#background()} and summary.json's {@code background}. The stream's seed is derived
-     * from {@link #seed(long)}.
+     * Steady open-loop background traffic underneath the whole ladder: Poisson arrivals at {@code rateRps} from the
+     * run's start to its last step's end, every request tagged {@code bg}. The steps of the result (and the knee, the
+     * summary's {@code steps}) are the foreground's only; the background is measured apart in
+     * {@link RunResult#background()} and summary.json's {@code background}, seeded from {@link #seed(long)}.
      */
-    public Sweep background(Workload requests, double rateRps) {
-        settings.background(null, requests, rateRps, null);
-        return this;
-    }
+    public Sweep background(Workload requests, double rateRps) { settings.background(null, requests, rateRps, null); return this; }
 
     /**
      * Background traffic at a rate per ladder step: Poisson arrivals at {@code ratesRps[k]} during step {@code k}
@@ -359,7 +346,7 @@ public final class Sweep {
 
     /** Background traffic with full control of arrival process, tag and drain (see {@link BackgroundStream}). */
     public Sweep background(BackgroundStream stream) {
-        settings.background(Objects.requireNonNull(stream, "stream"), null, Double.NaN, null);
+        settings.background(Objects.requireNonNull(stream), null, Double.NaN, null);
         return this;
     }
 
@@ -368,23 +355,17 @@ public final class Sweep {
      * {@link Telemetry#defaults()}: the server's {@code /metrics} and the host every 500 ms, GPUs when
      * nvidia-smi is present); {@link Telemetry#off()} samples nothing. See docs/TELEMETRY.md.
      */
-    public Sweep telemetry(Telemetry settings) {
-        this.settings.telemetry = Objects.requireNonNull(settings, "settings");
-        return this;
-    }
+    public Sweep telemetry(Telemetry settings) { this.settings.telemetry = Objects.requireNonNull(settings); return this; }
 
     /** Scrape this Prometheus endpoint instead of {@code <target>/metrics}. */
     public Sweep metricsUrl(String url) { settings.telemetry = settings.telemetry.withMetricsUrl(url); return this; }
 
     /** GPU telemetry source: {@link Gpu#auto()} (default), {@link Gpu#nvidiaSmi()}, {@link Gpu#dcgm(String)}, {@link Gpu#off()}. */
-    public Sweep gpu(Gpu source) {
-        settings.telemetry = settings.telemetry.withGpu(Objects.requireNonNull(source, "source"));
-        return this;
-    }
+    public Sweep gpu(Gpu source) { settings.telemetry = settings.telemetry.withGpu(Objects.requireNonNull(source)); return this; }
 
     /** Time between telemetry samples (default 500 ms). */
-    public Sweep telemetryInterval(Duration interval) {
-        settings.telemetry = settings.telemetry.withInterval(Objects.requireNonNull(interval, "interval"));
+    public Sweep telemetryInterval(Duration d) {
+        settings.telemetry = settings.telemetry.withInterval(Objects.requireNonNull(d));
         return this;
     }
 
