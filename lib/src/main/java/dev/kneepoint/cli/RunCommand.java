@@ -76,6 +76,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     AbandonOptions abandon;
 
+    @Mixin
+    MixOptions mix;
+
     @Option(names = "--no-ignore-eos", description = "Do not send ignore_eos (outputs may end early)")
     boolean noIgnoreEos;
 
@@ -185,6 +188,7 @@ final class RunCommand implements Callable<Integer> {
         arrival.applyTo(sweep);
         lengths.applyTo(sweep);
         dataset.applyTo(sweep, lengths.outputTokens, !noIgnoreEos, arrival.seed, System.err);
+        mix.applyTo(sweep);
         tools.applyTo(sweep);
         abandon.applyTo(sweep);
         output.applyTo(sweep);

@@ -41,6 +41,18 @@ final class WorkloadLine {
             parts.add("chat sessions of " + w.path("turns").asInt() + " turns, each turn a new user message of "
                     + length(w.has("input_tokens") ? w.path("input_tokens") : w.path("user_tokens"))
                     + " tokens on the session's history, answers of " + length(w.path("output_tokens")) + " tokens");
+        } else if ("mix".equals(w.path("kind").asText()) && w.has("classes")) {
+            double total = 0;
+            for (JsonNode k : w.path("classes")) {
+                total += k.path("weight").asDouble();
+            }
+            List<String> classes = new ArrayList<>();
+            for (JsonNode k : w.path("classes")) {
+                classes.add(k.path("tag").asText("?") + " " + Math.round(100 * k.path("weight").asDouble() / total)
+                        + " % (" + k.path("input_tokens").asInt() + " in, " + k.path("output_tokens").asInt() + " out)");
+            }
+            parts.add("a mix of synthetic prompts: " + String.join(", ", classes) + " tokens"
+                    + (w.path("ignore_eos").asBoolean(false) ? " (ignore_eos)" : ""));
         } else if ("dataset".equals(w.path("kind").asText())) {
             parts.add("requests from the dataset " + w.path("file").asText("?") + " (" + w.path("records").asInt()
                     + " records" + (w.has("repeats_salted")

@@ -173,6 +173,9 @@ public final class Sweep {
     /** As {@link #abandon(double, Duration)}, each chosen request given up once it received {@code tokens} tokens. */
     public Sweep abandonAfterTokens(double rate, int tokens) { settings.abandon(rate, null, tokens); return this; }
 
+    /** Adds a class of synthetic prompts tagged {@code tag}: a {@code weight} share of requests, its own lengths. */
+    public Sweep mix(String tag, double weight, int in, int out) { settings.mix.add(new SweepSpec.MixClass(tag, weight, in, out)); return this; }
+
     /** Chat sessions of {@code turns} turns, each a new {@link #inputTokens} message on the real history (1: none). */
     public Sweep multiTurn(int turns) { settings.turns = turns; return this; }
 

@@ -3,6 +3,7 @@ package dev.kneepoint.sweep;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.workload.Calibration;
 import dev.kneepoint.workload.DescribedWorkload;
+import dev.kneepoint.workload.MixWorkload;
 import dev.kneepoint.workload.MultiTurnWorkload;
 import dev.kneepoint.workload.SyntheticWorkload;
 import dev.kneepoint.workload.Workloads;
@@ -42,11 +43,22 @@ final class SweepCalibration {
     }
 
     /**
-     * The synthetic prompts of the spec's lengths, shared prefix or turns and seed, cut to the server's tokens with {@code c}
-     * (null: words of the synthetic vocabulary, uncut).
+     * The synthetic prompts of the spec's lengths, shared prefix, turns or mix and seed, cut to the server's tokens with
+     * {@code c} (null: words of the synthetic vocabulary, uncut).
      */
     static DescribedWorkload synthetic(SweepSpec spec, Calibration c) {
         SweepSpec.Prompts p = spec.prompts();
+        if (!p.mix().isEmpty()) {
+            MixWorkload.Builder mix = Workloads.mix().seed(spec.seed());
+            int k = 0;
+            for (SweepSpec.MixClass m : p.mix()) {
+                SyntheticWorkload.Builder b = Workloads.synthetic().inputTokens(m.inputTokens())
+                        .outputTokens(m.outputTokens()).output(SweepPlan.outputControl(p))
+                        .api(SweepPlan.promptApi(spec.target())).seed(spec.seed() + ++k).warmCache().tag(m.tag());
+                mix.add(m.weight(), m.tag(), (c == null ? b : b.calibrator(c.calibrator())).build());
+            }
+            return mix.build();
+        }
         if (p.turns() > 1) {
             MultiTurnWorkload.Builder m = Workloads.multiTurn().turns(p.turns()).userTokens(p.inputTokens())
                     .outputTokens(p.outputTokens()).output(SweepPlan.outputControl(p)).seed(spec.seed()).warmCache()

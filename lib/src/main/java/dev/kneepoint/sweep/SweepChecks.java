@@ -78,6 +78,28 @@ final class SweepChecks {
         }
     }
 
+    /** A mix: positive weights, distinct tags, lengths of at least one token, in place of the synthetic prompts only. */
+    private static void checkMix(SweepSettings s, List<String> problems) {
+        java.util.Set<String> tags = new java.util.HashSet<>();
+        for (SweepSpec.MixClass c : s.mix) {
+            if (c.tag() == null || c.tag().isBlank() || !tags.add(c.tag())) {
+                problems.add("mix: each class needs a tag of its own, got '" + c.tag() + "'");
+            }
+            if (!(c.weight() > 0) || Double.isInfinite(c.weight())) {
+                problems.add("mix: class '" + c.tag() + "' needs a positive weight, got " + c.weight());
+            }
+            if (c.inputTokens() < 1 || c.outputTokens() < 1) {
+                problems.add("mix: class '" + c.tag() + "' needs input and output tokens >= 1, got " + c.inputTokens()
+                        + " and " + c.outputTokens());
+            }
+        }
+        if (!s.mix.isEmpty() && (s.workload != null || s.replaysTrace() || s.turns > 1
+                || (s.sharedPrefix != null && s.sharedPrefix.tokens() > 0))) {
+            problems.add("mix replaces the synthetic prompts' one class: it does not combine with a workload of your "
+                    + "own, a trace, multiTurn or sharedPrefix; drop one");
+        }
+    }
+
     /** Multi-turn sessions: at least one turn, of the synthetic prompts, without a shared prefix. */
     private static void checkTurns(SweepSettings s, List<String> problems) {
         if (s.turns < 1) {
@@ -135,6 +157,7 @@ final class SweepChecks {
         }
         checkSharedPrefix(s, problems);
         checkTurns(s, problems);
+        checkMix(s, problems);
         if (s.workload == null && s.outputLengths == null && s.outputTokens < 1) {
             problems.add("outputTokens must be >= 1, got " + s.outputTokens);
         }
@@ -265,7 +288,8 @@ final class SweepChecks {
         return new SweepSpec(s.name, target, mode,
                 new SweepSpec.Prompts(s.workload, lengths(s.inputLengths, s.inputTokens),
                         lengths(s.outputLengths, s.outputTokens), s.ignoreEos, s.calibrate, s.tools,
-                        s.sharedPrefix == null || s.sharedPrefix.tokens() == 0 ? null : s.sharedPrefix, s.turns),
+                        s.sharedPrefix == null || s.sharedPrefix.tokens() == 0 ? null : s.sharedPrefix, s.turns,
+                        s.mix),
                 s.seed,
                 new SweepSpec.Steps(s.stepDuration, warmup, s.pause, s.drainTimeout, s.maxRequestsPerStep, s.repeat,
                         s.resetPrefixCache),

@@ -67,7 +67,8 @@ final class SweepManifest {
             }
         }
         SweepSpec.Prompts p = spec.prompts();
-        m.put("workload", in.calibratedSynthetic() != null ? calibrated(in.calibratedSynthetic().describe(), p)
+        m.put("workload", in.calibratedSynthetic() != null && p.mix().isEmpty()
+                ? calibrated(in.calibratedSynthetic().describe(), p)
                 : p.workload() == null
                 ? synthetic(p)
                 : p.workload() instanceof DescribedWorkload d ? d.describe() : Map.of("kind", p.workload().getClass().getName()));
@@ -122,6 +123,19 @@ final class SweepManifest {
         if (p.turns() > 1) {
             m.put("kind", "multi_turn"); // as MultiTurnWorkload says
             m.put("turns", p.turns());
+        }
+        if (!p.mix().isEmpty()) {
+            m.put("kind", "mix");
+            m.remove("input_tokens");
+            m.remove("output_tokens");
+            m.put("classes", p.mix().stream().map(c -> {
+                Map<String, Object> k = new LinkedHashMap<>();
+                k.put("tag", c.tag());
+                k.put("weight", c.weight());
+                k.put("input_tokens", c.inputTokens());
+                k.put("output_tokens", c.outputTokens());
+                return k;
+            }).toList());
         }
         return m;
     }

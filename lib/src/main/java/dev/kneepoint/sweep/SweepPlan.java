@@ -118,7 +118,7 @@ final class SweepPlan {
 
     private static Workload synthetic(SweepSpec spec) {
         SweepSpec.Prompts p = spec.prompts();
-        if (p.sharedPrefix() != null || p.turns() > 1) {
+        if (p.sharedPrefix() != null || p.turns() > 1 || !p.mix().isEmpty()) {
             return SweepCalibration.synthetic(spec, null);
         }
         SyntheticPrompts prompts = new SyntheticPrompts(spec.seed());

@@ -1,5 +1,6 @@
 package dev.kneepoint.sweep;
 
+import java.util.ArrayList;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.load.BackgroundStream;
 import dev.kneepoint.load.CapPolicy;
@@ -73,6 +74,7 @@ final class SweepSettings {
     long maxRequestsPerStep = -1;
     int repeat = SweepDefaults.REPEAT;
     boolean resetPrefixCache;
+    final List<SweepSpec.MixClass> mix = new ArrayList<>();
     boolean baseline;
     int maxInFlight = -1;
     CapPolicy capPolicy = CapPolicy.QUEUE;

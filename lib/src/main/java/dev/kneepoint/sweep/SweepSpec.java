@@ -143,10 +143,19 @@ public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts pro
      * and {@code outputTokens}; {@code ignoreEos} asks for the exact output length; {@code calibrate} cuts synthetic
      * and trace prompts to the server's token count, measured before the first step; {@code tools} (null: none)
      * are offered on every request; the synthetic prompts share {@code sharedPrefix} (null: none), and are chat
-     * sessions of {@code turns} turns when {@code turns > 1} ({@code inputTokens}: each new user message).
+     * sessions of {@code turns} turns when {@code turns > 1} ({@code inputTokens}: each new user message); a
+     * non-empty {@code mix} replaces the one class of synthetic prompts by weighted classes of their own lengths.
      */
     public record Prompts(Workload workload, LengthDistribution inputTokens, LengthDistribution outputTokens,
-                          boolean ignoreEos, Calibrate calibrate, ToolUse tools, SharedPrefix sharedPrefix, int turns) {
+                          boolean ignoreEos, Calibrate calibrate, ToolUse tools, SharedPrefix sharedPrefix, int turns,
+                          List<MixClass> mix) {
+        public Prompts {
+            mix = List.copyOf(mix);
+        }
+    }
+
+    /** One class of a mix of synthetic prompts: its tag, weight and lengths ({@link Sweep#mix}). */
+    public record MixClass(String tag, double weight, int inputTokens, int outputTokens) {
     }
 
     /** A prefix of {@code tokens} tokens shared by the synthetic prompts of each of {@code groups} groups. */
