@@ -236,6 +236,23 @@ public final class Tables {
     }
 
     /**
+     * Load levels from result files of other load generators and Kneepoint runs, one row each, in Kneepoint's terms
+     * (docs/METRICS.md "Names in other tools"), so a run sits beside one someone made with another tool: any of
+     * AIPerf's {@code profile_export_aiperf.json}, GuideLLM's {@code benchmarks.json}, a {@code vllm bench serve}
+     * result file, a Kneepoint run directory, or a directory holding one. Columns: {@code tool, mode} ({@code closed}:
+     * {@code load} is concurrency; {@code open}: a target rate, req/s), {@code load, requests_ok, requests_failed,
+     * output_tokens, duration_s, ttft_p50_ms, ttft_p99_ms, tpot_p50_ms} (AIPerf's and GuideLLM's ITL),
+     * {@code output_tokens_per_s, requests_per_s} (as the tool reports them), {@code lag_p50_ms, lag_p99_ms} (the
+     * tool's own dispatch lag), {@code dispatch_rps} (from its per-request start times), {@code source}; NaN where a
+     * tool does not say.
+     *
+     * @throws java.io.UncheckedIOException naming the path that is missing or none of those results
+     */
+    public static Table peers(java.nio.file.Path... results) {
+        return PeerTables.of(results);
+    }
+
+    /**
      * Histogram of a token-count column of the {@link #requests} table ({@code output_tokens},
      * {@code prompt_tokens}, ...): bins {@code [k·binWidth, (k+1)·binWidth)}, empty bins between the
      * smallest and largest included. Columns: {@code bin_start_tokens, bin_end_tokens, requests, fraction}.

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kneepoint.request.RequestSpec;
-import dev.kneepoint.request.SessionWorkload;
 import dev.kneepoint.request.Workload;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -133,27 +132,8 @@ public record ToolUse(List<Map<String, Object>> tools, String choice, String sou
      * a described workload keeps its description, with {@code tools} added.
      */
     public Workload applyTo(Workload workload) {
-        Objects.requireNonNull(workload, "workload");
         Map<String, Object> fields = fields();
-        if (workload instanceof SessionWorkload s) {
-            return new SessionWorkload() {
-                @Override public int turns() { return s.turns(); }
-                @Override public java.time.Duration thinkTime() { return s.thinkTime(); }
-                @Override public RequestSpec turn(long session, int turn, List<Answer> answers) {
-                    return s.turn(session, turn, answers).withExtraBody(fields);
-                }
-                @Override public RequestSpec next(long index) { return s.next(index).withExtraBody(fields); }
-            };
-        }
-        return new DescribedWorkload() {
-            @Override public RequestSpec next(long index) { return workload.next(index).withExtraBody(fields); }
-            @Override public Map<String, Object> describe() {
-                Map<String, Object> d = new LinkedHashMap<>(workload instanceof DescribedWorkload w ? w.describe()
-                        : Map.of("kind", workload.getClass().getName()));
-                d.put("tools", ToolUse.this.describe());
-                return d;
-            }
-        };
+        return EveryRequest.apply(workload, spec -> spec.withExtraBody(fields), "tools", describe());
     }
 
     private static Map<String, Object> function(String name, String description, Map<String, Object> properties,

@@ -1,5 +1,6 @@
 package dev.kneepoint.cli.peers;
 
+import dev.kneepoint.io.PeerPoint;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import dev.kneepoint.cli.peers.PeerComparison.ToolSummary;
+import dev.kneepoint.io.PeerPoint;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;

@@ -1,5 +1,6 @@
 package dev.kneepoint.cli.peers;
 
+import dev.kneepoint.io.PeerPoint;
 import java.util.List;
 
 /**

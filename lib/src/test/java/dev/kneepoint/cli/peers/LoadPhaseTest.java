@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.kneepoint.cli.peers.PeerComparison.ToolSummary;
+import dev.kneepoint.io.PeerPoint;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.kneepoint.cli.peers.PeerComparison.ToolSummary;
+import dev.kneepoint.io.PeerPoint;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -184,10 +185,10 @@ class PeerOutputsTest {
 
     @Test
     void percentileAndRate() {
-        assertThat(PeerOutputs.percentile(new double[] {4, 1, 3, 2}, 50)).isEqualTo(2.5);
-        assertThat(PeerOutputs.percentile(new double[] {Double.NaN}, 50)).isNaN();
-        assertThat(PeerOutputs.rate(new double[] {2.0, 0.0, 1.0})).isEqualTo(1.0); // 2 intervals over 2 s
-        assertThat(PeerOutputs.rate(new double[] {1.0})).isNaN();
+        assertThat(dev.kneepoint.io.PeerResults.percentile(new double[] {4, 1, 3, 2}, 50)).isEqualTo(2.5);
+        assertThat(dev.kneepoint.io.PeerResults.percentile(new double[] {Double.NaN}, 50)).isNaN();
+        assertThat(dev.kneepoint.io.PeerResults.rate(new double[] {2.0, 0.0, 1.0})).isEqualTo(1.0); // 2 intervals over 2 s
+        assertThat(dev.kneepoint.io.PeerResults.rate(new double[] {1.0})).isNaN();
     }
 
     private static PeerRun run(String name, double cpuS, long tokens) {

@@ -1,7 +1,7 @@
-package dev.kneepoint.cli.peers;
+package dev.kneepoint.io;
 
 /**
- * One load level as one tool measured it, in Kneepoint's terms (docs/METRICS.md "Names in other tools"):
+ * One load level as one tool measured it ({@link PeerResults}), in Kneepoint's terms (docs/METRICS.md "Names in other tools"):
  * {@code tpotP50Ms} is Kneepoint's {@code tpot}, which AIPerf and GuideLLM call ITL; {@code lag*} is the
  * tool's own dispatch lag (Kneepoint {@code schedule_lag}, AIPerf {@code credit_to_start_latency}, GuideLLM
  * {@code request_dispatch_delay}). {@code dispatchRps} is measured from the tool's per-request start times:
@@ -22,7 +22,7 @@ package dev.kneepoint.cli.peers;
  * @param lagP99Ms dispatch lag p99, ms
  * @param dispatchRps achieved dispatch rate from per-request start times, req/s
  */
-record PeerPoint(String mode, double load, long requestsOk, long requestsFailed, long outputTokens,
+public record PeerPoint(String mode, double load, long requestsOk, long requestsFailed, long outputTokens,
         double durationS, double ttftP50Ms, double ttftP99Ms, double tpotP50Ms, double outputTokensPerS,
         double requestsPerS, double lagP50Ms, double lagP99Ms, double dispatchRps) {
 

@@ -1,0 +1,43 @@
+package dev.kneepoint.workload;
+
+import dev.kneepoint.request.RequestSpec;
+import dev.kneepoint.request.SessionWorkload;
+import dev.kneepoint.request.Workload;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+
+/**
+ * A workload whose every request is changed the same way (fields added by {@link ToolUse}, {@link StructuredOutput}):
+ * a session workload stays one, each turn changed; a described workload keeps its description, with one entry added.
+ */
+final class EveryRequest {
+    private EveryRequest() {
+    }
+
+    /** {@code workload} with {@code change} applied to every request and {@code key: description} in its description. */
+    static Workload apply(Workload workload, UnaryOperator<RequestSpec> change, String key, Object description) {
+        Objects.requireNonNull(workload, "workload");
+        if (workload instanceof SessionWorkload s) {
+            return new SessionWorkload() {
+                @Override public int turns() { return s.turns(); }
+                @Override public java.time.Duration thinkTime() { return s.thinkTime(); }
+                @Override public RequestSpec turn(long session, int turn, List<Answer> answers) {
+                    return change.apply(s.turn(session, turn, answers));
+                }
+                @Override public RequestSpec next(long index) { return change.apply(s.next(index)); }
+            };
+        }
+        return new DescribedWorkload() {
+            @Override public RequestSpec next(long index) { return change.apply(workload.next(index)); }
+            @Override public Map<String, Object> describe() {
+                Map<String, Object> d = new LinkedHashMap<>(workload instanceof DescribedWorkload w ? w.describe()
+                        : Map.of("kind", workload.getClass().getName()));
+                d.put(key, description);
+                return d;
+            }
+        };
+    }
+}
