@@ -15,7 +15,7 @@ import tech.tablesaw.api.Table;
 /**
  * One streaming pass from request records to the per-request table: the facts go into primitive
  * arrays (no per-request objects are kept) and then into exactly-sized Tablesaw columns.
- * About 140 bytes per request once built (13 doubles, 4 ints, 1 long, 4 dictionary-coded strings, 3 booleans).
+ * About 140 bytes per request once built (13 doubles, 4 ints, 1 long, 4 dictionary-coded strings, 4 booleans).
  * {@code setup_ms} is a new connection's DNS, connect and TLS time ({@code NaN} on a kept-alive connection, where
  * {@code new_connection} is false): the part of {@code ttfb_ms} and {@code ttft_ms} the network setup took.
  */
@@ -37,6 +37,7 @@ final class RequestColumns {
     private boolean[] warmup;
     private boolean[] retried;
     private boolean[] fresh;
+    private boolean[] invalid;
 
     RequestColumns(int expected) {
         capacity = Math.max(16, expected);
@@ -44,6 +45,7 @@ final class RequestColumns {
         warmup = new boolean[capacity];
         retried = new boolean[capacity];
         fresh = new boolean[capacity];
+        invalid = new boolean[capacity];
         for (int i = 0; i < DOUBLES.length; i++) {
             doubles[i] = new double[capacity];
         }
@@ -73,6 +75,7 @@ final class RequestColumns {
         retried[n] = r.response().retried();
         RequestRecord.Connection connection = r.response().connection();
         fresh[n] = connection.fresh();
+        invalid[n] = r.response().outputInvalid();
         doubles[0][n] = seconds(r.timing().intendedNanos());
         doubles[1][n] = seconds(r.timing().dispatchNanos());
         doubles[2][n] = seconds(end(r));
@@ -141,6 +144,7 @@ final class RequestColumns {
         warmup = Arrays.copyOf(warmup, capacity);
         retried = Arrays.copyOf(retried, capacity);
         fresh = Arrays.copyOf(fresh, capacity);
+        invalid = Arrays.copyOf(invalid, capacity);
         for (int i = 0; i < doubles.length; i++) {
             doubles[i] = Arrays.copyOf(doubles[i], capacity);
         }
@@ -172,6 +176,8 @@ final class RequestColumns {
         retried = null;
         t.addColumns(BooleanColumn.create("new_connection", Arrays.copyOf(fresh, n)));
         fresh = null;
+        t.addColumns(BooleanColumn.create("output_invalid", Arrays.copyOf(invalid, n)));
+        invalid = null;
         for (int i = 0; i < DOUBLES.length; i++) {
             t.addColumns(DoubleColumn.create(DOUBLES[i], Arrays.copyOf(doubles[i], n)));
             doubles[i] = null;

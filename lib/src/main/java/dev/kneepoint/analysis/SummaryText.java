@@ -121,6 +121,12 @@ public final class SummaryText {
                         .append(" abandoned by the workload mid-request (a user giving up): neither OK nor failed,"
                                 + " outside the latency figures\n");
             }
+            if (c.outputInvalid() > 0) {
+                sb.append(c.outputInvalid()).append(" of ").append(c.requestsOk()).append(" answers in ")
+                        .append(s.info().label()).append(" were not the JSON asked for (structured output; a "
+                                + "max_tokens cut ends mid-JSON, as every answer does with ignore_eos): served and "
+                                + "counted, but not usable\n");
+            }
         }
         return sb.toString();
     }

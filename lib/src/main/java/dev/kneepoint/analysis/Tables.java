@@ -80,6 +80,9 @@ public final class Tables {
         if (steps.stream().anyMatch(s -> s.counts().abandoned() > 0)) {
             addCounts(t, steps, List.of(StepFigures.ABANDONED));
         }
+        if (steps.stream().anyMatch(s -> s.counts().outputInvalid() > 0)) {
+            addCounts(t, steps, List.of(StepFigures.OUTPUT_INVALID));
+        }
         t.addColumns(DoubleColumn.create("failure_rate", steps.stream().mapToDouble(s -> s.rates().failureRate())),
                 StringColumn.create("failures_by_class", steps.stream().map(s -> joined(s.counts().failuresByClass()))),
                 DoubleColumn.create("output_tokens_per_s",

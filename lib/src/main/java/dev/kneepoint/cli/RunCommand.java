@@ -8,6 +8,7 @@ import dev.kneepoint.report.RunReport;
 import dev.kneepoint.serve.ConfigRunner;
 import dev.kneepoint.sweep.Sweep;
 import dev.kneepoint.sweep.SweepDefaults;
+import dev.kneepoint.workload.StructuredOutput;
 import dev.kneepoint.workload.Trace;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -78,6 +79,13 @@ final class RunCommand implements Callable<Integer> {
 
     @Mixin
     MixOptions mix;
+
+    @Option(names = "--response-format", paramLabel = "json|json-schema[:FILE]", description = "Ask every answer "
+            + "as JSON (response_format, guided decoding): json (any object), json-schema (a built-in schema) or "
+            + "json-schema:FILE; each OK answer is checked and one that is not such an object is counted "
+            + "output_invalid (not a failure). Answers cut by max_tokens end mid-JSON: with ignore_eos every answer "
+            + "is, so add --no-ignore-eos")
+    String responseFormat;
 
     @Option(names = "--no-ignore-eos", description = "Do not send ignore_eos (outputs may end early)")
     boolean noIgnoreEos;
@@ -189,6 +197,9 @@ final class RunCommand implements Callable<Integer> {
         lengths.applyTo(sweep);
         dataset.applyTo(sweep, lengths.outputTokens, !noIgnoreEos, arrival.seed, System.err);
         mix.applyTo(sweep);
+        if (responseFormat != null) {
+            sweep.structuredOutput(StructuredOutput.parse(responseFormat));
+        }
         tools.applyTo(sweep);
         abandon.applyTo(sweep);
         output.applyTo(sweep);

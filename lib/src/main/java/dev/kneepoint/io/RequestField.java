@@ -161,6 +161,11 @@ enum RequestField {
         @Override boolean flagOf(RequestRecord r) { return r.response().retried(); }
         @Override void putFlag(RequestDraft d, boolean v) { d.builder.retried = v; }
     },
+    /** Only when true: the answer was to be structured output and is not (StructuredOutput's check). */
+    OUTPUT_INVALID(WHEN_SET, FLAG) {
+        @Override boolean flagOf(RequestRecord r) { return r.response().outputInvalid(); }
+        @Override void putFlag(RequestDraft d, boolean v) { d.builder.outputInvalid = v; }
+    },
     /** Only when true (a connection was opened for the request); its phases follow, each only when paid. */
     NEW_CONNECTION(WHEN_SET, FLAG) {
         @Override boolean flagOf(RequestRecord r) { return r.response().connection().fresh(); }

@@ -186,6 +186,9 @@ public final class SummaryJson {
         if (s.counts().abandoned() > 0) {
             writeFigures(g, s, java.util.List.of(StepFigures.ABANDONED));
         }
+        if (s.counts().outputInvalid() > 0) {
+            writeFigures(g, s, java.util.List.of(StepFigures.OUTPUT_INVALID));
+        }
         Json.number(g, "failure_rate", s.rates().failureRate());
         writeCounts(g, "failures_by_class", s.counts().failuresByClass());
         for (Map.Entry<String, Distribution> e : s.distributions().entrySet()) {

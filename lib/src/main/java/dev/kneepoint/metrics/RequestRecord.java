@@ -71,12 +71,10 @@ public record RequestRecord(
         /** Equal timestamps, and arrays equal by content. */
         @Override
         public boolean equals(Object o) {
-            return o instanceof Timing t
-                    && intendedNanos == t.intendedNanos && dispatchNanos == t.dispatchNanos
+            return o instanceof Timing t && intendedNanos == t.intendedNanos && dispatchNanos == t.dispatchNanos
                     && firstByteNanos == t.firstByteNanos && firstTokenNanos == t.firstTokenNanos
                     && firstAnswerNanos == t.firstAnswerNanos && firstToolCallNanos == t.firstToolCallNanos
-                    && lastTokenNanos == t.lastTokenNanos
-                    && endNanos == t.endNanos
+                    && lastTokenNanos == t.lastTokenNanos && endNanos == t.endNanos
                     && Arrays.equals(chunkNanos, t.chunkNanos) && Arrays.equals(chunkTokens, t.chunkTokens);
         }
 
@@ -88,10 +86,9 @@ public record RequestRecord(
 
         @Override
         public String toString() {
-            return "Timing[intendedNanos=" + intendedNanos + ", dispatchNanos=" + dispatchNanos
-                    + ", firstByteNanos=" + firstByteNanos + ", firstTokenNanos=" + firstTokenNanos
-                    + ", firstAnswerNanos=" + firstAnswerNanos + ", firstToolCallNanos=" + firstToolCallNanos
-                    + ", lastTokenNanos=" + lastTokenNanos
+            return "Timing[intendedNanos=" + intendedNanos + ", dispatchNanos=" + dispatchNanos + ", firstByteNanos="
+                    + firstByteNanos + ", firstTokenNanos=" + firstTokenNanos + ", firstAnswerNanos=" + firstAnswerNanos
+                    + ", firstToolCallNanos=" + firstToolCallNanos + ", lastTokenNanos=" + lastTokenNanos
                     + ", endNanos=" + endNanos + ", chunks=" + chunkNanos.length + "]";
         }
     }
@@ -129,13 +126,14 @@ public record RequestRecord(
      *                      (docs/RELIABILITY.md, "Stale keep-alive connections")
      * @param connection    how the request reached the server: a new connection or a kept-alive one, and the new
      *                      one's setup phases (null: {@link Connection#UNKNOWN})
+     * @param outputInvalid true when the answer was to be structured output and is not ({@code StructuredOutput})
      * @param serverTimings server-reported phase timings (llama.cpp {@code timings}, ...), possibly empty (null: empty)
      * @param responseText  the answer's text (concatenated content deltas), only when the request's spec asked
      *                      for it ({@code RequestSpec.keepResponseText}); else null. Not part of
      *                      {@code requests.jsonl} nor of {@link #equals}
      */
     public record Response(String finishReason, boolean streamed, boolean retried, Connection connection,
-            Map<String, Double> serverTimings, String responseText) {
+            boolean outputInvalid, Map<String, Double> serverTimings, String responseText) {
         public Response {
             connection = connection == null ? Connection.UNKNOWN : connection;
             serverTimings = serverTimings == null ? Map.of() : Map.copyOf(serverTimings);
@@ -146,12 +144,13 @@ public record RequestRecord(
         public boolean equals(Object o) {
             return o instanceof Response r
                     && streamed == r.streamed && retried == r.retried && connection.equals(r.connection)
+                    && outputInvalid == r.outputInvalid
                     && Objects.equals(finishReason, r.finishReason) && serverTimings.equals(r.serverTimings);
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(finishReason, streamed, retried, connection, serverTimings);
+            return Objects.hash(finishReason, streamed, retried, connection, outputInvalid, serverTimings);
         }
     }
 
@@ -216,6 +215,7 @@ public record RequestRecord(
         b.dnsNanos = response.connection().dnsNanos();
         b.connectNanos = response.connection().connectNanos();
         b.tlsNanos = response.connection().tlsNanos();
+        b.outputInvalid = response.outputInvalid();
         b.serverTimings = response.serverTimings();
         b.responseText = response.responseText();
         return b;
@@ -259,9 +259,8 @@ public record RequestRecord(
     }
 
     /**
-     * Time to the first answer token, {@code t_first_answer − t_dispatch}: equal to {@link #ttftNanos()} for a
-     * request without reasoning (its first token is an answer token); -1 when a reasoning request produced no
-     * answer text, or without a first token.
+     * Time to the first answer token, {@code t_first_answer − t_dispatch}: {@link #ttftNanos()} for a request without
+     * reasoning; -1 when a reasoning request produced no answer text, or without a first token.
      */
     public long ttfatNanos() {
         if (timing.firstAnswerNanos() >= 0) {
@@ -381,6 +380,7 @@ public record RequestRecord(
         /** {@link Connection}: a new connection was opened for the request, and its phases' durations (ns). */
         public boolean newConnection;
         public long dnsNanos = ABSENT, connectNanos = ABSENT, tlsNanos = ABSENT;
+        public boolean outputInvalid; // the answer was to be structured output and is not
 
         public RequestRecord build() {
             return new RequestRecord(id, step, tag, warmup, outcome,
@@ -388,7 +388,8 @@ public record RequestRecord(
                             firstToolCallNanos, lastTokenNanos, endNanos, chunkNanos, chunkTokens),
                     new Tokens(promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
                             requestedOutputTokens, clientCountedTokens, tokenSource, cachedPromptTokens),
-                    new Response(finishReason, streamed, retried, connection(), serverTimings, responseText));
+                    new Response(finishReason, streamed, retried, connection(), outputInvalid, serverTimings,
+                            responseText));
         }
 
         private Connection connection() {

@@ -69,6 +69,7 @@ public final class StepAggregator {
     private long dropped;
     private long warmup;
     private long lenMismatch;
+    private long outputInvalid;
     private long countDiscrepancy;
     /** Resent requests among the OK and failed ones (warm-up and cancelled excluded). */
     private long retried;
@@ -246,6 +247,7 @@ public final class StepAggregator {
             }
             sources.merge(r.tokens().tokenSource(), 1L, Long::sum);
             lenMismatch += r.outputLengthMismatch() ? 1 : 0;
+            outputInvalid += r.isOk() && r.response().outputInvalid() ? 1 : 0;
             countDiscrepancy += r.countDiscrepancy() ? 1 : 0;
             record(latencies[SCHEDULE_LAG], r.scheduleLagNanos());
             switch (r.outcome()) {
@@ -362,7 +364,7 @@ public final class StepAggregator {
                     .e2e(Distribution.of(h[E2E])).e2eSched(Distribution.of(h[E2E_SCHED])).scheduleLag(lag).outputTokensPerS(rates.outputTokensPerS())
                     .inputTokensPerS(rates.inputTokensPerS()).requestsPerS(rates.requestsPerS())
                     .goodputRps(rates.goodputRps()).goodFraction(rates.goodFraction())
-                    .concurrencyMean(rates.concurrencyMean()).outputLenMismatch(lenMismatch)
+                    .concurrencyMean(rates.concurrencyMean()).outputLenMismatch(lenMismatch).outputInvalid(outputInvalid)
                     .countDiscrepancy(countDiscrepancy).tokenSources(tokenSources)
                     .meanPromptTokens(ok == 0 ? Double.NaN : (double) okPromptTokens / ok)
                     .meanOutputTokens(ok == 0 ? Double.NaN : (double) okOutputTokens / ok).slo(slo)

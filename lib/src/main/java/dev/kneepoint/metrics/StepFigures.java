@@ -27,6 +27,9 @@ public final class StepFigures {
      */
     public static final Count ABANDONED = new Count("abandoned", s -> s.counts().abandoned());
 
+    /** OK answers that were to be structured output and are not ({@code output_invalid}): likewise only where some. */
+    public static final Count OUTPUT_INVALID = new Count("output_invalid", s -> s.counts().outputInvalid());
+
     /** What the step's records disagreed on or needed: {@code output_len_mismatch, count_discrepancy, retried}. */
     public static final List<Count> DISCREPANCIES = List.of(
             new Count("output_len_mismatch", s -> s.counts().outputLenMismatch()),

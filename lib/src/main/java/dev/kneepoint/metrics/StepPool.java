@@ -31,7 +31,8 @@ final class StepPool {
                 .slo(first.slo());
         b.requestsOk(sum(trials, s -> s.counts().requestsOk())).requestsFailed(sum(trials, s -> s.counts().requestsFailed()))
                 .cancelled(sum(trials, s -> s.counts().cancelled()))
-                .abandoned(sum(trials, s -> s.counts().abandoned())).dropped(sum(trials, s -> s.counts().dropped()))
+                .abandoned(sum(trials, s -> s.counts().abandoned()))
+                .outputInvalid(sum(trials, s -> s.counts().outputInvalid())).dropped(sum(trials, s -> s.counts().dropped()))
                 .warmupRequests(sum(trials, s -> s.counts().warmupRequests())).retried(sum(trials, s -> s.counts().retried()))
                 .outputLenMismatch(sum(trials, s -> s.counts().outputLenMismatch()))
                 .countDiscrepancy(sum(trials, s -> s.counts().countDiscrepancy()))

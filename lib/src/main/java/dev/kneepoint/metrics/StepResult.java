@@ -47,22 +47,20 @@ public record StepResult(
      * @param cancelled         cancelled requests, reported apart
      * @param dropped           dropped requests (also in {@code requestsFailed} and {@code failuresByClass})
      * @param warmupRequests    warm-up requests, excluded from everything but the windowed rates
-     * @param retried           requests resent once on a fresh connection after their kept-alive connection turned out
-     *                          stale before any response byte ({@link RequestRecord.Response#retried()}), counted over
-     *                          the same requests as {@code requestsOk + requestsFailed}: OK and failed (dropped
-     *                          included) alike, warm-up and cancelled requests excluded. Not extra requests: each was
-     *                          one request whose latency includes the lost attempt (its timestamps count from the
-     *                          first dispatch)
+     * @param retried           requests resent once on a fresh connection after a stale kept-alive one
+     *                          ({@link RequestRecord.Response#retried()}), of {@code requestsOk + requestsFailed}; not
+     *                          extra requests: each one's latency includes the lost attempt
      * @param outputLenMismatch OK requests whose output length differs from the requested one
      * @param countDiscrepancy  requests whose client-side token count disagrees with the server total
      * @param failuresByClass   outcome label → count for every non-OK, non-cancelled outcome, sorted by label
      * @param tokenSources      token source label → requests, sorted by label
      * @param abandoned         requests the workload gave up mid-request ({@code ABANDONED}), reported apart like
      *                          the cancelled ones: neither OK nor failed
+     * @param outputInvalid     OK requests whose answer was to be structured output and is not
      */
     public record Counts(long requestsOk, long requestsFailed, long cancelled, long dropped, long warmupRequests,
             long retried, long outputLenMismatch, long countDiscrepancy, Map<String, Long> failuresByClass,
-            Map<String, Long> tokenSources, long abandoned) {
+            Map<String, Long> tokenSources, long abandoned, long outputInvalid) {
         public Counts {
             failuresByClass = sorted(failuresByClass);
             tokenSources = sorted(tokenSources);
@@ -73,7 +71,7 @@ public record StepResult(
                       long retried, long outputLenMismatch, long countDiscrepancy, Map<String, Long> failuresByClass,
                       Map<String, Long> tokenSources) {
             this(requestsOk, requestsFailed, cancelled, dropped, warmupRequests, retried, outputLenMismatch,
-                    countDiscrepancy, failuresByClass, tokenSources, 0);
+                    countDiscrepancy, failuresByClass, tokenSources, 0, 0);
         }
 
         /** An unmodifiable copy sorted by key; null stays null, for the {@link StepResult} constructor to report. */
@@ -237,6 +235,7 @@ public record StepResult(
         private long requestsFailed;
         private long cancelled;
         private long abandoned;
+        private long outputInvalid;
         private long dropped;
         private long warmupRequests;
         private long outputLenMismatch;
@@ -290,6 +289,7 @@ public record StepResult(
         public Builder cancelled(long n) { this.cancelled = n; return this; }
         /** Requests the workload gave up mid-request ({@code ABANDONED}). */
         public Builder abandoned(long n) { this.abandoned = n; return this; }
+        public Builder outputInvalid(long n) { this.outputInvalid = n; return this; } // structured answers that did not parse
         /** Dropped requests (at most {@code requestsFailed}: they are part of it). */
         public Builder dropped(long n) { this.dropped = n; return this; }
         /** Warm-up requests. */
@@ -377,7 +377,8 @@ public record StepResult(
             ClientCheck check = clientCheck.apply(seconds);
             return new StepResult(info, window, seconds,
                     new Counts(requestsOk, requestsFailed, cancelled, dropped, warmupRequests, retried,
-                            outputLenMismatch, countDiscrepancy, failuresByClass, tokenSources, abandoned),
+                            outputLenMismatch, countDiscrepancy, failuresByClass, tokenSources, abandoned,
+                            outputInvalid),
                     new Latency(ttft, ttftSched, itl, chunkGap, tpot, e2e, e2eSched, scheduleLag, ttfat, trend),
                     new Rates(outputTokensPerS, inputTokensPerS, requestsPerS, goodputRps, goodFraction, rate,
                             concurrencyMean),

@@ -48,6 +48,7 @@ final class StepResultChecks {
             count(problems, "requestsFailed", counts.requestsFailed());
             count(problems, "cancelled", counts.cancelled());
             count(problems, "abandoned", counts.abandoned());
+            count(problems, "outputInvalid", counts.outputInvalid());
             count(problems, "dropped", counts.dropped());
             count(problems, "warmupRequests", counts.warmupRequests());
             count(problems, "outputLenMismatch", counts.outputLenMismatch());

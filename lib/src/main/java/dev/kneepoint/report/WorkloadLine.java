@@ -68,6 +68,12 @@ final class WorkloadLine {
                     + ", tool_choice " + tools.path("tool_choice").asText("auto")
                     + "; their definitions are part of every prompt)");
         }
+        JsonNode structured = c.path("structured_output");
+        if (structured.isObject()) {
+            parts.add("answers asked as JSON (" + structured.path("type").asText("?")
+                    + (structured.path("type").asText().equals("json_schema") ? ", schema "
+                    + structured.path("schema").asText("?") : "") + "; each checked)");
+        }
         if ("closed".equals(c.path("mode").asText())) {
             double ramp = c.path("ramp_up_s").asDouble(Double.NaN);
             parts.add(Double.isNaN(ramp) ? "closed loop"

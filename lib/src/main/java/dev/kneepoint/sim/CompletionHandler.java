@@ -152,8 +152,11 @@ final class CompletionHandler {
             ex.send(200, JSON, "{\"id\":\"broken\",\"choices\":[{".getBytes(StandardCharsets.UTF_8));
             return;
         }
-        StringBuilder text = new StringBuilder();
-        Sse.appendWords(text, r.textSeed(), 0, generated);
+        StringBuilder words = new StringBuilder();
+        Sse.appendWords(words, r.textSeed(), 0, generated);
+        List<String> json = r.request().jsonKeys();
+        String text = json == null ? words.toString() : JsonText.escape(Sse.jsonOpen(json) + words
+                + (r.finishReason().equals("stop") ? Sse.JSON_CLOSE : ""));
         boolean chat = r.request().chat();
         String message = r.function() == null ? "\"content\":\"" + text + "\""
                 : "\"content\":null,\"tool_calls\":[{\"id\":\"" + r.callId() + "\",\"type\":\"function\",\"function\":"

@@ -17,10 +17,12 @@ import java.util.List;
  * @param includeUsage {@code stream_options.include_usage}
  * @param continuousUsage vLLM {@code stream_options.continuous_usage_stats}
  * @param tools the request's {@code tools} and {@code tool_choice} (chat only; {@link ToolChoice#NONE} otherwise)
+ * @param jsonKeys with a {@code response_format} of {@code json_object} or {@code json_schema}: the keys of the JSON
+ *                 object the answer is ({@code answer}, or the schema's top-level {@code required} ones); else null
  */
 record CompletionRequest(boolean chat, String model, long[] promptIds, Integer maxTokens, int minTokens,
                          boolean ignoreEos, boolean stream, boolean includeUsage, boolean continuousUsage,
-                         ToolChoice tools) {
+                         ToolChoice tools, List<String> jsonKeys) {
 
     /** Parses a request body; {@link IllegalArgumentException} with an OpenAI-style message when invalid. */
     static CompletionRequest parse(boolean chat, JsonNode root) {
@@ -48,7 +50,19 @@ record CompletionRequest(boolean chat, String model, long[] promptIds, Integer m
         boolean continuous = so != null && so.path("continuous_usage_stats").asBoolean(false);
         String model = root.hasNonNull("model") ? root.get("model").asText() : null;
         return new CompletionRequest(chat, model, ids, maxTokens, min, root.path("ignore_eos").asBoolean(false),
-                root.path("stream").asBoolean(false), includeUsage, continuous, tools);
+                root.path("stream").asBoolean(false), includeUsage, continuous, tools, jsonKeys(root));
+    }
+
+    /** The keys of the JSON object a {@code response_format} asks for, or null when it asks for none. */
+    private static List<String> jsonKeys(JsonNode root) {
+        JsonNode f = root.path("response_format");
+        String type = f.path("type").asText("");
+        if (!type.equals("json_object") && !type.equals("json_schema")) {
+            return null;
+        }
+        List<String> keys = new ArrayList<>();
+        f.path("json_schema").path("schema").path("required").forEach(k -> keys.add(k.asText()));
+        return keys.isEmpty() ? List.of("answer") : List.copyOf(keys);
     }
 
     /** Chat messages as the template sees them. */

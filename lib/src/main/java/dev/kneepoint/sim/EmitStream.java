@@ -2,6 +2,7 @@ package dev.kneepoint.sim;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -151,7 +152,12 @@ final class EmitStream implements TokenSink {
                 sse.role(sb, usage(cr), prompt, 0);
                 roleSent = true;
             }
-            sse.content(sb, r.textSeed(), sent, tokens, usage(cr), prompt, generated);
+            List<String> json = cr.jsonKeys();
+            // a JSON answer opens on its first chunk and closes only where the model stopped: cut by max_tokens it
+            // stays open, as a real server's guided decoding leaves it
+            sse.content(sb, r.textSeed(), sent, tokens, usage(cr), prompt, generated,
+                    json != null && sent == 0 ? JsonText.escape(Sse.jsonOpen(json)) : null,
+                    json != null && finished && r.finishReason().equals("stop") ? JsonText.escape(Sse.JSON_CLOSE) : null);
         }
         sent = generated;
         if (pending != null && sent >= faultAt) {

@@ -1,6 +1,7 @@
 package dev.kneepoint.sim;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * OpenAI-shaped SSE events and JSON bodies, built by hand (this is the hot path). Chat chunks are
@@ -98,13 +99,44 @@ final class Sse {
 
     /** A content chunk carrying output tokens {@code [from, from + n)}. */
     void content(ByteText sb, long seed, int from, int n, int usage, int prompt, int completion) {
+        content(sb, seed, from, n, usage, prompt, completion, null, null);
+    }
+
+    /**
+     * A content chunk carrying output tokens {@code [from, from + n)}, after {@code open} and before {@code close}
+     * (JSON-escaped text, or null): a JSON answer's opening (the first chunk) and its closing (the last one).
+     */
+    void content(ByteText sb, long seed, int from, int n, int usage, int prompt, int completion, String open,
+                 String close) {
         sb.append(head).append(chat ? CHAT_OPEN : TEXT_OPEN);
+        if (open != null) {
+            sb.append(open);
+        }
         for (int i = from; i < from + n; i++) {
             sb.append(WORD_BYTES[word(seed, i)]);
+        }
+        if (close != null) {
+            sb.append(close);
         }
         sb.append(chat ? CHAT_CLOSE : TEXT_CLOSE);
         usage(sb, usage, prompt, completion);
     }
+
+    /**
+     * The opening of a JSON answer with {@code keys} (every key but the last an empty string; the words are the last
+     * key's value), as raw JSON text; {@link #JSON_CLOSE} closes it.
+     */
+    static String jsonOpen(List<String> keys) {
+        StringBuilder sb = new StringBuilder("{");
+        for (int i = 0; i < keys.size(); i++) {
+            sb.append('"').append(JsonText.escape(keys.get(i))).append("\":\"");
+            sb.append(i < keys.size() - 1 ? "\"," : "");
+        }
+        return sb.toString();
+    }
+
+    /** What closes a JSON answer opened by {@link #jsonOpen}, as raw JSON text. */
+    static final String JSON_CLOSE = "\"}";
 
     /**
      * A tool-call chunk carrying output tokens {@code [from, from + n)} as arguments text ({@code {"query":" alpha

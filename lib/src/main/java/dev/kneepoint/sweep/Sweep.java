@@ -14,6 +14,7 @@ import dev.kneepoint.telemetry.Gpu;
 import dev.kneepoint.telemetry.Telemetry;
 import dev.kneepoint.workload.LengthDistribution;
 import dev.kneepoint.workload.Lengths;
+import dev.kneepoint.workload.StructuredOutput;
 import dev.kneepoint.workload.ToolUse;
 import dev.kneepoint.workload.TraceWorkload;
 import java.nio.file.Path;
@@ -117,10 +118,7 @@ public final class Sweep {
     /** A rate search ends when the bracket is this narrow relative to its passing rate, in (0, 1); default 0.05. */
     public Sweep sloSearchTolerance(double fraction) { settings.sloTolerance = fraction; return this; }
 
-    /**
-     * The most probes of an SLO search (2 to 40; default 12; a rate search's {@code synchronous} step, which only
-     * gives the starting rate, is not one of them); the bracket so far is reported when they run out.
-     */
+    /** The most probes of an SLO search (2 to 40; default 12; not counting a rate search's synchronous step). */
     public Sweep sloSearchMaxProbes(int probes) { settings.sloMaxProbes = probes; return this; }
 
     /**
@@ -199,6 +197,9 @@ public final class Sweep {
      * {@code Workloads.multiTurn()}) runs as chat sessions with real history, one turn after the other.
      */
     public Sweep workload(Workload requests) { settings.workload = requests; return this; }
+
+    /** Ask every request for JSON answers ({@code response_format}), each answer checked; METRICS.md "Structured output". */
+    public Sweep structuredOutput(StructuredOutput format) { settings.structured = Objects.requireNonNull(format); return this; }
 
     /** Offer these functions ({@code tools}, {@code tool_choice}) on every chat request; METRICS.md "Tool calls". */
     public Sweep tools(ToolUse tools) { settings.tools = Objects.requireNonNull(tools, "tools"); return this; }

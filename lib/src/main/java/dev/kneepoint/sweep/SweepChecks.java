@@ -185,6 +185,11 @@ final class SweepChecks {
         if (s.telemetry.enabled()) {
             problems.addAll(s.telemetry.problems());
         }
+        if (s.structured != null && !target.apiKind().isOpenAi()) {
+            problems.add("structured output is asked with response_format, which the OpenAI chat and completions APIs "
+                    + "take, and the target's API is " + target.apiKind().label() + ": use chat or completions, or "
+                    + "remove it");
+        }
         if (s.tools != null && target.apiKind() != ApiKind.CHAT) {
             problems.add("tools are offered in OpenAI chat requests only, and the target's API is "
                     + target.apiKind().label() + ": use the chat API, or remove the tools");
@@ -289,7 +294,7 @@ final class SweepChecks {
                 new SweepSpec.Prompts(s.workload, lengths(s.inputLengths, s.inputTokens),
                         lengths(s.outputLengths, s.outputTokens), s.ignoreEos, s.calibrate, s.tools,
                         s.sharedPrefix == null || s.sharedPrefix.tokens() == 0 ? null : s.sharedPrefix, s.turns,
-                        s.mix),
+                        s.mix, s.structured),
                 s.seed,
                 new SweepSpec.Steps(s.stepDuration, warmup, s.pause, s.drainTimeout, s.maxRequestsPerStep, s.repeat,
                         s.resetPrefixCache),

@@ -19,6 +19,7 @@ import dev.kneepoint.metrics.RunResult;
 import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.StepResult;
 import dev.kneepoint.metrics.StepWindow;
+import dev.kneepoint.request.RequestSender;
 import dev.kneepoint.request.Workload;
 import dev.kneepoint.sweep.SweepSpec.Mode;
 import dev.kneepoint.telemetry.TelemetryRecorder;
@@ -184,7 +185,7 @@ final class SweepExecution {
             default -> 0;
         });
         this.loadRun = LoadRun.builder()
-                .sender(spec.abandonment() == null ? client : spec.abandonment().applyTo(client))
+                .sender(sender(spec, client))
                 .workload(workload)
                 .listener(listeners)
                 .clock(clock)
@@ -269,6 +270,12 @@ final class SweepExecution {
     }
 
     /** The gate's decision; before a next step, the prefix cache reset when the sweep asked for it. */
+    /** The client, checking structured answers and giving up the abandoned requests, as the spec says. */
+    private static RequestSender sender(SweepSpec spec, RequestSender client) {
+        RequestSender s = spec.prompts().structured() == null ? client : spec.prompts().structured().checking(client);
+        return spec.abandonment() == null ? s : spec.abandonment().applyTo(s);
+    }
+
     private GateDecision gateThenReset(StepInfo step, StepWindow window) {
         GateDecision d = gate(step, window);
         if (prefixCache != null && !(d instanceof GateDecision.Stop)) {

@@ -75,6 +75,9 @@ final class SweepManifest {
         if (p.tools() != null) {
             m.put("tools", p.tools().describe());
         }
+        if (p.structured() != null) {
+            m.put("structured_output", p.structured().describe());
+        }
         if (spec.abandonment() != null) {
             Abandonment a = spec.abandonment();
             m.put("abandonment", a.after() != null ? Map.of("rate", a.rate(), "after_ms", a.after().toNanos() / 1e6)

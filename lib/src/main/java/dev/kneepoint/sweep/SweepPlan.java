@@ -12,6 +12,7 @@ import dev.kneepoint.sweep.SweepSpec.Mode;
 import dev.kneepoint.workload.LengthDistribution;
 import dev.kneepoint.workload.OutputControl;
 import dev.kneepoint.workload.SyntheticPrompts;
+import dev.kneepoint.workload.StructuredOutput;
 import dev.kneepoint.workload.ToolUse;
 import dev.kneepoint.workload.TraceWorkload;
 import java.time.Duration;
@@ -110,10 +111,12 @@ final class SweepPlan {
                 : calibratedSynthetic != null ? calibratedSynthetic : synthetic(spec));
     }
 
-    /** {@code workload} with the spec's tools on every request; itself when the spec has none. */
+    /** {@code workload} with the spec's tools and structured output on every request; itself when it has neither. */
     static Workload withTools(SweepSpec spec, Workload workload) {
         ToolUse tools = spec.prompts().tools();
-        return tools == null ? workload : tools.applyTo(workload);
+        StructuredOutput structured = spec.prompts().structured();
+        Workload w = tools == null ? workload : tools.applyTo(workload);
+        return structured == null ? w : structured.applyTo(w);
     }
 
     private static Workload synthetic(SweepSpec spec) {

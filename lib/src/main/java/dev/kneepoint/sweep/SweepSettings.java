@@ -57,6 +57,7 @@ final class SweepSettings {
     SweepSpec.SharedPrefix sharedPrefix;
     /** Tools offered on every request, or null. */
     ToolUse tools;
+    dev.kneepoint.workload.StructuredOutput structured;
     Duration stepDuration = SweepDefaults.STEP_DURATION;
     Duration warmup = SweepDefaults.WARMUP;
     boolean stepDurationSet;

@@ -10,6 +10,7 @@ import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.request.Workload;
 import dev.kneepoint.telemetry.Telemetry;
 import dev.kneepoint.workload.LengthDistribution;
+import dev.kneepoint.workload.StructuredOutput;
 import dev.kneepoint.workload.ToolUse;
 import dev.kneepoint.workload.TraceWorkload;
 import java.nio.file.Path;
@@ -144,11 +145,12 @@ public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts pro
      * and trace prompts to the server's token count, measured before the first step; {@code tools} (null: none)
      * are offered on every request; the synthetic prompts share {@code sharedPrefix} (null: none), and are chat
      * sessions of {@code turns} turns when {@code turns > 1} ({@code inputTokens}: each new user message); a
-     * non-empty {@code mix} replaces the one class of synthetic prompts by weighted classes of their own lengths.
+     * non-empty {@code mix} replaces the one class of synthetic prompts by weighted classes of their own lengths;
+     * {@code structured} (null: none) asks every request for JSON answers and checks them.
      */
     public record Prompts(Workload workload, LengthDistribution inputTokens, LengthDistribution outputTokens,
                           boolean ignoreEos, Calibrate calibrate, ToolUse tools, SharedPrefix sharedPrefix, int turns,
-                          List<MixClass> mix) {
+                          List<MixClass> mix, StructuredOutput structured) {
         public Prompts {
             mix = List.copyOf(mix);
         }

@@ -138,6 +138,7 @@ class RequestLineGoldenTest {
         b.connectNanos = 850_000;
         b.tlsNanos = 4_100_000;
         b.firstByteNanos = TestRecords.nanos(20);
+        b.outputInvalid = true; // and a structured answer that did not parse
         all.add(b.build());
         return all;
     }
