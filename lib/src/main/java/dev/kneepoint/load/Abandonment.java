@@ -3,9 +3,7 @@ package dev.kneepoint.load;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.request.Cancellation;
-import dev.kneepoint.request.RequestContext;
 import dev.kneepoint.request.RequestSender;
-import dev.kneepoint.request.RequestSpec;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -75,19 +73,8 @@ public record Abandonment(double rate, Duration after, int afterTokens, long see
 
     /** {@code sender} giving up the chosen requests; the others go unchanged. */
     public RequestSender applyTo(RequestSender sender) {
-        Objects.requireNonNull(sender, "sender");
-        return new RequestSender() {
-            @Override
-            public RequestRecord execute(RequestSpec spec, RequestContext context, Cancellation cancellation) {
-                return prepare(spec, context).send(cancellation);
-            }
-
-            @Override
-            public Prepared prepare(RequestSpec spec, RequestContext context) {
-                Prepared prepared = sender.prepare(spec, context);
-                return chosen(context.id()) ? step -> sendGivingUp(prepared, step) : prepared;
-            }
-        };
+        return RequestSender.wrapping(sender, (prepared, context) ->
+                chosen(context.id()) ? step -> sendGivingUp(prepared, step) : prepared);
     }
 
     /** Sends with a cancellation of the request's own, fired by its trigger or by the step's. */

@@ -27,6 +27,26 @@ public interface RequestSender {
         return cancellation -> execute(spec, context, cancellation);
     }
 
+    /**
+     * A sender that prepares through {@code inner} and hands each prepared request to {@code wrap} (a decorator:
+     * giving some up, checking their answers); its {@link #execute} prepares and sends at once.
+     */
+    static RequestSender wrapping(RequestSender inner, java.util.function.BiFunction<Prepared, RequestContext,
+            Prepared> wrap) {
+        java.util.Objects.requireNonNull(inner, "inner");
+        return new RequestSender() {
+            @Override
+            public RequestRecord execute(RequestSpec spec, RequestContext context, Cancellation cancellation) {
+                return prepare(spec, context).send(cancellation);
+            }
+
+            @Override
+            public Prepared prepare(RequestSpec spec, RequestContext context) {
+                return wrap.apply(inner.prepare(spec, context), context);
+            }
+        };
+    }
+
     /** A request of {@link #prepare}, ready to go. */
     @FunctionalInterface
     interface Prepared {

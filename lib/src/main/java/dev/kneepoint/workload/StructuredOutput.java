@@ -6,10 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kneepoint.metrics.RequestRecord;
-import dev.kneepoint.request.Cancellation;
-import dev.kneepoint.request.RequestContext;
 import dev.kneepoint.request.RequestSender;
-import dev.kneepoint.request.RequestSpec;
 import dev.kneepoint.request.Workload;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -123,19 +120,7 @@ public record StructuredOutput(String type, Map<String, Object> schema, String s
      * properties gets {@code outputInvalid}; the answer's text is dropped either way.
      */
     public RequestSender checking(RequestSender sender) {
-        Objects.requireNonNull(sender, "sender");
-        return new RequestSender() {
-            @Override
-            public RequestRecord execute(RequestSpec spec, RequestContext context, Cancellation cancellation) {
-                return prepare(spec, context).send(cancellation);
-            }
-
-            @Override
-            public Prepared prepare(RequestSpec spec, RequestContext context) {
-                Prepared prepared = sender.prepare(spec, context);
-                return cancellation -> checked(prepared.send(cancellation));
-            }
-        };
+        return RequestSender.wrapping(sender, (prepared, context) -> cancellation -> checked(prepared.send(cancellation)));
     }
 
     private RequestRecord checked(RequestRecord r) {
