@@ -4,13 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * The Anthropic Messages API, {@code POST /v1/messages} (served by vLLM as well): SSE events whose data is an
- * object with a {@code type}. {@code message_start} carries {@code message.usage.input_tokens} (and
- * {@code cache_read_input_tokens}, the prompt tokens a prompt cache held); generated text arrives as
+ * object with a {@code type}. {@code message_start} carries {@code message.usage.input_tokens} (the prompt tokens
+ * no cache held) and {@code cache_read_input_tokens} (those a prompt cache held; vLLM with
+ * {@code --enable-prompt-tokens-details}); generated text arrives as
  * {@code content_block_delta} with a {@code text_delta} ({@code text}), thinking as a {@code thinking_delta}
  * ({@code thinking}), a tool call as a {@code content_block_start} with a {@code tool_use} block (its
  * {@code name}) and then {@code input_json_delta} fragments ({@code partial_json}). {@code message_delta} carries
- * {@code delta.stop_reason} and {@code usage.output_tokens} (the total so far, final on that event), and
- * {@code message_stop} ends the stream; no {@code [DONE]}. An {@code error} event is a server error; {@code ping}
+ * {@code delta.stop_reason} and {@code usage.output_tokens} (the total so far, final on that event; vLLM repeats
+ * the input counts there), and {@code message_stop} ends the stream (vLLM before 0.34 sends a {@code [DONE]} after
+ * it). An {@code error} event is a server error; {@code ping}
  * and the block start/stop events carry no generated text. A non-streamed answer is the {@code message} object,
  * read whole.
  *
@@ -20,7 +22,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 final class MessagesDecoder extends NativeDecoder {
 
     MessagesDecoder() {
-        super(false);
+        super(true); // vLLM releases before 0.34 send [DONE] after message_stop
     }
 
     @Override
@@ -37,8 +39,8 @@ final class MessagesDecoder extends NativeDecoder {
                 String stop = NativeJson.text(n.path("delta"), "stop_reason");
                 JsonNode usage = n.path("usage");
                 yield new StreamPayload.Chunk("", "", null, stop.isEmpty() ? null : finishReason(stop), 0,
-                        NativeJson.integer(usage, "input_tokens"), NativeJson.integer(usage, "output_tokens"), -1,
-                        null, "", NativeJson.integer(usage, "cache_read_input_tokens"));
+                        promptTokens(usage), NativeJson.integer(usage, "output_tokens"), -1, null, "",
+                        NativeJson.integer(usage, "cache_read_input_tokens"));
             }
             case "message_stop" -> ending(StreamPayload.Chunk.delta("", "", ""));
             case "message" -> whole(n);
@@ -59,8 +61,18 @@ final class MessagesDecoder extends NativeDecoder {
 
     /** The prompt's count and its cached share; the output count of this event is not the final one. */
     private static StreamPayload.Chunk prompt(JsonNode usage) {
-        return new StreamPayload.Chunk("", "", "assistant", null, 1, NativeJson.integer(usage, "input_tokens"), -1,
-                -1, null, "", NativeJson.integer(usage, "cache_read_input_tokens"));
+        return new StreamPayload.Chunk("", "", "assistant", null, 1, promptTokens(usage), -1, -1, null, "",
+                NativeJson.integer(usage, "cache_read_input_tokens"));
+    }
+
+    /**
+     * The whole prompt: {@code input_tokens} counts only the tokens no cache held, so the cache's reads and writes
+     * ({@code cache_read_input_tokens}, {@code cache_creation_input_tokens}) are added back; -1 when none is said.
+     */
+    private static int promptTokens(JsonNode usage) {
+        int input = NativeJson.integer(usage, "input_tokens");
+        return input < 0 ? -1 : input + Math.max(0, NativeJson.integer(usage, "cache_read_input_tokens"))
+                + Math.max(0, NativeJson.integer(usage, "cache_creation_input_tokens"));
     }
 
     /** A non-streamed message: its content blocks (text, thinking, tool uses) and its usage. */
@@ -80,7 +92,7 @@ final class MessagesDecoder extends NativeDecoder {
         JsonNode usage = m.path("usage");
         String stop = NativeJson.text(m, "stop_reason");
         return ending(new StreamPayload.Chunk(content.toString(), thinking.toString(), "assistant",
-                finishReason(stop.isEmpty() ? "end_turn" : stop), 0, NativeJson.integer(usage, "input_tokens"),
+                finishReason(stop.isEmpty() ? "end_turn" : stop), 0, promptTokens(usage),
                 NativeJson.integer(usage, "output_tokens"), -1, null, tools.toString(),
                 NativeJson.integer(usage, "cache_read_input_tokens")));
     }

@@ -27,7 +27,8 @@ import java.util.Set;
  *
  * The Responses and Messages APIs carry the chat messages ({@code input}, {@code messages}; the Messages API's
  * system prompt in {@code system}); {@code ignore_eos} and {@code min_tokens} are vLLM's extensions, sent as on
- * chat completions. A Responses request says {@code store: false}: a benchmark keeps no state on the server.
+ * chat completions (vLLM 0.34 honours only {@code ignore_eos} on Responses and only {@code min_tokens} on
+ * Messages, and ignores the other, so exact lengths hold on both). A Responses request says {@code store: false}: a benchmark keeps no state on the server.
  *
  * Other extra fields of the spec, then the target's, are merged at the top level (later ones
  * override earlier ones).

@@ -11,7 +11,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  * {@code response.incomplete} or {@code response.failed}, whose {@code response} carries {@code status},
  * {@code incomplete_details.reason} and {@code usage} ({@code input_tokens}, {@code output_tokens},
  * {@code input_tokens_details.cached_tokens}, {@code output_tokens_details.reasoning_tokens}); no {@code [DONE]}
- * follows. An {@code error} event ({@code message} at the top level) is a server error. The other events
+ * follows. vLLM before 0.34 ends a length stop with {@code response.completed} whose {@code status} is
+ * {@code incomplete}: the status, not the event, gives the finish reason. An {@code error} event ({@code message} at the top level) is a server error. The other events
  * ({@code response.created}, {@code .in_progress}, {@code .content_part.added}, the {@code .done} ones) carry no
  * generated text. A non-streamed response is the same {@code response} object, read whole.
  *
@@ -22,7 +23,7 @@ final class ResponsesDecoder extends NativeDecoder {
     private boolean calledTool;
 
     ResponsesDecoder() {
-        super(false);
+        super(true); // sent by neither vLLM nor OpenAI; a proxy that adds one ends the stream, no error
     }
 
     @Override

@@ -20,7 +20,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code error} event. Messages: {@code message_start} (with {@code usage.input_tokens}), a text
  * {@code content_block_start}, one {@code content_block_delta} ({@code text_delta}) per engine write,
  * {@code content_block_stop}, {@code message_delta} ({@code stop_reason} {@code end_turn} or {@code max_tokens};
- * {@code usage.output_tokens}, {@code input_tokens}, {@code cache_read_input_tokens}) and {@code message_stop};
+ * {@code usage.output_tokens}, {@code input_tokens}: those no cache held, {@code cache_read_input_tokens}) and
+ * {@code message_stop};
  * errors as an {@code error} event with {@code error.type} and {@code error.message}. Neither sends {@code [DONE]}.
  */
 final class TypedEventStream implements StreamTranslator {
@@ -174,7 +175,7 @@ final class TypedEventStream implements StreamTranslator {
         if (api == Api.MESSAGES) {
             event(out, "content_block_stop", "\"index\":0");
             event(out, "message_delta", "\"delta\":{\"stop_reason\":\"" + (length ? "max_tokens" : "end_turn")
-                    + "\",\"stop_sequence\":null},\"usage\":{\"input_tokens\":" + prompt + ",\"output_tokens\":"
+                    + "\",\"stop_sequence\":null},\"usage\":{\"input_tokens\":" + (prompt - cached) + ",\"output_tokens\":"
                     + completion + ",\"cache_read_input_tokens\":" + cached + "}");
             event(out, "message_stop", "");
             return;

@@ -126,6 +126,13 @@ class AdapterFixtureTest {
                         TokenSource.SERVER_USAGE, new int[] {4, 4, 4}, Map.of()),
                 new Expect(ApiKind.MESSAGES, "messages/error.sse", "STREAM_ERROR", "Overloaded", 1, 1, 9, 0, null,
                         TokenSource.EVENTS, null, Map.of()),
+                // vLLM before 0.34: [DONE] after message_stop; message_delta repeats the input counts (input_tokens
+                // without the 8 the cache held: the prompt is 12)
+                new Expect(ApiKind.MESSAGES, "messages/vllm-done.sse", "OK", "", 3, 6, 12, 0, "stop",
+                        TokenSource.SERVER_USAGE, new int[] {2, 2, 2}, Map.of()),
+                // vLLM before 0.34: a length stop is response.completed with status incomplete
+                new Expect(ApiKind.RESPONSES, "responses/completed-incomplete.sse", "OK", "", 3, 4, 9, 3, "length",
+                        TokenSource.SERVER_USAGE, null, Map.of()),
                 // no message_stop: cut short
                 new Expect(ApiKind.MESSAGES, "messages/truncated.sse", "TRUNCATED", "", 2, 2, 9, 0, null,
                         TokenSource.EVENTS, new int[] {1, 1}, Map.of()));
