@@ -108,6 +108,33 @@ class SimNativeApiTest {
     }
 
     @ParameterizedTest
+    @EnumSource(value = ApiKind.class, names = {"CHAT", "OLLAMA_CHAT", "RESPONSES", "MESSAGES"})
+    void imagesCostPromptTokensByTheirSizeInEveryApisShape(ApiKind kind) {
+        RequestSpec text = new RequestSpec("", List.of(new RequestSpec.ChatMessage("user", "alpha beta gamma")), 4, -1,
+                OutputControl.exact(OutputControl.Server.VLLM).fields(4).extraBody(), "fg");
+        // 56x84 px: 2 x 3 patches of 28 px; 100x30: 4 x 2
+        RequestSpec withImages = dev.kneepoint.workload.MediaInputs.images(1, 56, 84).attach(0, text);
+        RequestSpec two = new dev.kneepoint.workload.MediaInputs(2, 100, 30, 0, 0, 7).attach(0, text);
+        int base = sendSpec(kind, text).tokens().promptTokens();
+        RequestRecord one = sendSpec(kind, withImages);
+        assertThat(one.outcome().label()).as(one.outcome().detail()).isEqualTo("OK");
+        assertThat(one.tokens().promptTokens()).isEqualTo(base + 6);
+        assertThat(sendSpec(kind, two).tokens().promptTokens()).isEqualTo(base + 16);
+        if (kind == ApiKind.CHAT) { // audio: one token per 40 ms
+            RequestSpec audio = dev.kneepoint.workload.MediaInputs.audio(1, 1.0).attach(0, text);
+            assertThat(sendSpec(kind, audio).tokens().promptTokens()).isEqualTo(base + 25);
+        }
+    }
+
+    private static RequestRecord sendSpec(ApiKind kind, RequestSpec spec) {
+        TargetConfig t = Kneepoint.targetBuilder().baseUrl(sim.url()).model(sim.config().modelName()).api(kind).build();
+        RunClock clock = RunClock.system();
+        try (StreamingClient c = new StreamingClient(t)) {
+            return c.execute(spec, new RequestContext(1, "s", false, clock.now(), clock), new Cancellation());
+        }
+    }
+
+    @ParameterizedTest
     @EnumSource(value = ApiKind.class, names = {"TGI_GENERATE_STREAM", "OLLAMA_CHAT", "LLAMACPP_COMPLETION",
             "SGLANG_GENERATE", "RESPONSES", "MESSAGES"})
     void faultsBecomeTheSameOutcomes(ApiKind kind) {

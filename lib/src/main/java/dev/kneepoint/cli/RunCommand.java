@@ -80,6 +80,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     MixOptions mix;
 
+    @Mixin
+    MediaOptions media;
+
     @Option(names = "--response-format", paramLabel = "json|json-schema[:FILE]", description = "Ask every answer "
             + "as JSON (response_format, guided decoding): json (any object), json-schema (a built-in schema) or "
             + "json-schema:FILE; each OK answer is checked and one that is not such an object is counted "
@@ -197,6 +200,7 @@ final class RunCommand implements Callable<Integer> {
         lengths.applyTo(sweep);
         dataset.applyTo(sweep, lengths.outputTokens, !noIgnoreEos, arrival.seed, System.err);
         mix.applyTo(sweep);
+        media.applyTo(sweep);
         if (responseFormat != null) {
             sweep.structuredOutput(StructuredOutput.parse(responseFormat));
         }

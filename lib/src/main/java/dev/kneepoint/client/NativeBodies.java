@@ -59,7 +59,7 @@ final class NativeBodies {
             case OLLAMA_GENERATE, OLLAMA_CHAT -> {
                 body.put("model", t.model());
                 if (t.apiKind() == ApiKind.OLLAMA_CHAT) {
-                    body.put("messages", messages(spec));
+                    body.put("messages", messages(spec, t.apiKind()));
                 } else {
                     body.put("prompt", spec.prompt());
                 }
@@ -96,7 +96,7 @@ final class NativeBodies {
             case RESPONSES, MESSAGES -> {
                 body.put("model", t.model());
                 boolean messagesApi = t.apiKind() == ApiKind.MESSAGES;
-                List<Map<String, String>> msgs = messages(spec);
+                List<Map<String, Object>> msgs = messages(spec, t.apiKind());
                 if (messagesApi && !msgs.isEmpty() && msgs.getFirst().get("role").equals("system")) {
                     body.put("system", msgs.removeFirst().get("content"));
                 }
@@ -126,12 +126,28 @@ final class NativeBodies {
         return body;
     }
 
-    private static List<Map<String, String>> messages(RequestSpec spec) {
-        List<Map<String, String>> msgs = new ArrayList<>();
+    /** The chat messages in {@code kind}'s shape, media included (Ollama's {@code images}, the APIs' content parts). */
+    private static List<Map<String, Object>> messages(RequestSpec spec, ApiKind kind) {
+        List<Map<String, Object>> msgs = new ArrayList<>();
         for (RequestSpec.ChatMessage m : spec.chatMessages()) {
-            Map<String, String> msg = new LinkedHashMap<>();
+            Map<String, Object> msg = new LinkedHashMap<>();
             msg.put("role", m.role());
-            msg.put("content", m.content());
+            if (m.media().isEmpty()) {
+                msg.put("content", m.content());
+            } else if (kind == ApiKind.OLLAMA_CHAT) {
+                msg.put("content", m.content());
+                msg.put("images", m.media().stream().map(RequestSpec.Media::base64).toList());
+            } else {
+                List<Map<String, Object>> parts = new ArrayList<>();
+                boolean responses = kind == ApiKind.RESPONSES;
+                parts.add(Map.of("type", responses ? "input_text" : "text", "text", m.content()));
+                for (RequestSpec.Media media : m.media()) {
+                    parts.add(responses ? Map.of("type", "input_image", "image_url", media.dataUrl())
+                            : Map.of("type", "image", "source", Map.of("type", "base64", "media_type",
+                            media.mimeType(), "data", media.base64())));
+                }
+                msg.put("content", parts);
+            }
             msgs.add(msg);
         }
         return msgs;

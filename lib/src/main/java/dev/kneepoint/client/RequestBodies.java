@@ -28,9 +28,9 @@ final class RequestBodies {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("model", t.model());
         if (t.apiKind() == ApiKind.CHAT) {
-            List<Map<String, String>> msgs = new ArrayList<>();
+            List<Map<String, Object>> msgs = new ArrayList<>();
             for (RequestSpec.ChatMessage m : spec.chatMessages()) {
-                msgs.add(Map.of("role", m.role(), "content", m.content()));
+                msgs.add(Map.of("role", m.role(), "content", m.media().isEmpty() ? m.content() : parts(m)));
             }
             body.put("messages", msgs);
         } else {
@@ -54,13 +54,28 @@ final class RequestBodies {
     }
 
     /**
+     * A message with media as OpenAI's content parts: its text, then each image as {@code image_url} (a data URL)
+     * and each audio clip as {@code input_audio} ({@code data}, {@code format}).
+     */
+    private static List<Map<String, Object>> parts(RequestSpec.ChatMessage m) {
+        List<Map<String, Object>> parts = new ArrayList<>();
+        parts.add(Map.of("type", "text", "text", m.content()));
+        for (RequestSpec.Media media : m.media()) {
+            parts.add(media.image() ? Map.of("type", "image_url", "image_url", Map.of("url", media.dataUrl()))
+                    : Map.of("type", "input_audio", "input_audio", Map.of("data", media.base64(), "format",
+                    media.mimeType().substring(media.mimeType().indexOf('/') + 1))));
+        }
+        return parts;
+    }
+
+    /**
      * The body as JSON bytes, equal to {@code bodyMap} written by Jackson. Without extra fields (the
      * common case) it is written field by field with the streaming generator: no map, no serializer
      * look-ups (the hot path of every request).
      */
     static byte[] body(TargetConfig t, RequestSpec spec) {
         try {
-            if (!t.apiKind().isOpenAi() || !t.extraBody().isEmpty() || !spec.extraBody().isEmpty()) {
+            if (!t.apiKind().isOpenAi() || !t.extraBody().isEmpty() || !spec.extraBody().isEmpty() || spec.hasMedia()) {
                 return OpenAiChunkDecoder.MAPPER.writeValueAsBytes(bodyMap(t, spec));
             }
             return stream(t, spec);

@@ -68,6 +68,20 @@ final class WorkloadLine {
                     + ", tool_choice " + tools.path("tool_choice").asText("auto")
                     + "; their definitions are part of every prompt)");
         }
+        JsonNode media = c.path("media");
+        if (media.isObject()) {
+            List<String> kinds = new ArrayList<>();
+            int images = media.path("images").asInt();
+            int clips = media.path("audio_clips").asInt();
+            if (images > 0) {
+                kinds.add(images + (images == 1 ? " image of " : " images of ") + media.path("image_size").asText("?"));
+            }
+            if (clips > 0) {
+                kinds.add(clips + (clips == 1 ? " audio clip of " : " audio clips of ")
+                        + media.path("audio_seconds").asDouble() + " s");
+            }
+            parts.add("with " + String.join(" and ", kinds) + " per request (their tokens the server's count)");
+        }
         JsonNode structured = c.path("structured_output");
         if (structured.isObject()) {
             parts.add("answers asked as JSON (" + structured.path("type").asText("?")

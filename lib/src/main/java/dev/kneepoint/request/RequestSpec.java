@@ -28,11 +28,38 @@ public record RequestSpec(
         String tag,
         boolean keepResponseText) {
 
-    /** One chat message. */
-    public record ChatMessage(String role, String content) {
+    /** One chat message: its text, then the media it carries (none for a text message). */
+    public record ChatMessage(String role, String content, List<Media> media) {
         public ChatMessage {
             Objects.requireNonNull(role, "role");
             Objects.requireNonNull(content, "content");
+            media = media == null ? List.of() : List.copyOf(media);
+        }
+
+        /** A text message. */
+        public ChatMessage(String role, String content) {
+            this(role, content, List.of());
+        }
+    }
+
+    /**
+     * An image or an audio clip a chat message carries, as its MIME type ({@code image/png}, {@code audio/wav}) and
+     * base64 data; each API's body writes it in its own shape (docs/SERVERS.md "Request bodies").
+     */
+    public record Media(String mimeType, String base64) {
+        public Media {
+            Objects.requireNonNull(mimeType, "mimeType");
+            Objects.requireNonNull(base64, "base64");
+        }
+
+        /** True for an image, false for audio. */
+        public boolean image() {
+            return mimeType.startsWith("image/");
+        }
+
+        /** The data as a {@code data:} URL. */
+        public String dataUrl() {
+            return "data:" + mimeType + ";base64," + base64;
         }
     }
 
@@ -84,6 +111,16 @@ public record RequestSpec(
             }
         }
         return -1;
+    }
+
+    /** The same request with {@code newMessages} and {@code promptTokens} requested (-1: unknown). */
+    public RequestSpec withMessages(List<ChatMessage> newMessages, int promptTokens) {
+        return new RequestSpec(prompt, newMessages, maxTokens, promptTokens, extraBody, tag, keepResponseText);
+    }
+
+    /** True when a message carries media (then the body is written through its map, in each API's shape). */
+    public boolean hasMedia() {
+        return messages.stream().anyMatch(m -> !m.media().isEmpty());
     }
 
     /** The chat messages to send: {@code messages}, or one user message holding {@code prompt}. */

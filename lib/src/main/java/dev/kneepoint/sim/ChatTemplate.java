@@ -9,7 +9,8 @@ import java.util.Locale;
  * <p>Each message costs {@value #PER_MESSAGE_TOKENS} template tokens plus its content's tokens
  * ({@code <|start|>}, the role, {@code <|sep|>}, content, {@code <|end|>}); the generation prompt
  * adds {@value #GENERATION_PROMPT_TOKENS} ({@code <|start|>assistant<|sep|>}). So a chat prompt of
- * messages with content token counts c1..cn has exactly {@code sum(4 + ci) + 3} tokens.
+ * messages with content token counts c1..cn has exactly {@code sum(4 + ci) + 3} tokens; a message's media
+ * ({@link MediaCost}) follow its text.
  */
 public final class ChatTemplate {
     /** Template tokens added per message. */
@@ -24,8 +25,16 @@ public final class ChatTemplate {
     private static final long ROLE_BASE = 16;
     private static final long OTHER_ROLE = ROLE_BASE + ROLES.size();
 
-    /** One chat message: a role and its text content. */
-    public record Message(String role, String content) {
+    /** One chat message: a role, its text content, and the prompt tokens of the media it carries (none: empty). */
+    public record Message(String role, String content, long[] media) {
+        public Message {
+            media = media == null ? new long[0] : media;
+        }
+
+        /** A text message. */
+        public Message(String role, String content) {
+            this(role, content, null);
+        }
     }
 
     private ChatTemplate() {
@@ -36,7 +45,10 @@ public final class ChatTemplate {
         int total = GENERATION_PROMPT_TOKENS;
         long[][] contents = new long[messages.size()][];
         for (int i = 0; i < contents.length; i++) {
-            contents[i] = Tokenizer.encode(messages.get(i).content());
+            long[] text = Tokenizer.encode(messages.get(i).content());
+            long[] media = messages.get(i).media();
+            contents[i] = media.length == 0 ? text : java.util.stream.LongStream.concat(
+                    java.util.Arrays.stream(text), java.util.Arrays.stream(media)).toArray();
             total += PER_MESSAGE_TOKENS + contents[i].length;
         }
         long[] ids = new long[total];
@@ -59,7 +71,7 @@ public final class ChatTemplate {
     public static int count(List<Message> messages) {
         int total = GENERATION_PROMPT_TOKENS;
         for (Message m : messages) {
-            total += PER_MESSAGE_TOKENS + Tokenizer.count(m.content());
+            total += PER_MESSAGE_TOKENS + Tokenizer.count(m.content()) + m.media().length;
         }
         return total;
     }

@@ -75,14 +75,23 @@ record CompletionRequest(boolean chat, String model, long[] promptIds, Integer m
             String role = m.path("role").asText("user");
             JsonNode c = m.get("content");
             StringBuilder text = new StringBuilder();
+            java.util.stream.LongStream.Builder media = java.util.stream.LongStream.builder();
             if (c != null && c.isArray()) {
                 for (JsonNode part : c) {
-                    text.append(part.path("text").asText(""));
+                    String data = MediaCost.data(part);
+                    if (data == null) {
+                        text.append(part.path("text").asText(""));
+                    } else {
+                        java.util.Arrays.stream(MediaCost.tokens(data)).forEach(media::add);
+                    }
                 }
             } else if (c != null && !c.isNull()) {
                 text.append(c.asText());
             }
-            out.add(new ChatTemplate.Message(role, text.toString()));
+            for (JsonNode image : m.path("images")) { // Ollama's
+                java.util.Arrays.stream(MediaCost.tokens(image.asText())).forEach(media::add);
+            }
+            out.add(new ChatTemplate.Message(role, text.toString(), media.build().toArray()));
         }
         return out;
     }

@@ -14,6 +14,7 @@ import dev.kneepoint.telemetry.Gpu;
 import dev.kneepoint.telemetry.Telemetry;
 import dev.kneepoint.workload.LengthDistribution;
 import dev.kneepoint.workload.Lengths;
+import dev.kneepoint.workload.MediaInputs;
 import dev.kneepoint.workload.StructuredOutput;
 import dev.kneepoint.workload.ToolUse;
 import dev.kneepoint.workload.TraceWorkload;
@@ -172,7 +173,10 @@ public final class Sweep {
     public Sweep abandonAfterTokens(double rate, int tokens) { settings.abandon(rate, null, tokens); return this; }
 
     /** Adds a class of synthetic prompts tagged {@code tag}: a {@code weight} share of requests, its own lengths. */
-    public Sweep mix(String tag, double weight, int in, int out) { settings.mix.add(new SweepSpec.MixClass(tag, weight, in, out)); return this; }
+    public Sweep mix(String tag, double weight, int in, int out) {
+        settings.mix.add(new SweepSpec.MixClass(tag, weight, in, out));
+        return this;
+    }
 
     /** Chat sessions of {@code turns} turns, each a new {@link #inputTokens} message on the real history (1: none). */
     public Sweep multiTurn(int turns) { settings.turns = turns; return this; }
@@ -201,6 +205,9 @@ public final class Sweep {
     /** Ask every request for JSON answers ({@code response_format}), each answer checked; METRICS.md "Structured output". */
     public Sweep structuredOutput(StructuredOutput format) { settings.structured = Objects.requireNonNull(format); return this; }
 
+    /** Images and audio on every request's last message ({@link MediaInputs}); docs/SERVERS.md "Request shapes". */
+    public Sweep media(MediaInputs inputs) { settings.media = Objects.requireNonNull(inputs); return this; }
+
     /** Offer these functions ({@code tools}, {@code tool_choice}) on every chat request; METRICS.md "Tool calls". */
     public Sweep tools(ToolUse tools) { settings.tools = Objects.requireNonNull(tools, "tools"); return this; }
 
@@ -217,10 +224,7 @@ public final class Sweep {
     public Sweep trace(Path file) { settings.trace(Objects.requireNonNull(file, "file"), null); return this; }
 
     /** Replays a trace workload built with {@code Workloads.trace(file)} (calibrated, tagged...); see {@link #trace(Path)}. */
-    public Sweep trace(TraceWorkload workload) {
-        settings.trace(null, Objects.requireNonNull(workload, "workload"));
-        return this;
-    }
+    public Sweep trace(TraceWorkload workload) { settings.trace(null, Objects.requireNonNull(workload)); return this; }
 
     /** Tokens per {@code hash_ids} entry of a trace given by {@link #trace(Path)} (default 512, Mooncake's). */
     public Sweep traceBlockSize(int tokens) { settings.traceBlockSize = tokens; return this; }
@@ -312,10 +316,9 @@ public final class Sweep {
     public Sweep allowConcurrentRuns(boolean allow) { settings.allowConcurrent = allow; return this; }
 
     /**
-     * Warm Kneepoint's own request path before this JVM's first sweep (default on): a few thousand tokens streamed
-     * from an embedded simulator on 127.0.0.1, never from the target, so class loading and the first JIT compilations
-     * do not inflate the first requests' dispatch lag and TTFT. Once per JVM and transport/API combination (the
-     * manifest's {@code client_warmup_ms} says what it took).
+     * Warm Kneepoint's own request path before this JVM's first sweep (default on): tokens streamed from an embedded
+     * simulator, never the target, so class loading and JIT do not inflate the first requests' dispatch lag and TTFT.
+     * Once per JVM and transport/API (the manifest's {@code client_warmup_ms} says what it took).
      */
     public Sweep clientWarmup(boolean on) { settings.clientWarmup = on; return this; }
 
@@ -337,11 +340,9 @@ public final class Sweep {
     public Sweep background(Workload requests, double rateRps) { settings.background(null, requests, rateRps, null); return this; }
 
     /**
-     * Background traffic at a rate per ladder step: Poisson arrivals at {@code ratesRps[k]} during step {@code k}
-     * only (its warm-up and drain included; 0: no background during that step), none in pauses; one rate per
-     * step. Measured apart exactly like {@link #background(Workload, double)}; each background step result
-     * carries its step's planned rate. For another arrival process, tag or drain use
-     * {@code background(BackgroundStream...withStepRates(...))}.
+     * Background at a rate per ladder step: Poisson at {@code ratesRps[k]} during step {@code k} (warm-up and drain
+     * included; 0: none), none in pauses; measured apart like {@link #background(Workload, double)}. Another process,
+     * tag or drain: {@code background(BackgroundStream...withStepRates(...))}.
      */
     public Sweep backgroundPerStep(Workload requests, double... ratesRps) {
         settings.background(null, requests, Double.NaN, ratesRps == null ? null : ratesRps.clone());
@@ -355,9 +356,8 @@ public final class Sweep {
     }
 
     /**
-     * What to sample beside the load into the run directory's {@code telemetry.jsonl} (default
-     * {@link Telemetry#defaults()}: the server's {@code /metrics} and the host every 500 ms, GPUs when
-     * nvidia-smi is present); {@link Telemetry#off()} samples nothing. See docs/TELEMETRY.md.
+     * What to sample into {@code telemetry.jsonl} (default {@link Telemetry#defaults()}: the server's {@code /metrics}
+     * and the host every 500 ms, GPUs with nvidia-smi; {@link Telemetry#off()}: nothing). docs/TELEMETRY.md.
      */
     public Sweep telemetry(Telemetry settings) { this.settings.telemetry = Objects.requireNonNull(settings); return this; }
 

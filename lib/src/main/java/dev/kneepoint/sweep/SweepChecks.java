@@ -190,6 +190,13 @@ final class SweepChecks {
                     + "take, and the target's API is " + target.apiKind().label() + ": use chat or completions, or "
                     + "remove it");
         }
+        if (s.media != null && !target.apiKind().isChat()) {
+            problems.add("media ride on chat messages, and the target's API is " + target.apiKind().label()
+                    + ", which sends a plain prompt: use chat, responses, messages or ollama-chat, or remove them");
+        } else if (s.media != null && s.media.audioClips() > 0 && target.apiKind() != ApiKind.CHAT) {
+            problems.add("audio is sent as OpenAI chat's input_audio, and the target's API is "
+                    + target.apiKind().label() + ": use the chat API for audio");
+        }
         if (s.tools != null && target.apiKind() != ApiKind.CHAT) {
             problems.add("tools are offered in OpenAI chat requests only, and the target's API is "
                     + target.apiKind().label() + ": use the chat API, or remove the tools");
@@ -294,7 +301,7 @@ final class SweepChecks {
                 new SweepSpec.Prompts(s.workload, lengths(s.inputLengths, s.inputTokens),
                         lengths(s.outputLengths, s.outputTokens), s.ignoreEos, s.calibrate, s.tools,
                         s.sharedPrefix == null || s.sharedPrefix.tokens() == 0 ? null : s.sharedPrefix, s.turns,
-                        s.mix, s.structured),
+                        s.mix, s.structured, s.media),
                 s.seed,
                 new SweepSpec.Steps(s.stepDuration, warmup, s.pause, s.drainTimeout, s.maxRequestsPerStep, s.repeat,
                         s.resetPrefixCache),

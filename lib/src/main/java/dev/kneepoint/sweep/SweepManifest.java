@@ -78,6 +78,9 @@ final class SweepManifest {
         if (p.structured() != null) {
             m.put("structured_output", p.structured().describe());
         }
+        if (p.media() != null) {
+            m.put("media", p.media().seed(spec.seed()).describe());
+        }
         if (spec.abandonment() != null) {
             Abandonment a = spec.abandonment();
             m.put("abandonment", a.after() != null ? Map.of("rate", a.rate(), "after_ms", a.after().toNanos() / 1e6)

@@ -111,12 +111,13 @@ final class SweepPlan {
                 : calibratedSynthetic != null ? calibratedSynthetic : synthetic(spec));
     }
 
-    /** {@code workload} with the spec's tools and structured output on every request; itself when it has neither. */
+    /** {@code workload} with the spec's tools, structured output and media on every request; itself when none. */
     static Workload withTools(SweepSpec spec, Workload workload) {
         ToolUse tools = spec.prompts().tools();
         StructuredOutput structured = spec.prompts().structured();
         Workload w = tools == null ? workload : tools.applyTo(workload);
-        return structured == null ? w : structured.applyTo(w);
+        w = structured == null ? w : structured.applyTo(w);
+        return spec.prompts().media() == null ? w : spec.prompts().media().seed(spec.seed()).applyTo(w);
     }
 
     private static Workload synthetic(SweepSpec spec) {

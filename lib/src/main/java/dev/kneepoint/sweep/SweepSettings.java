@@ -58,6 +58,7 @@ final class SweepSettings {
     /** Tools offered on every request, or null. */
     ToolUse tools;
     dev.kneepoint.workload.StructuredOutput structured;
+    dev.kneepoint.workload.MediaInputs media;
     Duration stepDuration = SweepDefaults.STEP_DURATION;
     Duration warmup = SweepDefaults.WARMUP;
     boolean stepDurationSet;

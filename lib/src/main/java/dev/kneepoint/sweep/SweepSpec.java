@@ -10,6 +10,7 @@ import dev.kneepoint.metrics.Slo;
 import dev.kneepoint.request.Workload;
 import dev.kneepoint.telemetry.Telemetry;
 import dev.kneepoint.workload.LengthDistribution;
+import dev.kneepoint.workload.MediaInputs;
 import dev.kneepoint.workload.StructuredOutput;
 import dev.kneepoint.workload.ToolUse;
 import dev.kneepoint.workload.TraceWorkload;
@@ -146,11 +147,12 @@ public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts pro
      * are offered on every request; the synthetic prompts share {@code sharedPrefix} (null: none), and are chat
      * sessions of {@code turns} turns when {@code turns > 1} ({@code inputTokens}: each new user message); a
      * non-empty {@code mix} replaces the one class of synthetic prompts by weighted classes of their own lengths;
-     * {@code structured} (null: none) asks every request for JSON answers and checks them.
+     * {@code structured} (null: none) asks every request for JSON answers and checks them; {@code media} (null: none)
+     * are images and audio on every request.
      */
     public record Prompts(Workload workload, LengthDistribution inputTokens, LengthDistribution outputTokens,
                           boolean ignoreEos, Calibrate calibrate, ToolUse tools, SharedPrefix sharedPrefix, int turns,
-                          List<MixClass> mix, StructuredOutput structured) {
+                          List<MixClass> mix, StructuredOutput structured, MediaInputs media) {
         public Prompts {
             mix = List.copyOf(mix);
         }

@@ -19,19 +19,29 @@ final class EveryRequest {
 
     /** {@code workload} with {@code change} applied to every request and {@code key: description} in its description. */
     static Workload apply(Workload workload, UnaryOperator<RequestSpec> change, String key, Object description) {
+        return apply(workload, (index, spec) -> change.apply(spec), key, description);
+    }
+
+    /** A change that depends on the request: its index (a session's turn: the session's and the turn's, mixed). */
+    interface Indexed {
+        RequestSpec apply(long index, RequestSpec spec);
+    }
+
+    /** As {@link #apply(Workload, UnaryOperator, String, Object)}, the change told each request's index. */
+    static Workload apply(Workload workload, Indexed change, String key, Object description) {
         Objects.requireNonNull(workload, "workload");
         if (workload instanceof SessionWorkload s) {
             return new SessionWorkload() {
                 @Override public int turns() { return s.turns(); }
                 @Override public java.time.Duration thinkTime() { return s.thinkTime(); }
                 @Override public RequestSpec turn(long session, int turn, List<Answer> answers) {
-                    return change.apply(s.turn(session, turn, answers));
+                    return change.apply(LengthDistribution.mix(session, turn), s.turn(session, turn, answers));
                 }
-                @Override public RequestSpec next(long index) { return change.apply(s.next(index)); }
+                @Override public RequestSpec next(long index) { return change.apply(index, s.next(index)); }
             };
         }
         return new DescribedWorkload() {
-            @Override public RequestSpec next(long index) { return change.apply(workload.next(index)); }
+            @Override public RequestSpec next(long index) { return change.apply(index, workload.next(index)); }
             @Override public Map<String, Object> describe() {
                 Map<String, Object> d = new LinkedHashMap<>(workload instanceof DescribedWorkload w ? w.describe()
                         : Map.of("kind", workload.getClass().getName()));

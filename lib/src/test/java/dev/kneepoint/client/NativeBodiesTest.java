@@ -62,6 +62,42 @@ class NativeBodiesTest {
     }
 
     @Test
+    void mediaTakeEachApisShape() throws Exception {
+        RequestSpec.Media png = new RequestSpec.Media("image/png", "iVBOR");
+        RequestSpec.Media wav = new RequestSpec.Media("audio/wav", "UklGR");
+        RequestSpec spec = new RequestSpec("", List.of(new RequestSpec.ChatMessage("user", "look", List.of(png))), 8,
+                -1, java.util.Map.of(), "fg");
+        TargetConfig.Builder b = TargetConfig.builder().baseUrl("http://localhost:1/v1").model("m");
+        // compared as JSON trees: a part's fields may come in any order
+        java.util.function.Function<String, JsonNode> content = api -> {
+            try {
+                return OpenAiChunkDecoder.MAPPER.readTree(RequestBodies.body(b.api(api).build(), spec))
+                        .get(api.equals("responses") ? "input" : "messages").get(0);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        assertThat(content.apply("chat")).isEqualTo(json("{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":"
+                + "\"look\"},{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:image/png;base64,iVBOR\"}}]}"));
+        assertThat(content.apply("ollama-chat")).isEqualTo(json("{\"role\":\"user\",\"content\":\"look\",\"images\":"
+                + "[\"iVBOR\"]}"));
+        assertThat(content.apply("responses")).isEqualTo(json("{\"role\":\"user\",\"content\":[{\"type\":\"input_text\","
+                + "\"text\":\"look\"},{\"type\":\"input_image\",\"image_url\":\"data:image/png;base64,iVBOR\"}]}"));
+        assertThat(content.apply("messages")).isEqualTo(json("{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":"
+                + "\"look\"},{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":\"image/png\","
+                + "\"data\":\"iVBOR\"}}]}"));
+        RequestSpec audio = new RequestSpec("", List.of(new RequestSpec.ChatMessage("user", "hear", List.of(wav))), 8,
+                -1, java.util.Map.of(), "fg");
+        assertThat(OpenAiChunkDecoder.MAPPER.readTree(RequestBodies.body(b.api("chat").build(), audio)).get("messages")
+                .get(0).get("content").get(1)).isEqualTo(json("{\"type\":\"input_audio\",\"input_audio\":"
+                + "{\"data\":\"UklGR\",\"format\":\"wav\"}}"));
+    }
+
+    private static JsonNode json(String text) throws Exception {
+        return OpenAiChunkDecoder.MAPPER.readTree(text);
+    }
+
+    @Test
     void endpointsAndUserExtras() throws Exception {
         TargetConfig t = TargetConfig.builder().baseUrl("http://h:11434/v1/").model("m").api("ollama-chat")
                 .extraBody("keep_alive", "5m").build();
