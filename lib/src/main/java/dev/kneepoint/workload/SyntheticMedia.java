@@ -10,8 +10,9 @@ import java.util.zip.CRC32;
 
 /**
  * Deterministic synthetic media, different for every seed (so a server's multimodal cache cannot answer one request
- * from another's): PNG images of seeded noise (RGB, uncompressed deflate: the bytes are as many as a photo's, and
- * writing them costs about a millisecond for 512×512) and WAV clips of a seeded tone (16 kHz mono, 16-bit).
+ * from another's): PNG images of seeded noise (RGB, uncompressed deflate: the bytes are as many as a photo's; a
+ * 512×512 one and its base64 cost 2.2 ms of the request thread, docs/PERFORMANCE.md) and WAV clips of a seeded tone
+ * (16 kHz mono, 16-bit).
  */
 final class SyntheticMedia {
     private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
