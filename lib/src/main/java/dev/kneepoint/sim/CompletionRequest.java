@@ -26,9 +26,7 @@ record CompletionRequest(boolean chat, String model, long[] promptIds, Integer m
 
     /** Parses a request body; {@link IllegalArgumentException} with an OpenAI-style message when invalid. */
     static CompletionRequest parse(boolean chat, JsonNode root) {
-        if (root == null || !root.isObject()) {
-            throw new IllegalArgumentException("request body must be a JSON object");
-        }
+        JsonText.object(root);
         ToolChoice tools = chat ? ToolChoice.parse(root) : ToolChoice.NONE;
         long[] ids = chat ? chatPrompt(root.get("messages"), tools) : textPrompt(root.get("prompt"));
         JsonNode n = root.get("n");

@@ -10,6 +10,14 @@ final class JsonText {
     private JsonText() {
     }
 
+    /** {@code root}, a request body that must be a JSON object; else an {@link IllegalArgumentException} saying so. */
+    static com.fasterxml.jackson.databind.JsonNode object(com.fasterxml.jackson.databind.JsonNode root) {
+        if (root == null || !root.isObject()) {
+            throw new IllegalArgumentException("request body must be a JSON object");
+        }
+        return root;
+    }
+
     static String escape(String s) {
         StringBuilder sb = null;
         for (int i = 0; i < s.length(); i++) {

@@ -69,9 +69,7 @@ final class NativeStream implements StreamTranslator {
      * @throws IllegalArgumentException when the request does not stream or has no prompt
      */
     static ObjectNode openAiRequest(Api api, JsonNode in) {
-        if (in == null || !in.isObject()) {
-            throw new IllegalArgumentException("request body must be a JSON object");
-        }
+        JsonText.object(in);
         ObjectNode out = JsonText.MAPPER.createObjectNode();
         JsonNode params = switch (api) {
             case TGI -> in.path("parameters");

@@ -53,9 +53,7 @@ final class TypedEventStream implements StreamTranslator {
      * @throws IllegalArgumentException when the request does not stream or has no messages
      */
     static ObjectNode openAiRequest(Api api, JsonNode in) {
-        if (in == null || !in.isObject()) {
-            throw new IllegalArgumentException("request body must be a JSON object");
-        }
+        JsonText.object(in);
         if (!in.path("stream").asBoolean(false)) {
             throw new IllegalArgumentException("the simulator's " + (api == Api.RESPONSES ? "/v1/responses"
                     : "/v1/messages") + " only streams: send \"stream\": true");
