@@ -123,7 +123,46 @@ final class NativeBodies {
             }
         });
         body.putAll(t.extraBody());
+        if (t.apiKind() == ApiKind.RESPONSES || t.apiKind() == ApiKind.MESSAGES) {
+            tools(body, t.apiKind() == ApiKind.MESSAGES);
+        }
         return body;
+    }
+
+    /**
+     * Chat-shaped {@code tools} and {@code tool_choice} (a workload's {@code ToolUse}) in the Responses API's shape
+     * (flat functions; a named choice {@code {"type":"function","name"}}) or the Messages API's ({@code name},
+     * {@code input_schema}; choices {@code {"type":"auto"|"any"|"none"}} and {@code {"type":"tool","name"}}). Tools
+     * already in the API's own shape are left as they are.
+     */
+    private static void tools(Map<String, Object> body, boolean messagesApi) {
+        if (body.get("tools") instanceof List<?> tools && !tools.isEmpty()
+                && tools.getFirst() instanceof Map<?, ?> first && first.get("function") instanceof Map<?, ?>) {
+            List<Map<String, Object>> out = new ArrayList<>();
+            for (Object o : tools) {
+                Map<?, ?> f = (Map<?, ?>) ((Map<?, ?>) o).get("function");
+                Map<String, Object> tool = new LinkedHashMap<>();
+                if (!messagesApi) {
+                    tool.put("type", "function");
+                }
+                tool.put("name", f.get("name"));
+                if (f.get("description") != null) {
+                    tool.put("description", f.get("description"));
+                }
+                tool.put(messagesApi ? "input_schema" : "parameters", f.get("parameters") != null ? f.get("parameters")
+                        : Map.of("type", "object"));
+                out.add(tool);
+            }
+            body.put("tools", out);
+        }
+        Object choice = body.get("tool_choice");
+        String named = choice instanceof Map<?, ?> c && c.get("function") instanceof Map<?, ?> f
+                && f.get("name") instanceof String n ? n : null;
+        if (named != null) {
+            body.put("tool_choice", Map.of("type", messagesApi ? "tool" : "function", "name", named));
+        } else if (messagesApi && choice instanceof String s) {
+            body.put("tool_choice", Map.of("type", s.equals("required") ? "any" : s));
+        }
     }
 
     /** The chat messages in {@code kind}'s shape, media included (Ollama's {@code images}, the APIs' content parts). */

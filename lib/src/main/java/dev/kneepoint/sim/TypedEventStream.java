@@ -38,6 +38,9 @@ final class TypedEventStream implements StreamTranslator {
     private int completion;
     private int cached;
     private int sequence;
+    /** The function the answer calls (null: a text answer), and its call's id. */
+    private String toolName;
+    private String callId;
 
     TypedEventStream(Api api, String model) {
         this.api = api;
@@ -68,8 +71,9 @@ final class TypedEventStream implements StreamTranslator {
         if (input != null && input.isTextual() && api == Api.RESPONSES) {
             messages.addObject().put("role", "user").set("content", input);
         } else if (input != null && input.isArray()) {
-            input.forEach(messages::add);
+            input.forEach(m -> messages.add(chatMessage(m)));
         }
+        tools(in, out);
         if (messages.isEmpty()) {
             throw new IllegalArgumentException(api == Api.RESPONSES ? "'input' must be a string or a non-empty array"
                     : "'messages' must be a non-empty array");
@@ -86,6 +90,58 @@ final class TypedEventStream implements StreamTranslator {
         out.put("stream", true);
         out.putObject("stream_options").put("include_usage", true).put("continuous_usage_stats", true);
         return out;
+    }
+
+    /**
+     * A Responses input item or a Messages message as a chat message: a tool's result ({@code function_call_output},
+     * a {@code tool_result} block) as a {@code tool} message, the model's earlier call as an assistant message.
+     */
+    private static JsonNode chatMessage(JsonNode m) {
+        String type = m.path("type").asText("");
+        if (type.equals("function_call_output")) {
+            return JsonText.MAPPER.createObjectNode().put("role", "tool").put("content", m.path("output").asText(""));
+        }
+        if (type.equals("function_call")) {
+            return JsonText.MAPPER.createObjectNode().put("role", "assistant").put("content", "");
+        }
+        for (JsonNode block : m.path("content")) {
+            if (block.path("type").asText("").equals("tool_result")) {
+                JsonNode c = block.path("content");
+                return JsonText.MAPPER.createObjectNode().put("role", "tool")
+                        .put("content", c.isTextual() ? c.asText() : c.toString());
+            }
+        }
+        return m;
+    }
+
+    /**
+     * The request's tools and tool choice in chat's shape: the Responses API's flat functions ({@code name},
+     * {@code parameters}) and the Messages API's ({@code name}, {@code input_schema}); a choice of {@code any} is
+     * chat's {@code required}, a named tool or function chat's named function.
+     */
+    private static void tools(JsonNode in, ObjectNode out) {
+        JsonNode tools = in.get("tools");
+        if (tools != null && tools.isArray()) {
+            ArrayNode chat = out.putArray("tools");
+            for (JsonNode t : tools) {
+                ObjectNode f = chat.addObject().put("type", "function").putObject("function");
+                f.put("name", t.path("name").asText(""));
+                if (t.has("description")) {
+                    f.set("description", t.get("description"));
+                }
+                f.set("parameters", t.has("parameters") ? t.get("parameters") : t.path("input_schema"));
+            }
+        }
+        JsonNode choice = in.get("tool_choice");
+        if (choice != null && !choice.isNull()) {
+            String type = choice.isTextual() ? choice.asText() : choice.path("type").asText("");
+            String name = choice.path("name").asText(null);
+            if (name != null) {
+                out.putObject("tool_choice").put("type", "function").putObject("function").put("name", name);
+            } else {
+                out.put("tool_choice", type.equals("any") ? "required" : type);
+            }
+        }
     }
 
     @Override
@@ -128,13 +184,17 @@ final class TypedEventStream implements StreamTranslator {
             if (!choices.isArray() || choices.isEmpty()) {
                 continue;
             }
-            if (!started) {
-                start(out);
-            }
             JsonNode c = choices.get(0);
+            if (!started) {
+                start(out, c.path("delta"));
+            }
             String content = c.path("delta").path("content").asText("");
             if (!content.isEmpty()) {
                 delta(out, content);
+            }
+            JsonNode call = c.path("delta").path("tool_calls").path(0).path("function");
+            if (!call.path("arguments").asText("").isEmpty()) {
+                toolDelta(out, call.get("arguments").asText());
             }
             if (c.path("finish_reason").isTextual()) {
                 finish = c.get("finish_reason").asText();
@@ -143,19 +203,51 @@ final class TypedEventStream implements StreamTranslator {
         return out.toString();
     }
 
-    private void start(StringBuilder out) {
+    /** The stream's opening events, for a text answer or (the first delta names a function) a tool call. */
+    private void start(StringBuilder out, JsonNode firstDelta) {
         started = true;
+        JsonNode call = firstDelta.path("tool_calls").path(0);
+        if (call.isObject()) {
+            toolName = call.path("function").path("name").asText("tool");
+            callId = call.path("id").asText("call_sim");
+        }
         if (api == Api.MESSAGES) {
             event(out, "message_start", "\"message\":{\"id\":\"msg_sim\",\"type\":\"message\",\"role\":\"assistant\","
                     + "\"model\":\"" + JsonText.escape(model) + "\",\"content\":[],\"stop_reason\":null,"
                     + "\"stop_sequence\":null,\"usage\":{\"input_tokens\":" + prompt + ",\"output_tokens\":0}}");
-            event(out, "content_block_start", "\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}");
+            event(out, "content_block_start", "\"index\":0,\"content_block\":" + (toolName == null
+                    ? "{\"type\":\"text\",\"text\":\"\"}" : "{\"type\":\"tool_use\",\"id\":\"" + JsonText.escape(callId)
+                    + "\",\"name\":\"" + JsonText.escape(toolName) + "\",\"input\":{}}"));
             return;
         }
         event(out, "response.created", "\"response\":" + response("in_progress", "null", "[]", "null"));
+        if (toolName != null) {
+            event(out, "response.output_item.added", "\"output_index\":0,\"item\":" + functionCall("in_progress"));
+            return;
+        }
         event(out, "response.output_item.added", "\"output_index\":0,\"item\":" + message("in_progress", "[]"));
         event(out, "response.content_part.added", PART + ",\"part\":{\"type\":\"output_text\",\"text\":\"\","
                 + "\"annotations\":[]}");
+    }
+
+    /** A fragment of the call's arguments (JSON text). */
+    private void toolDelta(StringBuilder out, String arguments) {
+        text.append(arguments);
+        String a = JsonText.escape(arguments);
+        if (api == Api.MESSAGES) {
+            event(out, "content_block_delta", "\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\""
+                    + a + "\"}");
+        } else {
+            event(out, "response.function_call_arguments.delta", "\"item_id\":\"fc_sim\",\"output_index\":0,"
+                    + "\"delta\":\"" + a + "\"");
+        }
+    }
+
+    /** The call as a Responses output item; its arguments so far. */
+    private String functionCall(String status) {
+        return "{\"id\":\"fc_sim\",\"type\":\"function_call\",\"status\":\"" + status + "\",\"call_id\":\""
+                + JsonText.escape(callId) + "\",\"name\":\"" + JsonText.escape(toolName) + "\",\"arguments\":\""
+                + JsonText.escape(text.toString()) + "\"}";
     }
 
     private void delta(StringBuilder out, String content) {
@@ -172,10 +264,24 @@ final class TypedEventStream implements StreamTranslator {
         boolean length = finish.equals("length");
         if (api == Api.MESSAGES) {
             event(out, "content_block_stop", "\"index\":0");
-            event(out, "message_delta", "\"delta\":{\"stop_reason\":\"" + (length ? "max_tokens" : "end_turn")
+            event(out, "message_delta", "\"delta\":{\"stop_reason\":\"" + (length ? "max_tokens"
+                    : toolName != null ? "tool_use" : "end_turn")
                     + "\",\"stop_sequence\":null},\"usage\":{\"input_tokens\":" + (prompt - cached) + ",\"output_tokens\":"
                     + completion + ",\"cache_read_input_tokens\":" + cached + "}");
             event(out, "message_stop", "");
+            return;
+        }
+        String usage = "{\"input_tokens\":" + prompt + ",\"input_tokens_details\":{\"cached_tokens\":" + cached
+                + "},\"output_tokens\":" + completion + ",\"output_tokens_details\":{\"reasoning_tokens\":0},"
+                + "\"total_tokens\":" + (prompt + completion) + "}";
+        String status = length ? "incomplete" : "completed";
+        String incomplete = length ? "{\"reason\":\"max_output_tokens\"}" : "null";
+        if (toolName != null) {
+            event(out, "response.function_call_arguments.done", "\"item_id\":\"fc_sim\",\"output_index\":0,"
+                    + "\"arguments\":\"" + JsonText.escape(text.toString()) + "\"");
+            String item = functionCall(status);
+            event(out, "response.output_item.done", "\"output_index\":0,\"item\":" + item);
+            event(out, "response." + status, "\"response\":" + response(status, incomplete, "[" + item + "]", usage));
             return;
         }
         String all = JsonText.escape(text.toString());
@@ -184,12 +290,7 @@ final class TypedEventStream implements StreamTranslator {
         event(out, "response.content_part.done", PART + ",\"part\":" + part);
         String item = message("completed", "[" + part + "]");
         event(out, "response.output_item.done", "\"output_index\":0,\"item\":" + item);
-        String usage = "{\"input_tokens\":" + prompt + ",\"input_tokens_details\":{\"cached_tokens\":" + cached
-                + "},\"output_tokens\":" + completion + ",\"output_tokens_details\":{\"reasoning_tokens\":0},"
-                + "\"total_tokens\":" + (prompt + completion) + "}";
-        event(out, length ? "response.incomplete" : "response.completed", "\"response\":" + response(
-                length ? "incomplete" : "completed", length ? "{\"reason\":\"max_output_tokens\"}" : "null",
-                "[" + item + "]", usage));
+        event(out, "response." + status, "\"response\":" + response(status, incomplete, "[" + item + "]", usage));
     }
 
     private void error(StringBuilder out, String message) {

@@ -197,9 +197,10 @@ final class SweepChecks {
             problems.add("audio is sent as OpenAI chat's input_audio, and the target's API is "
                     + target.apiKind().label() + ": use the chat API for audio");
         }
-        if (s.tools != null && target.apiKind() != ApiKind.CHAT) {
-            problems.add("tools are offered in OpenAI chat requests only, and the target's API is "
-                    + target.apiKind().label() + ": use the chat API, or remove the tools");
+        if (s.tools != null && target.apiKind() != ApiKind.CHAT && target.apiKind() != ApiKind.RESPONSES
+                && target.apiKind() != ApiKind.MESSAGES) {
+            problems.add("tools are offered with the chat, responses and messages APIs, and the target's API is "
+                    + target.apiKind().label() + ": use one of those, or remove the tools");
         }
         BackgroundStream background = background(s, problems);
         if ((s.sweepsRates() || s.searchesSlo()) && background != null && background.perStep()) {

@@ -93,6 +93,27 @@ class NativeBodiesTest {
                 + "{\"data\":\"UklGR\",\"format\":\"wav\"}}"));
     }
 
+    @Test
+    void toolsTakeTheResponsesAndMessagesShapes() throws Exception {
+        RequestSpec spec = dev.kneepoint.workload.ToolUse.builtin().choice("get_weather")
+                .applyTo(i -> RequestSpec.of("weather?", 8)).next(0);
+        TargetConfig.Builder b = TargetConfig.builder().baseUrl("http://localhost:1/v1").model("m");
+        JsonNode responses = OpenAiChunkDecoder.MAPPER.readTree(RequestBodies.body(b.api("responses").build(), spec));
+        assertThat(responses.get("tools")).hasSize(4);
+        assertThat(responses.get("tools").get(0).has("function")).isFalse();
+        assertThat(responses.get("tools").findValuesAsText("name")).contains("get_weather");
+        assertThat(responses.get("tools").get(0).has("parameters")).isTrue();
+        assertThat(responses.get("tool_choice")).isEqualTo(json("{\"type\":\"function\",\"name\":\"get_weather\"}"));
+        JsonNode messages = OpenAiChunkDecoder.MAPPER.readTree(RequestBodies.body(b.api("messages").build(), spec));
+        assertThat(messages.get("tools").get(0).has("input_schema")).isTrue();
+        assertThat(messages.get("tools").get(0).has("type")).isFalse();
+        assertThat(messages.get("tool_choice")).isEqualTo(json("{\"type\":\"tool\",\"name\":\"get_weather\"}"));
+        RequestSpec required = dev.kneepoint.workload.ToolUse.builtin().choice("required")
+                .applyTo(i -> RequestSpec.of("weather?", 8)).next(0);
+        assertThat(OpenAiChunkDecoder.MAPPER.readTree(RequestBodies.body(b.api("messages").build(), required))
+                .get("tool_choice")).isEqualTo(json("{\"type\":\"any\"}"));
+    }
+
     private static JsonNode json(String text) throws Exception {
         return OpenAiChunkDecoder.MAPPER.readTree(text);
     }

@@ -19,6 +19,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code Sweep.tools(...)} / {@code --tools}: every request offers the functions; the simulator's calls are measured. */
@@ -53,6 +55,22 @@ class SweepToolsTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"responses", "messages"})
+    void theTypedEventApisCallToolsToo(String api) {
+        // the tools go out in each API's shape, the simulator reads them back and streams its call in that API's
+        // events (function_call items and argument deltas; tool_use blocks and input_json deltas)
+        try (Simulator sim = Simulator.start(SimConfig.presetBuilder("fast").build())) {
+            RunResult run = sixRequests(Kneepoint.target(sim), dir, api).api(api)
+                    .tools(ToolUse.builtin().choice("search_web")).run();
+            assertThat(RunLoader.load(run.directory().orElseThrow()).records()).hasSize(6).allSatisfy(r -> {
+                assertThat(r.outcome().label()).as(r.outcome().detail()).isEqualTo("OK");
+                assertThat(r.tokens().outputTokens()).isEqualTo(12);
+                assertThat(r.timing().firstToolCallNanos()).isEqualTo(r.timing().firstTokenNanos()).isPositive();
+            });
+        }
+    }
+
     @Test
     void withoutToolsNoRequestRecordsACall() {
         try (Simulator sim = Simulator.start(SimConfig.presetBuilder("fast").build())) {
@@ -66,7 +84,7 @@ class SweepToolsTest {
     void toolsNeedTheChatApiAndAToolFileThatHoldsTools() throws Exception {
         TargetConfig completions = TargetConfig.builder().baseUrl("http://127.0.0.1:9").model("m").apiKind(ApiKind.COMPLETIONS).build();
         assertThatThrownBy(() -> Kneepoint.sweep(completions).concurrency(1).tools(ToolUse.builtin()).validate())
-                .hasMessageContaining("tools are offered in OpenAI chat requests only")
+                .hasMessageContaining("tools are offered with the chat, responses and messages APIs")
                 .hasMessageContaining("completions");
         Path bad = Files.writeString(dir.resolve("tools.json"), "{\"functions\":[]}");
         assertThatThrownBy(() -> ToolUse.read(bad)).hasMessageContaining(bad.toString())
