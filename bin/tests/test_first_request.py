@@ -1,9 +1,14 @@
 """The first requests of a fresh JVM leave on time (docs/PERFORMANCE.md, "Dispatch precision").
 
 A fresh `bin/kneepoint run` process at 5 req/s for a 5 s step without a step warm-up, against a fast simulator
-that keeps up (so that only the client's own timing is measured): its schedule lag
-(t_dispatch - t_intended, METRICS.md) stays under 1 ms at p99, the first request included. Run by
-`bin/kneepoint test` (through `bin/kneepoint-kernel test`)."""
+that keeps up (so that only the client's own timing is measured): the first request's schedule lag
+(t_dispatch - t_intended, METRICS.md) stays under 1 ms and the largest of the 25 under 5 ms. Run by
+`bin/kneepoint test` (through `bin/kneepoint-kernel test`).
+
+The bound on the largest lag is not 1 ms: on 2 cores shared with the simulator's fresh JVM, a request now and then
+leaves ~3 ms late whatever the client (measured 2026-12-07 on 814e938 and on this session's code alike: the largest
+of 25 was 0.34-3.3 ms over 10 fresh JVMs, the first request 0.04-0.26 ms; the CI's run saw 2.9-3.1 ms three times).
+The regression this guards against, a cold dispatch path, put the first request 10-40 ms late in every run."""
 
 import json
 import math
@@ -14,7 +19,8 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 KNEEPOINT = str(ROOT / "bin" / "kneepoint")
-LIMIT_MS = 1.0
+FIRST_LIMIT_MS = 1.0
+LIMIT_MS = 5.0
 TRIES = 3
 
 
@@ -67,7 +73,7 @@ def test_the_first_requests_of_a_fresh_jvm_leave_within_a_millisecond(tmp_path):
             assert len(lags) == 25 and min(lags) >= 0, lags
             seen.append((round(p99(lags), 3), round(lags[0], 3)))
             print(f"fresh JVM {attempt + 1}: schedule lag p99 {seen[-1][0]} ms, first request {seen[-1][1]} ms")
-            if p99(lags) < LIMIT_MS:
+            if p99(lags) < LIMIT_MS and lags[0] < FIRST_LIMIT_MS:
                 return
         raise AssertionError(f"schedule lag p99 (ms) and the first request's lag, per fresh JVM: {seen}")
     finally:
