@@ -133,6 +133,12 @@ class AdapterFixtureTest {
                 // vLLM before 0.34: a length stop is response.completed with status incomplete
                 new Expect(ApiKind.RESPONSES, "responses/completed-incomplete.sse", "OK", "", 3, 4, 9, 3, "length",
                         TokenSource.SERVER_USAGE, null, Map.of()),
+                // recorded from the real llama-server the tests build (llama.cpp of llama-cpp-python 0.3.36): its
+                // Messages and Responses streams, 8 tokens asked; its Responses API says "completed" for a length stop
+                new Expect(ApiKind.MESSAGES, "llamacpp/real-messages.sse", "OK", "", 8, 8, 33, 0, "length",
+                        TokenSource.SERVER_USAGE, new int[] {1, 1, 1, 1, 1, 1, 1, 1}, Map.of()),
+                new Expect(ApiKind.RESPONSES, "llamacpp/real-responses.sse", "OK", "", 8, 8, 33, 0, "stop",
+                        TokenSource.SERVER_USAGE, new int[] {1, 1, 1, 1, 1, 1, 1, 1}, Map.of()),
                 // no message_stop: cut short
                 new Expect(ApiKind.MESSAGES, "messages/truncated.sse", "TRUNCATED", "", 2, 2, 9, 0, null,
                         TokenSource.EVENTS, new int[] {1, 1}, Map.of()));
