@@ -120,7 +120,12 @@ public record RequestSpec(
 
     /** True when a message carries media (then the body is written through its map, in each API's shape). */
     public boolean hasMedia() {
-        return messages.stream().anyMatch(m -> !m.media().isEmpty());
+        for (ChatMessage m : messages) { // on every request's body: no stream pipeline
+            if (!m.media().isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The chat messages to send: {@code messages}, or one user message holding {@code prompt}. */
