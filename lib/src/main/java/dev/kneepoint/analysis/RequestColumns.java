@@ -1,5 +1,6 @@
 package dev.kneepoint.analysis;
 
+import dev.kneepoint.metrics.Connection;
 import dev.kneepoint.metrics.RequestRecord;
 import java.util.Arrays;
 import java.util.Collection;
@@ -73,7 +74,7 @@ final class RequestColumns {
         id[n] = r.id();
         warmup[n] = r.warmup();
         retried[n] = r.response().retried();
-        RequestRecord.Connection connection = r.response().connection();
+        Connection connection = r.response().connection();
         fresh[n] = connection.fresh();
         invalid[n] = r.response().outputInvalid();
         doubles[0][n] = seconds(r.timing().intendedNanos());

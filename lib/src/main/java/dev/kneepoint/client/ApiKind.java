@@ -14,6 +14,10 @@ import java.util.Locale;
  * server's own stream: {@link #TGI_GENERATE_STREAM}, {@link #OLLAMA_GENERATE}, {@link #OLLAMA_CHAT},
  * {@link #LLAMACPP_COMPLETION}, {@link #SGLANG_GENERATE}. {@link #RESPONSES} (OpenAI's Responses API) and
  * {@link #MESSAGES} (Anthropic's Messages API) are the newer chat shapes vLLM serves beside chat completions.
+ *
+ * <p>The pooling APIs answer with one JSON document and never stream ({@link Framing#WHOLE}): {@link #EMBEDDINGS},
+ * {@link #OLLAMA_EMBED}, {@link #RERANK}, {@link #TEI_RERANK} and {@link #SCORE}. A request carries a batch of texts
+ * ({@code RequestSpec.inputs}); its answer's items (vectors, results) are counted and must match the batch.
  */
 public enum ApiKind {
     /** OpenAI {@code POST /v1/chat/completions} with {@code messages}. */
@@ -33,14 +37,26 @@ public enum ApiKind {
     /** OpenAI Responses {@code POST /v1/responses} with {@code input}: typed SSE events, {@code response.completed} last. */
     RESPONSES("/v1/responses", "responses", Framing.SSE, true),
     /** Anthropic Messages {@code POST /v1/messages}: typed SSE events ({@code content_block_delta}), {@code message_stop} last. */
-    MESSAGES("/v1/messages", "messages", Framing.SSE, true);
+    MESSAGES("/v1/messages", "messages", Framing.SSE, true),
+    /** OpenAI {@code POST /v1/embeddings} ({@code input}: the batch); vLLM, llama.cpp ({@code --embeddings}), TEI, Ollama. */
+    EMBEDDINGS("/v1/embeddings", "embeddings", Framing.WHOLE, false),
+    /** Ollama {@code POST /api/embed} ({@code input}: the batch), {@code embeddings} and {@code prompt_eval_count} back. */
+    OLLAMA_EMBED("/api/embed", "ollama-embed", Framing.WHOLE, false),
+    /** {@code POST /v1/rerank} ({@code query}, {@code documents}): vLLM, llama.cpp ({@code --reranking}), Jina/Cohere shape. */
+    RERANK("/v1/rerank", "rerank", Framing.WHOLE, false),
+    /** Hugging Face TEI {@code POST /rerank} ({@code query}, {@code texts}): a bare array of {@code {index, score}}. */
+    TEI_RERANK("/rerank", "tei-rerank", Framing.WHOLE, false),
+    /** vLLM {@code POST /v1/score} ({@code text_1}: the query, {@code text_2}: the batch): one score per pair. */
+    SCORE("/v1/score", "score", Framing.WHOLE, false);
 
     /** How the response body is split into payloads. */
     public enum Framing {
         /** Server-Sent Events; each event's {@code data} is one payload. */
         SSE,
         /** Newline-delimited JSON; each non-blank line is one payload. */
-        NDJSON
+        NDJSON,
+        /** One JSON answer, never streamed (the pooling APIs). */
+        WHOLE
     }
 
     private final String path;
@@ -75,6 +91,14 @@ public enum ApiKind {
         return chat;
     }
 
+    /**
+     * True for the pooling APIs (embeddings, rerank, score): one JSON answer of {@code items}, no generated tokens;
+     * such a target never streams.
+     */
+    public boolean isPooling() {
+        return framing == Framing.WHOLE;
+    }
+
     /** True for the OpenAI-compatible shapes ({@link #CHAT}, {@link #COMPLETIONS}). */
     public boolean isOpenAi() {
         return this == CHAT || this == COMPLETIONS;
@@ -90,6 +114,7 @@ public enum ApiKind {
             case SGLANG_GENERATE -> new SglangDecoder();
             case RESPONSES -> new ResponsesDecoder();
             case MESSAGES -> new MessagesDecoder();
+            case EMBEDDINGS, OLLAMA_EMBED, RERANK, TEI_RERANK, SCORE -> new PoolingDecoder(this);
         };
     }
 

@@ -4,6 +4,7 @@ import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
 import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestSpec;
 import java.io.IOException;
 import java.util.Locale;
 import okhttp3.Call;
@@ -43,9 +44,12 @@ final class Exchange {
         this.state = new StreamState(target.apiKind());
     }
 
-    /** Keeps the answer's text in the record's {@code responseText} (opt-in, see {@code RequestSpec.keepResponseText}). */
-    Exchange keepResponseText(boolean keep) {
-        state.text = keep ? new StringBuilder() : null;
+    /**
+     * Judges the answer by what {@code spec} asked: keeps its text in the record's {@code responseText} (opt-in, see
+     * {@code RequestSpec.keepResponseText}); a pooling answer must return an item per input.
+     */
+    Exchange answering(RequestSpec spec) {
+        state.expect(spec);
         return this;
     }
 

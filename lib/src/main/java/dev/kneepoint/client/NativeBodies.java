@@ -115,7 +115,8 @@ final class NativeBodies {
                     body.put("min_tokens", min);
                 }
             }
-            case CHAT, COMPLETIONS -> throw new IllegalArgumentException("not a native API: " + t.apiKind());
+            case CHAT, COMPLETIONS, EMBEDDINGS, OLLAMA_EMBED, RERANK, TEI_RERANK, SCORE ->
+                    throw new IllegalArgumentException("not a native generation API: " + t.apiKind());
         }
         extra.forEach((k, v) -> {
             if (!CONTROLS.contains(k)) {

@@ -4,6 +4,7 @@ import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.Outcome.TimeoutKind;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
+import dev.kneepoint.request.RequestSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -71,9 +72,12 @@ final class NioExchange {
         this.state = new StreamState(target.apiKind());
     }
 
-    /** Keeps the answer's text in the record's {@code responseText} (opt-in, see {@code RequestSpec.keepResponseText}). */
-    NioExchange keepResponseText(boolean keep) {
-        state.text = keep ? new StringBuilder() : null;
+    /**
+     * Judges the answer by what {@code spec} asked: keeps its text in the record's {@code responseText} (opt-in, see
+     * {@code RequestSpec.keepResponseText}); a pooling answer must return an item per input.
+     */
+    NioExchange answering(RequestSpec spec) {
+        state.expect(spec);
         return this;
     }
 

@@ -202,7 +202,7 @@ final class OpenAiChunkDecoder {
         });
     }
 
-    private static String readError(JsonParser p, JsonToken t) throws IOException {
+    static String readError(JsonParser p, JsonToken t) throws IOException {
         if (t == JsonToken.VALUE_STRING) {
             return p.getText();
         }

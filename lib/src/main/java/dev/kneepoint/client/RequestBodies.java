@@ -22,6 +22,9 @@ final class RequestBodies {
      * (later ones override earlier ones).
      */
     static Map<String, Object> bodyMap(TargetConfig t, RequestSpec spec) {
+        if (t.apiKind().isPooling()) {
+            return PoolingBodies.bodyMap(t, spec);
+        }
         if (!t.apiKind().isOpenAi()) {
             return NativeBodies.bodyMap(t, spec);
         }

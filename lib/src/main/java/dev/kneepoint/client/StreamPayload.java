@@ -27,6 +27,19 @@ sealed interface StreamPayload {
         }
     }
 
+    /**
+     * The answer of a pooling API ({@link ApiKind#isPooling()}): no generated tokens, {@code items} vectors or results.
+     *
+     * @param items        embedding vectors, rerank results or scores the answer returned
+     * @param promptTokens the prompt tokens its usage reported, -1 when absent
+     * @param timings      server-reported phase timings in ms (Ollama's {@code *_duration}), possibly empty
+     */
+    record Pooled(int items, int promptTokens, Map<String, Double> timings) implements StreamPayload {
+        public Pooled {
+            timings = timings == null ? Map.of() : Map.copyOf(timings);
+        }
+    }
+
     /** Not valid JSON, or JSON of an unexpected shape. */
     record Malformed(String message) implements StreamPayload {
         public Malformed {

@@ -28,6 +28,10 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
     int comments;
     /** The answer's content deltas, concatenated; null unless the spec asked to keep the text. */
     StringBuilder text;
+    /** The items a pooling answer must return (the request's batch), -1 for a generation request. */
+    int expectedItems = -1;
+    /** The items the pooling answer returned, -1 before one (or for a generation request). */
+    private int items = -1;
     /** The response's Content-Type header (null: none, or not told). */
     private String contentType;
     /** True once the transport told the response headers ({@link #onHeaders}); a replayed stream is not judged. */
@@ -45,6 +49,12 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
     StreamState(ApiKind kind) {
         this.kind = kind;
         this.decoder = kind.newDecoder();
+    }
+
+    /** Takes from {@code spec} what the answer is judged by: whether its text is kept, the items it must return. */
+    void expect(dev.kneepoint.request.RequestSpec spec) {
+        text = spec.keepResponseText() ? new StringBuilder() : null;
+        expectedItems = kind.isPooling() ? PoolingBodies.expectedItems(kind, spec) : -1;
     }
 
     /** A framer for this kind's stream that reports to this state. */
@@ -88,10 +98,27 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
                 keepText(c);
                 yield tally.tokenEvents() == 0 ? Outcome.EMPTY : Outcome.OK;
             }
+            case StreamPayload.Pooled p -> pooled(p, now);
             case StreamPayload.ServerError e -> new Outcome.StreamError("server error: " + e.message());
             case StreamPayload.Malformed m -> new Outcome.StreamError("malformed response: " + m.message());
             case StreamPayload.Done d -> Outcome.EMPTY;
         };
+    }
+
+    /** A pooling answer: OK when it returned an item for every input of the batch. */
+    private Outcome pooled(StreamPayload.Pooled p, long now) {
+        timings.putAll(p.timings());
+        tally.onPooled(now, p);
+        items = p.items();
+        if (p.items() == 0) {
+            return Outcome.EMPTY;
+        }
+        if (expectedItems >= 0 && p.items() != expectedItems) {
+            return new Outcome.StreamError("the answer has " + p.items() + " items for the " + expectedItems
+                    + " inputs sent (" + kind.label() + "): a server that caps the batch (or truncates a rerank's"
+                    + " results, top_n) answers less than was asked");
+        }
+        return Outcome.OK;
     }
 
     /**
@@ -102,6 +129,7 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
         tally.settle(b, requestedPromptTokens);
         b.finishReason = finishReason;
         b.serverTimings = timings;
+        b.items = items;
         if (text != null) {
             b.responseText = text.toString();
         }
@@ -150,6 +178,7 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
             case StreamPayload.Done d -> doneNanos = now;
             case StreamPayload.ServerError e -> streamError = "server error in stream: " + e.message();
             case StreamPayload.Malformed m -> streamError = "malformed stream event: " + m.message();
+            case StreamPayload.Pooled pooled -> streamError = "a pooling answer inside a stream";
             case StreamPayload.Chunk c -> onChunk(c);
         }
     }

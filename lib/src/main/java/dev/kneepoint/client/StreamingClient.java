@@ -129,7 +129,7 @@ public final class StreamingClient implements RequestSender, AutoCloseable {
             if (closed) {
                 call.cancel();
             }
-            Exchange x = new Exchange(target, call, probe, context.clock(), b).keepResponseText(spec.keepResponseText());
+            Exchange x = new Exchange(target, call, probe, context.clock(), b).answering(spec);
             cancellation.onProgress(x::inFlight);
             x.tokenListener(cancellation.tokenListener());
             x.run(cancellation, spec.requestedPromptTokens());
@@ -148,7 +148,7 @@ public final class StreamingClient implements RequestSender, AutoCloseable {
     private RequestRecord executeNio(RequestSpec spec, RequestContext context, Cancellation cancellation,
                                      RequestRecord.Builder b, byte[] wire) {
         NioExchange x = new NioExchange(target, wire, context.clock(), b, spec.requestedPromptTokens())
-                .keepResponseText(spec.keepResponseText());
+                .answering(spec);
         nioInFlight.add(x);
         try {
             cancellation.onProgress(() -> x.state.tally.inFlight(b));

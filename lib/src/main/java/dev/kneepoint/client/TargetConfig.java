@@ -142,8 +142,8 @@ public final class TargetConfig {
 
     public ApiKind apiKind() { return apiKind; }
 
-    /** True to request {@code stream: true} (the default). */
-    public boolean stream() { return stream; }
+    /** True to request {@code stream: true} (the default); never for a pooling API ({@link ApiKind#isPooling()}). */
+    public boolean stream() { return stream && !apiKind.isPooling(); }
 
     /** True to ask for vLLM's {@code stream_options.continuous_usage_stats}. */
     public boolean continuousUsageStats() { return continuousUsageStats; }
@@ -197,7 +197,7 @@ public final class TargetConfig {
         m.put("endpoint", endpoint.newBuilder().username("").password("").build().toString());
         m.put("model", model);
         m.put("api", apiKind.name().toLowerCase(Locale.ROOT));
-        m.put("stream", stream);
+        m.put("stream", stream());
         m.put("continuous_usage_stats", continuousUsageStats);
         m.put("extra_body", extraBody);
         Map<String, String> headers = new LinkedHashMap<>();

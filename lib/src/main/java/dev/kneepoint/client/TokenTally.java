@@ -44,6 +44,8 @@ final class TokenTally {
     /** Told the client's running count after each event (a request that may be given up after N tokens), or null. */
     private java.util.function.IntConsumer listener;
     private int running;
+    /** When a pooling answer was read ({@link #onPooled}), else -1. */
+    private long pooledNanos = -1;
 
     /** Records one decoded chunk that arrived at {@code nowNanos}; returns true when it carried text. */
     boolean onChunk(long nowNanos, StreamPayload.Chunk c) {
@@ -77,6 +79,18 @@ final class TokenTally {
         }
         add(nowNanos, count, c.reasoningOnly());
         return true;
+    }
+
+    /**
+     * Records a pooling answer read whole at {@code nowNanos}: no output tokens (a server total of 0), its first and
+     * last token times both that instant (a non-streamed answer's TTFT is its E2E), and its usage's prompt tokens.
+     */
+    void onPooled(long nowNanos, StreamPayload.Pooled p) {
+        if (p.promptTokens() >= 0) {
+            promptTokens = p.promptTokens();
+        }
+        finalTotal = 0;
+        pooledNanos = nowNanos;
     }
 
     /** Records a whole non-streamed response as one chunk at {@code nowNanos}. */
@@ -130,6 +144,9 @@ final class TokenTally {
         if (n > 0) {
             b.firstTokenNanos = times[0];
             b.lastTokenNanos = times[n - 1];
+        } else if (pooledNanos >= 0) {
+            b.firstTokenNanos = pooledNanos;
+            b.lastTokenNanos = pooledNanos;
         }
         // t_first_answer: recorded only for a request with reasoning (events or tokens); ABSENT when none came
         boolean reasoningEvents = false;

@@ -166,6 +166,11 @@ enum RequestField {
         @Override boolean flagOf(RequestRecord r) { return r.response().outputInvalid(); }
         @Override void putFlag(RequestDraft d, boolean v) { d.builder.outputInvalid = v; }
     },
+    /** Only for a pooling answer (embeddings, rerank, score): the vectors or results it returned. */
+    ITEMS(WHEN_SET, LONG) {
+        @Override long longOf(RequestRecord r) { return r.response().items(); }
+        @Override void putLong(RequestDraft d, long v) { d.builder.items = (int) Math.min(v, Integer.MAX_VALUE); }
+    },
     /** Only when true (a connection was opened for the request); its phases follow, each only when paid. */
     NEW_CONNECTION(WHEN_SET, FLAG) {
         @Override boolean flagOf(RequestRecord r) { return r.response().connection().fresh(); }

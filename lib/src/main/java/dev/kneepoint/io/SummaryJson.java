@@ -28,7 +28,8 @@ import java.util.Map;
  * {@code ttft_ms, ttft_sched_ms, itl_ms, chunk_gap_ms, tpot_ms, e2e_ms, e2e_sched_ms, schedule_lag_ms} (and
  * {@code ttfat_ms}, the time to the first answer token, only for a step whose requests carried reasoning) an object
  * {@code {count, mean, stddev, min, p50, p90, p95, p99, p999, max}}, then {@code output_tokens_per_s,
- * input_tokens_per_s, requests_per_s, goodput_rps, good_fraction, concurrency_mean, latency_trend{requests, span_s,
+ * input_tokens_per_s, requests_per_s, goodput_rps, good_fraction, concurrency_mean, (only for a step of pooling
+ * requests: items_per_s) latency_trend{requests, span_s,
  * slope_ms_per_s, rise_ms, mean_ms, t} (see {@link LatencyTrend}), output_len_mismatch,
  * count_discrepancy, retried, reasoning_tokens, mean_reasoning_tokens, (only where some OK request's usage said how
  * many prompt tokens the prefix cache held: cached_prompt_tokens, cached_prompt_share) token_sources{source: n}, slo{...},
@@ -200,6 +201,9 @@ public final class SummaryJson {
         Json.number(g, "goodput_rps", s.rates().goodputRps());
         Json.number(g, "good_fraction", s.rates().goodFraction());
         Json.number(g, "concurrency_mean", s.rates().concurrencyMean());
+        if (s.rates().itemsPerS() > 0) { // pooling steps only (embeddings, rerank, score): others stay as they were
+            Json.number(g, "items_per_s", s.rates().itemsPerS());
+        }
         writeTrend(g, s.latency().trend());
         writeFigures(g, s, StepFigures.DISCREPANCIES);
         g.writeNumberField("reasoning_tokens", s.tokens().reasoningTokens());

@@ -127,13 +127,15 @@ public record RequestRecord(
      * @param connection    how the request reached the server: a new connection or a kept-alive one, and the new
      *                      one's setup phases (null: {@link Connection#UNKNOWN})
      * @param outputInvalid true when the answer was to be structured output and is not ({@code StructuredOutput})
+     * @param items         what a pooling answer returned (embedding vectors, rerank or score results); -1 for an
+     *                      answer of generated tokens
      * @param serverTimings server-reported phase timings (llama.cpp {@code timings}, ...), possibly empty (null: empty)
      * @param responseText  the answer's text (concatenated content deltas), only when the request's spec asked
      *                      for it ({@code RequestSpec.keepResponseText}); else null. Not part of
      *                      {@code requests.jsonl} nor of {@link #equals}
      */
     public record Response(String finishReason, boolean streamed, boolean retried, Connection connection,
-            boolean outputInvalid, Map<String, Double> serverTimings, String responseText) {
+            boolean outputInvalid, int items, Map<String, Double> serverTimings, String responseText) {
         public Response {
             connection = connection == null ? Connection.UNKNOWN : connection;
             serverTimings = serverTimings == null ? Map.of() : Map.copyOf(serverTimings);
@@ -144,31 +146,13 @@ public record RequestRecord(
         public boolean equals(Object o) {
             return o instanceof Response r
                     && streamed == r.streamed && retried == r.retried && connection.equals(r.connection)
-                    && outputInvalid == r.outputInvalid
+                    && outputInvalid == r.outputInvalid && items == r.items
                     && Objects.equals(finishReason, r.finishReason) && serverTimings.equals(r.serverTimings);
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(finishReason, streamed, retried, connection, outputInvalid, serverTimings);
-        }
-    }
-
-    /**
-     * How the request reached the server: a connection opened for it, or a kept-alive one (no setup paid). Phases are
-     * durations in ns inside its TTFT, {@link #ABSENT} when not paid (reused connection; IP address: no DNS; HTTP: no TLS).
-     *
-     * @param fresh        true when a new connection was opened for the request (the last one, when it was sent again)
-     * @param dnsNanos     the host name's lookup
-     * @param connectNanos the TCP connect (every address tried), up to the TLS handshake or the connection's use
-     * @param tlsNanos     the TLS handshake
-     */
-    public record Connection(boolean fresh, long dnsNanos, long connectNanos, long tlsNanos) {
-        /** A kept-alive connection, or a record from before connections were recorded. */
-        public static final Connection UNKNOWN = new Connection(false, ABSENT, ABSENT, ABSENT);
-        /** The time the new connection's setup took (DNS, connect, TLS), ns; 0 for a reused one. */
-        public long setupNanos() {
-            return Math.max(0, dnsNanos) + Math.max(0, connectNanos) + Math.max(0, tlsNanos);
+            return Objects.hash(finishReason, streamed, retried, connection, outputInvalid, items, serverTimings);
         }
     }
 
@@ -216,6 +200,7 @@ public record RequestRecord(
         b.connectNanos = response.connection().connectNanos();
         b.tlsNanos = response.connection().tlsNanos();
         b.outputInvalid = response.outputInvalid();
+        b.items = response.items();
         b.serverTimings = response.serverTimings();
         b.responseText = response.responseText();
         return b;
@@ -381,6 +366,7 @@ public record RequestRecord(
         public boolean newConnection;
         public long dnsNanos = ABSENT, connectNanos = ABSENT, tlsNanos = ABSENT;
         public boolean outputInvalid; // the answer was to be structured output and is not
+        public int items = -1; // vectors or scores a pooling answer returned
 
         public RequestRecord build() {
             return new RequestRecord(id, step, tag, warmup, outcome,
@@ -388,7 +374,7 @@ public record RequestRecord(
                             firstToolCallNanos, lastTokenNanos, endNanos, chunkNanos, chunkTokens),
                     new Tokens(promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
                             requestedOutputTokens, clientCountedTokens, tokenSource, cachedPromptTokens),
-                    new Response(finishReason, streamed, retried, connection(), outputInvalid, serverTimings,
+                    new Response(finishReason, streamed, retried, connection(), outputInvalid, items, serverTimings,
                             responseText));
         }
 

@@ -364,7 +364,7 @@ public final class StepAggregator {
                     .e2e(Distribution.of(h[E2E])).e2eSched(Distribution.of(h[E2E_SCHED])).scheduleLag(lag).outputTokensPerS(rates.outputTokensPerS())
                     .inputTokensPerS(rates.inputTokensPerS()).requestsPerS(rates.requestsPerS())
                     .goodputRps(rates.goodputRps()).goodFraction(rates.goodFraction())
-                    .concurrencyMean(rates.concurrencyMean()).outputLenMismatch(lenMismatch).outputInvalid(outputInvalid)
+                    .concurrencyMean(rates.concurrencyMean()).itemsPerS(rates.itemsPerS()).outputLenMismatch(lenMismatch).outputInvalid(outputInvalid)
                     .countDiscrepancy(countDiscrepancy).tokenSources(tokenSources)
                     .meanPromptTokens(ok == 0 ? Double.NaN : (double) okPromptTokens / ok)
                     .meanOutputTokens(ok == 0 ? Double.NaN : (double) okOutputTokens / ok).slo(slo)

@@ -27,7 +27,7 @@ final class StepPool {
         StepResult first = trials.get(0);
         StepResult last = trials.get(trials.size() - 1);
         double windowS = trials.stream().mapToDouble(StepResult::windowS).sum();
-        StepResult.Builder b = StepResult.builder().info(first.info().pooled()).window(last.window()).windowS(windowS)
+        StepResultBuilder b = StepResult.builder().info(first.info().pooled()).window(last.window()).windowS(windowS)
                 .slo(first.slo());
         b.requestsOk(sum(trials, s -> s.counts().requestsOk())).requestsFailed(sum(trials, s -> s.counts().requestsFailed()))
                 .cancelled(sum(trials, s -> s.counts().cancelled()))
@@ -55,6 +55,7 @@ final class StepPool {
                 .requestsPerS(byWindow(trials, s -> s.rates().requestsPerS()))
                 .goodputRps(byWindow(trials, s -> s.rates().goodputRps()))
                 .concurrencyMean(byWindow(trials, s -> s.rates().concurrencyMean()))
+                .itemsPerS(byWindow(trials, s -> s.rates().itemsPerS()))
                 .goodFraction(weighted(trials, s -> s.rates().goodFraction(),
                         s -> s.counts().requestsOk() + s.counts().requestsFailed()))
                 .meanPromptTokens(weighted(trials, s -> s.tokens().meanPromptTokens(), s -> s.counts().requestsOk()))

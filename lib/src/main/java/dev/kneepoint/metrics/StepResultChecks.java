@@ -1,7 +1,7 @@
 package dev.kneepoint.metrics;
 
 /**
- * The checks of the canonical {@link StepResult} constructor (which {@link StepResult.Builder#build()} calls): each
+ * The checks of the canonical {@link StepResult} constructor (which {@link StepResultBuilder#build()} calls): each
  * invalid component adds a problem, so that the constructor reports every problem at once.
  */
 final class StepResultChecks {

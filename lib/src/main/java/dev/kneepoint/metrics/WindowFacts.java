@@ -44,8 +44,11 @@ final class WindowFacts {
     private static final byte GOOD = 2;
     /** Cancelled or abandoned ({@link Outcome#neutral()}): not a completed request. */
     private static final byte NEUTRAL = 4;
-    /** dispatch, end, prompt tokens << 8 | flags, latest time carried, end index of its arrivals. */
+    /** dispatch, end, items << 40 | prompt tokens << 8 | flags, latest time carried, end index of its arrivals. */
     private static final int SPAN = 5;
+    /** Items of one pooling answer kept (24 bits above 32 of prompt tokens and 8 of flags). */
+    private static final long MAX_ITEMS = (1L << 24) - 1;
+    private static final long PROMPT_MASK = (1L << 32) - 1;
 
     private StepWindow known;
     private boolean planned;
@@ -165,7 +168,8 @@ final class WindowFacts {
         int s = SPAN * count;
         spans[s] = dispatch;
         spans[s + 1] = end;
-        spans[s + 2] = (long) Math.max(0, r.tokens().promptTokens()) << 8 | flags;
+        long items = Math.min(Math.max(0, r.response().items()), MAX_ITEMS);
+        spans[s + 2] = items << 40 | (long) Math.max(0, r.tokens().promptTokens()) << 8 | flags;
         spans[s + 3] = latest;
         spans[s + 4] = arrivalCount;
         count++;
@@ -275,7 +279,7 @@ final class WindowFacts {
                     + " given in advance, not kept: finish it with that window, not " + w);
         }
         if (w.lengthNanos() == 0) {
-            return new Rates(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+            return new Rates(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
         }
         checkPlan(w);
         if (covering && (w.startNanos() > coveredLo || w.endNanos() <= coveredHi)) {
@@ -304,7 +308,7 @@ final class WindowFacts {
         }
         double seconds = w.lengthNanos() / 1e9;
         return new Rates(all.outTokens / seconds, all.inTokens / seconds, all.ok / seconds, all.good / seconds,
-                all.outcomes == 0 ? Double.NaN : (double) all.good / all.outcomes, all.busyNanos / w.lengthNanos());
+                all.outcomes == 0 ? Double.NaN : (double) all.good / all.outcomes, all.busyNanos / w.lengthNanos(), all.items / seconds);
     }
 
     /** Largest request end seen, or -1: the end of a window that never got closed. */
@@ -313,13 +317,14 @@ final class WindowFacts {
     }
 
     record Rates(double outputTokensPerS, double inputTokensPerS, double requestsPerS, double goodputRps,
-                 double goodFraction, double concurrencyMean) {}
+                 double goodFraction, double concurrencyMean, double itemsPerS) {}
 
     /** The running sums of settled entries. */
     private static final class Sums implements Cloneable {
         long outTokens;
         long inTokens;
         long ok;
+        long items;
         long good;
         long outcomes;
         double busyNanos;
@@ -337,11 +342,12 @@ final class WindowFacts {
             long promptAndFlags = spans[s + 2];
             int flags = (int) (promptAndFlags & 0xff);
             if (dispatch >= 0 && dispatch >= start && dispatch < end) {
-                inTokens += promptAndFlags >>> 8;
+                inTokens += (promptAndFlags >>> 8) & PROMPT_MASK;
             }
             if (stop >= start && stop < end && (flags & NEUTRAL) == 0) {
                 outcomes++;
                 ok += (flags & OK) != 0 ? 1 : 0;
+                items += (flags & OK) != 0 ? promptAndFlags >>> 40 : 0;
                 good += (flags & GOOD) != 0 ? 1 : 0;
             }
             if (dispatch >= 0) {

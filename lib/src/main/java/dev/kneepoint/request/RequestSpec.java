@@ -18,6 +18,10 @@ import java.util.Objects;
  *                              {@link dev.kneepoint.metrics.RequestRecord.Response#responseText()}, e.g. for the
  *                              next turn of a chat session; off by default (memory), and never written to
  *                              {@code requests.jsonl}
+ * @param inputs                the batch of a pooling request ({@code ApiKind.isPooling}): for embeddings the texts to
+ *                              embed, for rerank and score the documents scored against {@code prompt} as the query;
+ *                              empty for a generation request (an embeddings request without inputs embeds
+ *                              {@code prompt} alone)
  */
 public record RequestSpec(
         String prompt,
@@ -26,7 +30,8 @@ public record RequestSpec(
         int requestedPromptTokens,
         Map<String, Object> extraBody,
         String tag,
-        boolean keepResponseText) {
+        boolean keepResponseText,
+        List<String> inputs) {
 
     /** One chat message: its text, then the media it carries (none for a text message). */
     public record ChatMessage(String role, String content, List<Media> media) {
@@ -68,12 +73,19 @@ public record RequestSpec(
         messages = messages == null ? List.of() : List.copyOf(messages);
         extraBody = extraBody == null ? Map.of() : Map.copyOf(extraBody);
         tag = tag == null || tag.isEmpty() ? "default" : tag;
+        inputs = inputs == null ? List.of() : List.copyOf(inputs);
+    }
+
+    /** A request without a pooling batch. */
+    public RequestSpec(String prompt, List<ChatMessage> messages, int maxTokens, int requestedPromptTokens,
+                       Map<String, Object> extraBody, String tag, boolean keepResponseText) {
+        this(prompt, messages, maxTokens, requestedPromptTokens, extraBody, tag, keepResponseText, List.of());
     }
 
     /** A request whose answer text is not kept (the usual case). */
     public RequestSpec(String prompt, List<ChatMessage> messages, int maxTokens, int requestedPromptTokens,
                        Map<String, Object> extraBody, String tag) {
-        this(prompt, messages, maxTokens, requestedPromptTokens, extraBody, tag, false);
+        this(prompt, messages, maxTokens, requestedPromptTokens, extraBody, tag, false, List.of());
     }
 
     /** A single-turn request with a prompt and an output budget. */
@@ -82,19 +94,20 @@ public record RequestSpec(
     }
 
     public RequestSpec withTag(String newTag) {
-        return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, extraBody, newTag, keepResponseText);
+        return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, extraBody, newTag, keepResponseText,
+                inputs);
     }
 
     /** The same request with {@code fields} added to its extra body (a field already there takes the new value). */
     public RequestSpec withExtraBody(Map<String, Object> fields) {
         Map<String, Object> merged = new java.util.LinkedHashMap<>(extraBody);
         merged.putAll(fields);
-        return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, merged, tag, keepResponseText);
+        return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, merged, tag, keepResponseText, inputs);
     }
 
     /** The same request, asking the client to keep (or not) the answer's text; see {@link #keepResponseText()}. */
     public RequestSpec withKeepResponseText(boolean keep) {
-        return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, extraBody, tag, keep);
+        return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, extraBody, tag, keep, inputs);
     }
 
     /**
@@ -115,7 +128,15 @@ public record RequestSpec(
 
     /** The same request with {@code newMessages} and {@code promptTokens} requested (-1: unknown). */
     public RequestSpec withMessages(List<ChatMessage> newMessages, int promptTokens) {
-        return new RequestSpec(prompt, newMessages, maxTokens, promptTokens, extraBody, tag, keepResponseText);
+        return new RequestSpec(prompt, newMessages, maxTokens, promptTokens, extraBody, tag, keepResponseText, inputs);
+    }
+
+    /**
+     * The same request carrying {@code batch} as its pooling inputs, and {@code promptTokens} requested: the tokens of
+     * the whole batch (-1: unknown).
+     */
+    public RequestSpec withInputs(List<String> batch, int promptTokens) {
+        return new RequestSpec(prompt, messages, maxTokens, promptTokens, extraBody, tag, keepResponseText, batch);
     }
 
     /** True when a message carries media (then the body is written through its map, in each API's shape). */

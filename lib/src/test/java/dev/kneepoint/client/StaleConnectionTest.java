@@ -4,6 +4,7 @@ import static dev.kneepoint.client.KeepAliveServer.send;
 import static dev.kneepoint.client.KeepAliveServer.sseResponse;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kneepoint.metrics.Connection;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.RunClock;
@@ -62,9 +63,9 @@ class StaleConnectionTest {
      */
     private static List<String> connections(List<RequestRecord> rs) {
         return rs.stream().map(r -> {
-            RequestRecord.Connection c = r.response().connection();
+            Connection c = r.response().connection();
             if (!c.fresh()) {
-                assertThat(c).isEqualTo(RequestRecord.Connection.UNKNOWN);
+                assertThat(c).isEqualTo(Connection.UNKNOWN);
                 return "reused";
             }
             assertThat(c.connectNanos()).as("connect ns").isBetween(0L, 5_000_000_000L);
@@ -96,7 +97,7 @@ class StaleConnectionTest {
                 assertThat(first.response().connection().dnsNanos()).isBetween(0L, 5_000_000_000L);
                 assertThat(first.response().connection().setupNanos())
                         .isEqualTo(first.response().connection().dnsNanos() + first.response().connection().connectNanos());
-                assertThat(second.response().connection()).isEqualTo(RequestRecord.Connection.UNKNOWN);
+                assertThat(second.response().connection()).isEqualTo(Connection.UNKNOWN);
                 assertThat(s.connections.get()).isEqualTo(1);
             }
         }

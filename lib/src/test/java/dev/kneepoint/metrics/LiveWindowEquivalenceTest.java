@@ -155,7 +155,7 @@ class LiveWindowEquivalenceTest {
 
     private static WindowFacts.Rates toNew(OldWindowFacts.Rates r) {
         return new WindowFacts.Rates(r.outputTokensPerS(), r.inputTokensPerS(), r.requestsPerS(), r.goodputRps(),
-                r.goodFraction(), r.concurrencyMean());
+                r.goodFraction(), r.concurrencyMean(), Double.isNaN(r.requestsPerS()) ? Double.NaN : 0); // no items here
     }
 
     @Test
