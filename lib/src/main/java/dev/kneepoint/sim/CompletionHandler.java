@@ -136,20 +136,7 @@ final class CompletionHandler {
             }
         }
         metrics.tokensWritten.add(generated);
-        FaultKind kind = r.fault().kind();
-        if (kind == FaultKind.STREAM_STALL || kind == FaultKind.SLOW_FIRST_BYTE) {
-            Thread.sleep(r.fault().durationNanos() / 1_000_000);
-        }
-        if (kind == FaultKind.CONNECTION_RESET || kind == FaultKind.NO_DONE) {
-            ex.reset();
-            return;
-        }
-        if (kind == FaultKind.ERROR_IN_STREAM) {
-            error(ex, 500, "InternalServerError", "simulated fault error_in_stream");
-            return;
-        }
-        if (kind == FaultKind.MALFORMED_EVENT) {
-            ex.send(200, JSON, "{\"id\":\"broken\",\"choices\":[{".getBytes(StandardCharsets.UTF_8));
+        if (answeredFault(r.fault(), ex)) {
             return;
         }
         StringBuilder words = new StringBuilder();
@@ -170,6 +157,31 @@ final class CompletionHandler {
                 + "\"}],\"usage\":" + Sse.usage(r.promptTokens(), generated, r.seq().cachedTokens) + "}";
         metrics.finished(r.finishReason());
         ex.send(200, JSON, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Plays a whole (not streamed) answer's fault once its outputs are ready: stalls and a slow first byte delay
+     * it, a reset or a missing end drops the connection, an error in the stream is a 500, a malformed event a
+     * truncated JSON body. Returns whether the fault answered (the caller sends nothing more).
+     */
+    static boolean answeredFault(FaultPlanner.Decision fault, SimExchange ex) throws IOException, InterruptedException {
+        FaultKind kind = fault.kind();
+        if (kind == FaultKind.STREAM_STALL || kind == FaultKind.SLOW_FIRST_BYTE) {
+            Thread.sleep(fault.durationNanos() / 1_000_000);
+        }
+        if (kind == FaultKind.CONNECTION_RESET || kind == FaultKind.NO_DONE) {
+            ex.reset();
+            return true;
+        }
+        if (kind == FaultKind.ERROR_IN_STREAM) {
+            error(ex, 500, "InternalServerError", "simulated fault error_in_stream");
+            return true;
+        }
+        if (kind == FaultKind.MALFORMED_EVENT) {
+            ex.send(200, JSON, "{\"id\":\"broken\",\"choices\":[{".getBytes(StandardCharsets.UTF_8));
+            return true;
+        }
+        return false;
     }
 
     static void error(SimExchange ex, int status, String type, String message) throws IOException {

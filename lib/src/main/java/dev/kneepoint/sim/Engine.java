@@ -153,7 +153,10 @@ final class Engine implements AutoCloseable {
         }
     }
 
-    /** Hands out a step's tokens; with a front-end cost per sequence, each at its own due time. */
+    /**
+     * Hands out a step's tokens; with a front-end cost per sequence, each at its own due time. A pooling sequence's
+     * output counts its prompt tokens only: no TTFT, ITL, e2e or generation tokens (it generates nothing).
+     */
     private boolean deliver(EngineStep r, long deadline) {
         List<EngineStep.Emission> emissions = r.emissions();
         for (int i = 0; i < emissions.size(); i++) {
@@ -165,6 +168,13 @@ final class Engine implements AutoCloseable {
                 return false;
             }
             Sequence s = e.seq();
+            if (s.pooling) { // its prefill was the work; its output is no generated token
+                metrics.promptTokens.add(s.promptTokens);
+                s.firstTokenNanos = at;
+                s.lastTokenNanos = at;
+                ((TokenSink) s.attachment).onTokens(e.tokens(), s.generated, e.finished(), at);
+                continue;
+            }
             if (s.firstTokenNanos < 0) {
                 s.firstTokenNanos = at;
                 metrics.ttft.observe((at - s.arrivalNanos) / 1e9);

@@ -11,6 +11,11 @@ final class Sequence {
     final long[] blockHashes;
     final int targetOutput;
     final Object attachment;
+    /**
+     * A pooling request's input (embedding, rerank, score): its prefill is all it costs, and its one output is
+     * the pooled result, not a generated token (no TTFT, inter-token or end-to-end latency, no generation tokens).
+     */
+    final boolean pooling;
     State state = State.WAITING;
     boolean inPrefill = true;
     int computed;
@@ -32,11 +37,21 @@ final class Sequence {
      * @param attachment the engine's per-request payload (the token sink), opaque to the model
      */
     Sequence(long id, long[] promptIds, int blockSize, int targetOutput, Object attachment) {
+        this(id, promptIds, blockSize, targetOutput, attachment, false);
+    }
+
+    private Sequence(long id, long[] promptIds, int blockSize, int targetOutput, Object attachment, boolean pooling) {
         this.id = id;
         this.promptTokens = promptIds.length;
         this.blockHashes = blockHashes(promptIds, blockSize);
         this.targetOutput = targetOutput;
         this.attachment = attachment;
+        this.pooling = pooling;
+    }
+
+    /** A pooling input: one prefill of {@code promptIds}, whose end (one output) is the pooled result. */
+    static Sequence pooling(long id, long[] promptIds, int blockSize, Object attachment) {
+        return new Sequence(id, promptIds, blockSize, 1, attachment, true);
     }
 
     /**

@@ -37,13 +37,15 @@ import java.util.Objects;
  * @param emitNanosPerSeq the server front end's output cost per sequence: the k-th sequence of a step's
  *        batch is emitted {@code k * emitNanosPerSeq} after the step's end (pipelined with the next step;
  *        keep {@code maxNumSeqs * emitNanosPerSeq} below the step time). 0 = all at the step's end
+ * @param embeddingDimensions size of the embeddings the pooling routes answer (default 384; a request's
+ *        {@code dimensions} may ask for fewer)
  */
 public record SimConfig(String host, int port, String modelName, int maxModelLen, int maxNumSeqs,
                         int maxNumBatchedTokens, int blockSize, int kvCapacityTokens, boolean prefixCaching,
                         long stepOverheadNanos, double prefillNanosPerToken, double decodeNanosPerSeq,
                         double attentionNanosPerContextToken, double jitter, long seed,
                         LengthModel outputLength, int tokensPerChunk, int maxWaiting, FaultConfig faults,
-                        long emitNanosPerSeq) {
+                        long emitNanosPerSeq, int embeddingDimensions) {
 
     /** Names accepted by {@link #preset(String)}. */
     public static final List<String> PRESETS = List.of("fast", "cpu-small", "gpu-8b", "gpu-70b-tp8");
@@ -112,7 +114,7 @@ public record SimConfig(String host, int port, String modelName, int maxModelLen
                 .prefillNanosPerToken(prefillNanosPerToken).decodeNanosPerSeq(decodeNanosPerSeq)
                 .attentionNanosPerContextToken(attentionNanosPerContextToken).jitter(jitter).seed(seed)
                 .outputLength(outputLength).tokensPerChunk(tokensPerChunk).maxWaiting(maxWaiting).faults(faults)
-                .emitNanosPerSeq(emitNanosPerSeq);
+                .emitNanosPerSeq(emitNanosPerSeq).embeddingDimensions(embeddingDimensions);
     }
 
     /** Validated builder; {@link #build()} reports every problem at once. */
@@ -137,6 +139,7 @@ public record SimConfig(String host, int port, String modelName, int maxModelLen
         private int maxWaiting;
         private FaultConfig faults = FaultConfig.NONE;
         private long emitNanosPerSeq;
+        private int embeddingDimensions = 384;
 
         private Builder() {
         }
@@ -163,6 +166,7 @@ public record SimConfig(String host, int port, String modelName, int maxModelLen
         public Builder maxWaiting(int v) { maxWaiting = v; return this; }
         public Builder faults(FaultConfig v) { faults = v; return this; }
         public Builder emitNanosPerSeq(long v) { emitNanosPerSeq = v; return this; }
+        public Builder embeddingDimensions(int v) { embeddingDimensions = v; return this; }
 
         /** The configuration, or an {@link IllegalArgumentException} listing every problem. */
         public SimConfig build() {
@@ -198,6 +202,7 @@ public record SimConfig(String host, int port, String modelName, int maxModelLen
             if (tokensPerChunk < 1) p.add("tokensPerChunk must be >= 1, was " + tokensPerChunk);
             if (maxWaiting < 0) p.add("maxWaiting must be >= 0 (0 = unbounded), was " + maxWaiting);
             if (emitNanosPerSeq < 0) p.add("emitNanosPerSeq must be >= 0, was " + emitNanosPerSeq);
+            if (embeddingDimensions < 1) p.add("embeddingDimensions must be >= 1, was " + embeddingDimensions);
             if (faults == null) p.add("faults must be set (FaultConfig.NONE for none)");
             if (!p.isEmpty()) {
                 throw new IllegalArgumentException("invalid simulator configuration: " + String.join("; ", p));
@@ -205,7 +210,7 @@ public record SimConfig(String host, int port, String modelName, int maxModelLen
             return new SimConfig(host, port, modelName, maxModelLen, maxNumSeqs, maxNumBatchedTokens, blockSize,
                     kvCapacityTokens, prefixCaching, stepOverheadNanos, prefillNanosPerToken, decodeNanosPerSeq,
                     attentionNanosPerContextToken, jitter, seed, outputLength, tokensPerChunk, maxWaiting, faults,
-                    emitNanosPerSeq);
+                    emitNanosPerSeq, embeddingDimensions);
         }
     }
 }

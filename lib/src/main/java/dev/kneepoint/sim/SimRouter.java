@@ -13,7 +13,8 @@ import java.util.function.Function;
  * {@code GET /metrics}, {@code GET /version}, and the native streaming APIs of {@link NativeStream}
  * ({@code POST /generate_stream}, {@code /api/generate}, {@code /api/chat}, {@code /completion},
  * {@code /generate}), and the typed-event chat APIs of {@link TypedEventStream} ({@code POST /v1/responses},
- * {@code /v1/messages}). Unknown paths get 404, wrong methods 405, both with
+ * {@code /v1/messages}), and the pooling APIs of {@link PoolingHandler} ({@code POST /v1/embeddings}, {@code /api/embed},
+ * {@code /rerank}, {@code /v1/rerank}, {@code /v2/rerank}, {@code /score}, {@code /v1/score}). Unknown paths get 404, wrong methods 405, both with
  * an OpenAI-style error body.
  */
 final class SimRouter implements MiniHttpServer.Handler {
@@ -22,13 +23,16 @@ final class SimRouter implements MiniHttpServer.Handler {
     private final Engine engine;
     private final SimMetrics metrics;
     private final CompletionHandler completions;
+    private final PoolingHandler pooling;
     private final long created = System.currentTimeMillis() / 1000;
 
-    SimRouter(SimConfig config, Engine engine, SimMetrics metrics, CompletionHandler completions) {
+    SimRouter(SimConfig config, Engine engine, SimMetrics metrics, CompletionHandler completions,
+              PoolingHandler pooling) {
         this.config = config;
         this.engine = engine;
         this.metrics = metrics;
         this.completions = completions;
+        this.pooling = pooling;
     }
 
     @Override
@@ -80,6 +84,13 @@ final class SimRouter implements MiniHttpServer.Handler {
                 if (post) {
                     typedEvents(path.endsWith("responses") ? TypedEventStream.Api.RESPONSES
                             : TypedEventStream.Api.MESSAGES, req, ex);
+                } else {
+                    methodNotAllowed(ex);
+                }
+            }
+            case "/v1/embeddings", "/api/embed", "/rerank", "/v1/rerank", "/v2/rerank", "/score", "/v1/score" -> {
+                if (post) {
+                    pooling.handle(path, req, ex);
                 } else {
                     methodNotAllowed(ex);
                 }

@@ -33,11 +33,12 @@ public final class Simulator implements AutoCloseable {
         long start = System.nanoTime();
         this.metrics = new SimMetrics(config.modelName());
         this.engine = new Engine(config, metrics, start);
-        CompletionHandler completions = new CompletionHandler(config, engine, metrics,
-                new FaultPlanner(config.faults(), start));
+        FaultPlanner faults = new FaultPlanner(config.faults(), start);
+        CompletionHandler completions = new CompletionHandler(config, engine, metrics, faults);
+        PoolingHandler pooling = new PoolingHandler(config, engine, metrics, faults);
         try {
             this.server = new MiniHttpServer(config.host(), config.port(),
-                    new SimRouter(config, engine, metrics, completions));
+                    new SimRouter(config, engine, metrics, completions, pooling));
         } catch (IOException e) {
             engine.close();
             throw e;
