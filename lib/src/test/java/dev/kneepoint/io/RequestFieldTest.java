@@ -50,6 +50,7 @@ class RequestFieldTest {
         b.firstAnswerNanos = 6_000_000;
         b.firstToolCallNanos = 7_000_000;
         b.cachedPromptTokens = 32;
+        b.items = 5;
         b.retried = true;
         b.streamed = false;
         b.serverTimings = Map.of("queue_ms", 2.0);

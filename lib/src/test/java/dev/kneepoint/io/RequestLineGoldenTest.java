@@ -140,6 +140,17 @@ class RequestLineGoldenTest {
         b.firstByteNanos = TestRecords.nanos(20);
         b.outputInvalid = true; // and a structured answer that did not parse
         all.add(b.build());
+        b = TestRecords.ok(21, "b=8", 5, 7, new double[0], new int[0]); // a pooling answer: 8 vectors, read whole
+        b.streamed = false;
+        b.firstTokenNanos = TestRecords.nanos(30);
+        b.lastTokenNanos = TestRecords.nanos(30);
+        b.endNanos = TestRecords.nanos(30);
+        b.promptTokens = 640;
+        b.tokenSource = dev.kneepoint.metrics.TokenSource.SERVER_USAGE;
+        b.clientCountedTokens = 0;
+        b.items = 8;
+        b.finishReason = null;
+        all.add(b.build());
         return all;
     }
 
