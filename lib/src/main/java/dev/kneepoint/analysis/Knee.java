@@ -49,8 +49,9 @@ public final class Knee {
     }
 
     /** The canonical form. */
-    public static KneeReport analyze(RunResult measured, KneeOptions options) {
+    public static KneeReport analyze(RunResult measured, KneeOptions given) {
         RunResult run = Trials.pooled(measured); // a repeated load is one point of the curve: its trials pooled
+        KneeOptions options = given.forRun(run); // a pooling run's throughput is its items/s
         LoadCurve ladder = LoadCurve.of(run, options);
         Slo slo = options.sloFor(run);
         int n = ladder.size();

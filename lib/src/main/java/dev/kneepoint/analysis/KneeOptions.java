@@ -35,8 +35,13 @@ public record KneeOptions(Throughput throughput, LatencyMetric latency, double p
 
     /** Which step rate is the throughput T(x). */
     public enum Throughput {
-        /** {@code output_tokens_per_s}: system token throughput (default). */
+        /**
+         * {@code output_tokens_per_s}: system token throughput (default; a run of pooling requests, which generate
+         * nothing, is analysed by {@link #ITEMS} instead: {@link KneeOptions#forRun}).
+         */
         OUTPUT_TOKENS("output_tokens_per_s"),
+        /** {@code items_per_s}: embedding vectors, rerank or score results a pooling server returned per second. */
+        ITEMS("items_per_s"),
         /** {@code requests_per_s}: only meaningful with fixed token budgets. */
         REQUESTS("requests_per_s"),
         /** {@code goodput_rps} under the run's SLO. */
@@ -56,6 +61,7 @@ public record KneeOptions(Throughput throughput, LatencyMetric latency, double p
             return switch (this) {
                 case OUTPUT_TOKENS -> s.rates().outputTokensPerS();
                 case REQUESTS -> s.rates().requestsPerS();
+                case ITEMS -> s.rates().itemsPerS();
                 case GOODPUT -> s.rates().goodputRps();
             };
         }
@@ -82,6 +88,18 @@ public record KneeOptions(Throughput throughput, LatencyMetric latency, double p
             return latency;
         }
         return DEFAULT_LATENCY;
+    }
+
+    /**
+     * These options as {@code run} is analysed: the default {@link Throughput#OUTPUT_TOKENS} becomes
+     * {@link Throughput#ITEMS} for a run of pooling requests (items returned and no output token in any step), whose
+     * output-token throughput is zero by construction; otherwise these options.
+     */
+    public KneeOptions forRun(RunResult run) {
+        boolean pooling = !run.steps().isEmpty() && run.steps().stream().anyMatch(s -> s.rates().itemsPerS() > 0)
+                && run.steps().stream().noneMatch(s -> s.rates().outputTokensPerS() > 0);
+        return throughput == Throughput.OUTPUT_TOKENS && pooling ? new KneeOptions(Throughput.ITEMS, latency, percentile,
+                persistence, slo, maxFailureRate, requests, telemetry, sloSearch) : this;
     }
 
     /** The SLO used for {@code run}: {@link #slo()} or the SLO of its first step, or none. */
@@ -129,7 +147,7 @@ public record KneeOptions(Throughput throughput, LatencyMetric latency, double p
 
         public KneeOptions build() {
             new Problems()
-                    .check(throughput != null, "throughput must not be null (OUTPUT_TOKENS, REQUESTS or GOODPUT)")
+                    .check(throughput != null, "throughput must not be null (OUTPUT_TOKENS, ITEMS, REQUESTS or GOODPUT)")
                     .check(percentile > 0 && percentile <= 100, "percentile must be in (0, 100], got " + percentile)
                     .check(persistence >= 1, "persistence must be at least 1 segment, got " + persistence)
                     .check(maxFailureRate >= 0 && maxFailureRate <= 1,

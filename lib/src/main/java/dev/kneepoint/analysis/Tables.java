@@ -62,7 +62,8 @@ public final class Tables {
      * {@code client_bound, client_evidence, client_cpu_pct, gc_pause_ms, gc_pause_pct, probe_delay_p99_ms,
      * schedule_lag_limit_ms} (NaN where the client's health was not measured; {@code schedule_lag_p99_ms} is among
      * the distributions). When some step carried reasoning tokens (and only then): {@code reasoning_tokens,
-     * mean_reasoning_tokens, reasoning_share, ttfat_count, ttfat_p50_ms, ttfat_p99_ms, answer_delay_p50_ms} last.
+     * mean_reasoning_tokens, reasoning_share, ttfat_count, ttfat_p50_ms, ttfat_p99_ms, answer_delay_p50_ms} last. A run of
+     * pooling requests has {@code items_per_s} after {@code concurrency_mean}.
      */
     public static Table steps(RunResult run) {
         Table t = Table.create("steps");
@@ -93,6 +94,9 @@ public final class Tables {
                 DoubleColumn.create("goodput_rps", steps.stream().mapToDouble(s -> s.rates().goodputRps())),
                 DoubleColumn.create("good_fraction", steps.stream().mapToDouble(s -> s.rates().goodFraction())),
                 DoubleColumn.create("concurrency_mean", steps.stream().mapToDouble(s -> s.rates().concurrencyMean())));
+        if (steps.stream().anyMatch(s -> s.rates().itemsPerS() > 0)) { // pooling steps: embeddings, rerank, score
+            t.addColumns(DoubleColumn.create("items_per_s", steps.stream().mapToDouble(s -> s.rates().itemsPerS())));
+        }
         addCounts(t, steps, StepFigures.DISCREPANCIES);
         t.addColumns(StringColumn.create("token_sources", steps.stream().map(s -> joined(s.counts().tokenSources()))),
                 StringColumn.create("slo", steps.stream().map(s -> s.slo().toString())));

@@ -99,6 +99,11 @@ public enum ApiKind {
         return framing == Framing.WHOLE;
     }
 
+    /** True for rerank and score: the request's prompt is the query its batch is scored against. */
+    public boolean takesQuery() {
+        return this == RERANK || this == TEI_RERANK || this == SCORE;
+    }
+
     /** True for the OpenAI-compatible shapes ({@link #CHAT}, {@link #COMPLETIONS}). */
     public boolean isOpenAi() {
         return this == CHAT || this == COMPLETIONS;

@@ -5,6 +5,7 @@ import dev.kneepoint.metrics.StepInfo;
 import dev.kneepoint.metrics.WindowPlan;
 import dev.kneepoint.request.RequestContext;
 import dev.kneepoint.request.RequestSpec;
+import dev.kneepoint.request.Workload;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,9 +20,12 @@ final class ClosedLoopRunner extends StepRunner<ClosedLoopStep> {
     private final AtomicLong measuredIssued = new AtomicLong();
     private final AtomicInteger liveUsers = new AtomicInteger();
     private long issueEnd;
+    /** The step's own requests ({@link ClosedLoopStep#requests()}), or null: the run's workload. */
+    private final Workload own;
 
     ClosedLoopRunner(ClosedLoopStep step, StepInfo info, RunContext run) {
-        super(step, info, run, Sessions.of(run));
+        super(step, info, run, step.requests().isPresent() ? null : Sessions.of(run));
+        this.own = step.requests().map(f -> f.apply(run.workload)).orElse(null);
     }
 
     /** Runs the step on the calling thread; an interrupt ends it early with {@code completed = false}. */
@@ -107,7 +111,7 @@ final class ClosedLoopRunner extends StepRunner<ClosedLoopStep> {
             if (flight == null) {
                 return; // the step was stopped meanwhile: nothing is sent
             }
-            RequestSpec spec = session == null ? run.spec(id) : sessions.spec(session);
+            RequestSpec spec = session != null ? sessions.spec(session) : own != null ? run.spec(own, id) : run.spec(id);
             if (spec == null) {
                 tracker.abandon(flight);
                 stopIssuing();

@@ -2,8 +2,11 @@ package dev.kneepoint.load;
 
 import dev.kneepoint.metrics.Problems;
 import dev.kneepoint.metrics.StepInfo;
+import dev.kneepoint.request.Workload;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * A closed-loop step: {@code concurrency} users, each sends a request, waits for it to end, waits
@@ -19,6 +22,9 @@ import java.util.Objects;
  * {@code drainTimeout} to finish (a request-bounded step waits for its last requests too), and those still
  * unfinished then are cancelled and recorded {@code UNFINISHED}, a failure.
  *
+ * <p>Requests come from the run's workload by request id, unless the step makes its own {@link #requests() from it}
+ * (e.g. a batch-size ladder's step sends batches of its size); a step with its own requests runs no chat sessions.
+ *
  * <pre>{@code
  * ClosedLoopStep step = ClosedLoopStep.builder().concurrency(8)
  *         .warmup(Duration.ofSeconds(10)).duration(Duration.ofSeconds(60)).build();
@@ -28,12 +34,14 @@ public final class ClosedLoopStep extends Step {
     private final int concurrency;
     private final Duration thinkTime;
     private final Duration rampUp;
+    private final UnaryOperator<Workload> requests;
 
     private ClosedLoopStep(Builder b) {
         super(b, "c=" + b.concurrency);
         this.concurrency = b.concurrency;
         this.thinkTime = b.thinkTime;
         this.rampUp = b.rampUp;
+        this.requests = b.requests;
     }
 
     public static Builder builder() {
@@ -42,7 +50,8 @@ public final class ClosedLoopStep extends Step {
 
     /** A builder holding this step's settings (label included only if it was set explicitly). */
     public Builder toBuilder() {
-        return new Builder().settingsOf(this).concurrency(concurrency).thinkTime(thinkTime).rampUp(rampUp);
+        return new Builder().settingsOf(this).concurrency(concurrency).thinkTime(thinkTime).rampUp(rampUp)
+                .requests(requests);
     }
 
     /** The same step with another number of users, labelled {@code c=N}. */
@@ -73,6 +82,11 @@ public final class ClosedLoopStep extends Step {
         return rampUp;
     }
 
+    /** How the step makes its requests from the run's workload; empty: it sends the run's workload itself. */
+    public Optional<UnaryOperator<Workload>> requests() {
+        return Optional.ofNullable(requests);
+    }
+
     /** When user {@code user} sends its first request, in nanoseconds after the step start. */
     long userStartNanos(int user) {
         return rampUp.toNanos() / concurrency * user;
@@ -88,7 +102,7 @@ public final class ClosedLoopStep extends Step {
     public boolean equals(Object o) {
         return o instanceof ClosedLoopStep s && label().equals(s.label()) && concurrency == s.concurrency
                 && thinkTime.equals(s.thinkTime) && rampUp.equals(s.rampUp) && bounds().equals(s.bounds())
-                && trial() == s.trial();
+                && trial() == s.trial() && Objects.equals(requests, s.requests);
     }
 
     @Override
@@ -108,6 +122,7 @@ public final class ClosedLoopStep extends Step {
         private int concurrency = 1;
         private Duration thinkTime = Duration.ZERO;
         private Duration rampUp = Duration.ZERO;
+        private UnaryOperator<Workload> requests;
 
         private Builder() {}
 
@@ -117,6 +132,8 @@ public final class ClosedLoopStep extends Step {
         public Builder thinkTime(Duration think) { this.thinkTime = think; return this; }
         /** Over how long the users start (default 0: all at the step start, in lock-step). */
         public Builder rampUp(Duration ramp) { this.rampUp = ramp; return this; }
+        /** The step's requests, made from the run's workload (default null: the run's workload itself, by id). */
+        public Builder requests(UnaryOperator<Workload> fromRunWorkload) { this.requests = fromRunWorkload; return this; }
 
         public ClosedLoopStep build() {
             Problems problems = new Problems()

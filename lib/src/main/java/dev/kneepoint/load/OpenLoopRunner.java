@@ -198,7 +198,8 @@ final class OpenLoopRunner extends StepRunner<OpenLoopStep> {
 
     /** The step's own workload at the plan position, else the run's at the request id; null if it threw. */
     private RequestSpec spec(long planIndex, long id) {
-        return step.workload().map(w -> run.spec(w, planIndex)).orElseGet(() -> run.spec(id));
+        // not Optional.map: a null (the step's workload threw) must stay null, not fall back to the run's workload
+        return step.workload().isPresent() ? run.spec(step.workload().get(), planIndex) : run.spec(id);
     }
 
     private void permits(boolean release) {

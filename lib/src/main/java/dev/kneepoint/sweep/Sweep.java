@@ -107,9 +107,7 @@ public final class Sweep {
      * {@code label("gpu", "H100")} or {@code label("config", "tp2-fp8")}: what the server cannot say about itself.
      */
     public Sweep label(String key, String value) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(value, "value");
-        settings.labels.put(key, value);
+        settings.labels.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
         return this;
     }
 
@@ -161,10 +159,7 @@ public final class Sweep {
     }
 
     /** The synthetic prompts share a prefix of {@code tokens} (of {@link #inputTokens}) in {@code groups} groups. */
-    public Sweep sharedPrefix(int tokens, int groups) {
-        settings.sharedPrefix = new SweepSpec.SharedPrefix(tokens, groups);
-        return this;
-    }
+    public Sweep sharedPrefix(int tokens, int groups) { settings.sharedPrefix = new SweepSpec.SharedPrefix(tokens, groups); return this; }
 
     /** Users who give up: a seeded {@code rate} share of requests is closed {@code after} dispatch ({@link Abandonment}). */
     public Sweep abandon(double rate, Duration after) { settings.abandon(rate, after, 0); return this; }
@@ -173,10 +168,7 @@ public final class Sweep {
     public Sweep abandonAfterTokens(double rate, int tokens) { settings.abandon(rate, null, tokens); return this; }
 
     /** Adds a class of synthetic prompts tagged {@code tag}: a {@code weight} share of requests, its own lengths. */
-    public Sweep mix(String tag, double weight, int in, int out) {
-        settings.mix.add(new SweepSpec.MixClass(tag, weight, in, out));
-        return this;
-    }
+    public Sweep mix(String tag, double weight, int in, int out) { settings.mix.add(new SweepSpec.MixClass(tag, weight, in, out)); return this; }
 
     /** Chat sessions of {@code turns} turns, each a new {@link #inputTokens} message on the real history (1: none). */
     public Sweep multiTurn(int turns) { settings.turns = turns; return this; }
@@ -207,6 +199,13 @@ public final class Sweep {
 
     /** Images and audio on every request's last message ({@link MediaInputs}); docs/SERVERS.md "Request shapes". */
     public Sweep media(MediaInputs inputs) { settings.media = Objects.requireNonNull(inputs); return this; }
+
+    /**
+     * Inputs per request of a pooling API (embeddings, rerank, score; default {@value SweepDefaults#BATCH}), each a
+     * prompt of {@link #inputTokens} (rerank, score: scored against one more as the query); several sizes make a
+     * batch-size ladder at one concurrency level, steps {@code b=N}. METRICS.md "Pooling requests".
+     */
+    public Sweep batch(int... sizes) { settings.batch = Arrays.stream(sizes).boxed().toList(); return this; }
 
     /** Offer these functions ({@code tools}, {@code tool_choice}) on every chat request; METRICS.md "Tool calls". */
     public Sweep tools(ToolUse tools) { settings.tools = Objects.requireNonNull(tools, "tools"); return this; }

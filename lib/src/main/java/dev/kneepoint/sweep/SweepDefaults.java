@@ -52,6 +52,8 @@ public final class SweepDefaults {
      * {@code max_num_seqs} on smaller GPUs; the saturation check doubles them while throughput still rises.
      */
     public static final int THROUGHPUT_CONCURRENCY = 256;
+    /** Inputs per pooling request ({@link Sweep#batch}): one. */
+    public static final int BATCH = 1;
     /** How many times each load is measured ({@link Sweep#repeat(int)}): once. */
     public static final int REPEAT = 1;
     /** The most trials of one load a sweep takes. */

@@ -272,7 +272,7 @@ final class SweepExecution {
     /** The gate's decision; before a next step, the prefix cache reset when the sweep asked for it. */
     /** The client, checking structured answers and giving up the abandoned requests, as the spec says. */
     private static RequestSender sender(SweepSpec spec, RequestSender client) {
-        RequestSender s = spec.prompts().structured() == null ? client : spec.prompts().structured().checking(client);
+        RequestSender s = spec.prompts().shape().structured() == null ? client : spec.prompts().shape().structured().checking(client);
         return spec.abandonment() == null ? s : spec.abandonment().applyTo(s);
     }
 

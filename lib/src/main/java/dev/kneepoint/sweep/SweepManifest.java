@@ -72,14 +72,17 @@ final class SweepManifest {
                 : p.workload() == null
                 ? synthetic(p)
                 : p.workload() instanceof DescribedWorkload d ? d.describe() : Map.of("kind", p.workload().getClass().getName()));
-        if (p.tools() != null) {
-            m.put("tools", p.tools().describe());
+        if (p.shape().tools() != null) {
+            m.put("tools", p.shape().tools().describe());
         }
-        if (p.structured() != null) {
-            m.put("structured_output", p.structured().describe());
+        if (p.shape().structured() != null) {
+            m.put("structured_output", p.shape().structured().describe());
         }
-        if (p.media() != null) {
-            m.put("media", p.media().seed(spec.seed()).describe());
+        if (p.shape().media() != null) {
+            m.put("media", p.shape().media().seed(spec.seed()).describe());
+        }
+        if (spec.target().apiKind().isPooling()) {
+            m.put("batch", p.shape().batch());
         }
         if (spec.abandonment() != null) {
             Abandonment a = spec.abandonment();

@@ -11,6 +11,7 @@ import dev.kneepoint.request.Workload;
 import dev.kneepoint.sweep.SweepSpec.Mode;
 import dev.kneepoint.workload.LengthDistribution;
 import dev.kneepoint.workload.OutputControl;
+import dev.kneepoint.workload.PoolingBatch;
 import dev.kneepoint.workload.SyntheticPrompts;
 import dev.kneepoint.workload.StructuredOutput;
 import dev.kneepoint.workload.ToolUse;
@@ -37,8 +38,9 @@ final class SweepPlan {
         // Trials come after the baseline, which is measured once and made from the first level as planned.
         int trials = spec.steps().repeat();
         StepSequence l = switch (spec.mode()) {
-            case Mode.Closed c -> baseline(c.baseline(), StepSequence.concurrency(c.concurrency(),
-                    closedStep(spec, c.concurrency().get(0), c.thinkTime(), c.rampUp()))).withTrials(trials);
+            case Mode.Closed c -> baseline(c.baseline(), spec.prompts().shape().batchLadder() ? batchLadder(spec, c)
+                    : StepSequence.concurrency(c.concurrency(), closedStep(spec, c.concurrency().get(0), c.thinkTime(),
+                    c.rampUp()))).withTrials(trials);
             case Mode.Open o -> baseline(o.baseline(),
                     StepSequence.rates(o.ratesRps(), openStep(spec, o.ratesRps().get(0), o.arrival(), o.cap())))
                     .withTrials(trials);
@@ -48,6 +50,17 @@ final class SweepPlan {
             case Mode.SloSearch s -> SweepSloSearch.probes(spec, s);
         };
         return l.withPause(spec.steps().pause());
+    }
+
+    /**
+     * A batch-size ladder: one closed-loop step per size at the one concurrency level, labelled {@code b=N}, each
+     * sending batches of its size made from the run's workload.
+     */
+    private static StepSequence batchLadder(SweepSpec spec, Mode.Closed c) {
+        boolean query = spec.target().apiKind().takesQuery();
+        ClosedLoopStep template = closedStep(spec, c.concurrency().get(0), c.thinkTime(), c.rampUp());
+        return StepSequence.of(spec.prompts().shape().batch().stream().map(size -> template.toBuilder()
+                .label("b=" + size).requests(w -> PoolingBatch.of(w, size, query)).build()).toList());
     }
 
     private static StepSequence baseline(boolean on, StepSequence l) {
@@ -111,13 +124,21 @@ final class SweepPlan {
                 : calibratedSynthetic != null ? calibratedSynthetic : synthetic(spec));
     }
 
-    /** {@code workload} with the spec's tools, structured output and media on every request; itself when none. */
+    /**
+     * {@code workload} with the spec's tools, structured output and media on every request, or for a pooling API in
+     * batches of the spec's one size (a batch-size ladder's steps batch it each their own way); itself when none.
+     */
     static Workload withTools(SweepSpec spec, Workload workload) {
-        ToolUse tools = spec.prompts().tools();
-        StructuredOutput structured = spec.prompts().structured();
+        SweepSpec.Shape shape = spec.prompts().shape();
+        if (spec.target().apiKind().isPooling()) {
+            return shape.batchLadder() ? workload
+                    : PoolingBatch.of(workload, shape.batch().get(0), spec.target().apiKind().takesQuery());
+        }
+        ToolUse tools = shape.tools();
+        StructuredOutput structured = shape.structured();
         Workload w = tools == null ? workload : tools.applyTo(workload);
         w = structured == null ? w : structured.applyTo(w);
-        return spec.prompts().media() == null ? w : spec.prompts().media().seed(spec.seed()).applyTo(w);
+        return shape.media() == null ? w : shape.media().seed(spec.seed()).applyTo(w);
     }
 
     private static Workload synthetic(SweepSpec spec) {

@@ -59,6 +59,8 @@ final class SweepSettings {
     ToolUse tools;
     dev.kneepoint.workload.StructuredOutput structured;
     dev.kneepoint.workload.MediaInputs media;
+    /** Inputs per pooling request; several sizes: a batch-size ladder. */
+    List<Integer> batch = List.of(SweepDefaults.BATCH);
     Duration stepDuration = SweepDefaults.STEP_DURATION;
     Duration warmup = SweepDefaults.WARMUP;
     boolean stepDurationSet;

@@ -143,18 +143,32 @@ public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts pro
     /**
      * What each request asks for: the user's {@code workload}, or (null) synthetic prompts of {@code inputTokens}
      * and {@code outputTokens}; {@code ignoreEos} asks for the exact output length; {@code calibrate} cuts synthetic
-     * and trace prompts to the server's token count, measured before the first step; {@code tools} (null: none)
-     * are offered on every request; the synthetic prompts share {@code sharedPrefix} (null: none), and are chat
-     * sessions of {@code turns} turns when {@code turns > 1} ({@code inputTokens}: each new user message); a
-     * non-empty {@code mix} replaces the one class of synthetic prompts by weighted classes of their own lengths;
-     * {@code structured} (null: none) asks every request for JSON answers and checks them; {@code media} (null: none)
-     * are images and audio on every request.
+     * and trace prompts to the server's token count, measured before the first step; the synthetic prompts share
+     * {@code sharedPrefix} (null: none), and are chat sessions of {@code turns} turns when {@code turns > 1}
+     * ({@code inputTokens}: each new user message); a non-empty {@code mix} replaces the one class of synthetic
+     * prompts by weighted classes of their own lengths; {@code shape} is what every request carries besides them.
      */
     public record Prompts(Workload workload, LengthDistribution inputTokens, LengthDistribution outputTokens,
-                          boolean ignoreEos, Calibrate calibrate, ToolUse tools, SharedPrefix sharedPrefix, int turns,
-                          List<MixClass> mix, StructuredOutput structured, MediaInputs media) {
+                          boolean ignoreEos, Calibrate calibrate, SharedPrefix sharedPrefix, int turns,
+                          List<MixClass> mix, Shape shape) {
         public Prompts {
             mix = List.copyOf(mix);
+        }
+    }
+
+    /**
+     * What every request carries besides its prompt: {@code tools} offered (null: none), {@code structured} output
+     * asked and checked (null: none), {@code media} (images, audio; null: none), and for a pooling API the
+     * {@code batch} of inputs per request ({@link Sweep#batch}: one size, or several for a batch-size ladder).
+     */
+    public record Shape(ToolUse tools, StructuredOutput structured, MediaInputs media, List<Integer> batch) {
+        public Shape {
+            batch = List.copyOf(batch);
+        }
+
+        /** True when the steps are a batch-size ladder: more than one size. */
+        public boolean batchLadder() {
+            return batch.size() > 1;
         }
     }
 
