@@ -43,8 +43,9 @@ public record Answer(List<String> sentences, List<String> caveats) {
                     Adequacy.caveats(l.steps()));
         }
         StepResult p = l.steps().get(peak);
-        s.add("Peak output throughput " + Format.num(p.rates().outputTokensPerS()) + " tok/s at " + l.label(peak)
-                + " (" + Format.num(p.rates().requestsPerS()) + " req/s).");
+        s.add("Peak " + l.measure().phrase() + " " + Format.num(l.throughput()[peak]) + " " + l.measure().unit()
+                + " at " + l.label(peak) + (l.measure() == KneeOptions.Throughput.REQUESTS ? "."
+                : " (" + Format.num(p.rates().requestsPerS()) + " req/s)."));
         s.add(efficient(l, top, knee));
         s.add(search != null ? search.sentence() : capacity(l, slo, sustainable));
         s.add(points.sentence(l));
@@ -54,13 +55,13 @@ public record Answer(List<String> sentences, List<String> caveats) {
         return new Answer(s, caveats);
     }
 
-    /** The step of highest output throughput among those with OK requests (the first reaching it), -1 when none. */
+    /** The step of highest throughput T among those with OK requests (the first reaching it), -1 when none. */
     static int peak(LoadCurve l) {
         int best = -1;
         for (int i = 0; i < l.size(); i++) {
-            double t = l.steps().get(i).rates().outputTokensPerS();
+            double t = l.throughput()[i];
             if (l.steps().get(i).counts().requestsOk() > 0 && !Double.isNaN(t)
-                    && (best < 0 || t > l.steps().get(best).rates().outputTokensPerS())) {
+                    && (best < 0 || t > l.throughput()[best])) {
                 best = i;
             }
         }
@@ -77,7 +78,8 @@ public record Answer(List<String> sentences, List<String> caveats) {
                 : ", about " + Format.num(perUserRate) + " tok/s per user (1000 / TPOT p50)";
         String where = top == knee ? " (the knee)" : knee < 0 ? " (no knee in the tested range: the limit may lie higher)"
                 : "";
-        return "Efficient up to " + l.label(top) + where + ": " + Format.num(r.rates().outputTokensPerS()) + " tok/s, "
+        return "Efficient up to " + l.label(top) + where + ": " + Format.num(l.throughput()[top]) + " "
+                + l.measure().unit() + ", "
                 + l.metric().percentileColumn(l.percentile()).replace("_ms", "").replace('_', ' ') + " "
                 + Format.num(l.latency()[top]) + " ms" + perUser + ".";
     }

@@ -39,22 +39,36 @@ public record KneeOptions(Throughput throughput, LatencyMetric latency, double p
          * {@code output_tokens_per_s}: system token throughput (default; a run of pooling requests, which generate
          * nothing, is analysed by {@link #ITEMS} instead: {@link KneeOptions#forRun}).
          */
-        OUTPUT_TOKENS("output_tokens_per_s"),
+        OUTPUT_TOKENS("output_tokens_per_s", "output throughput", "tok/s"),
         /** {@code items_per_s}: embedding vectors, rerank or score results a pooling server returned per second. */
-        ITEMS("items_per_s"),
+        ITEMS("items_per_s", "throughput", "items/s"),
         /** {@code requests_per_s}: only meaningful with fixed token budgets. */
-        REQUESTS("requests_per_s"),
+        REQUESTS("requests_per_s", "request throughput", "req/s"),
         /** {@code goodput_rps} under the run's SLO. */
-        GOODPUT("goodput_rps");
+        GOODPUT("goodput_rps", "goodput", "req/s");
 
         private final String column;
+        private final String phrase;
+        private final String unit;
 
-        Throughput(String column) {
+        Throughput(String column, String phrase, String unit) {
             this.column = column;
+            this.phrase = phrase;
+            this.unit = unit;
         }
 
         public String column() {
             return column;
+        }
+
+        /** How a sentence names it ({@code output throughput}). */
+        String phrase() {
+            return phrase;
+        }
+
+        /** Its unit ({@code tok/s}). */
+        String unit() {
+            return unit;
         }
 
         double of(dev.kneepoint.metrics.StepResult s) {
@@ -96,9 +110,7 @@ public record KneeOptions(Throughput throughput, LatencyMetric latency, double p
      * output-token throughput is zero by construction; otherwise these options.
      */
     public KneeOptions forRun(RunResult run) {
-        boolean pooling = !run.steps().isEmpty() && run.steps().stream().anyMatch(s -> s.rates().itemsPerS() > 0)
-                && run.steps().stream().noneMatch(s -> s.rates().outputTokensPerS() > 0);
-        return throughput == Throughput.OUTPUT_TOKENS && pooling ? new KneeOptions(Throughput.ITEMS, latency, percentile,
+        return throughput == Throughput.OUTPUT_TOKENS && Tables.pooling(run.steps()) ? new KneeOptions(Throughput.ITEMS, latency, percentile,
                 persistence, slo, maxFailureRate, requests, telemetry, sloSearch) : this;
     }
 

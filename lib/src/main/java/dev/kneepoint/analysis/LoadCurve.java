@@ -11,7 +11,7 @@ import java.util.List;
  * {@code baseline}) keeps its open-loop steps only: a concurrency and a rate are not points of one load axis.
  */
 record LoadCurve(List<StepResult> steps, double[] throughput, double[] latency, LatencyMetric metric,
-              double percentile) {
+              double percentile, KneeOptions.Throughput measure) {
 
     static LoadCurve of(RunResult run, KneeOptions o) {
         List<StepResult> sorted = loadSteps(run).stream().filter(s -> !Double.isNaN(s.info().load()))
@@ -19,7 +19,7 @@ record LoadCurve(List<StepResult> steps, double[] throughput, double[] latency, 
         LatencyMetric m = o.latencyFor(run);
         double[] t = sorted.stream().mapToDouble(o.throughput()::of).toArray();
         double[] l = sorted.stream().mapToDouble(s -> m.of(s).percentile(o.percentile())).toArray();
-        return new LoadCurve(sorted, t, l, m, o.percentile());
+        return new LoadCurve(sorted, t, l, m, o.percentile(), o.throughput());
     }
 
     /** The steps on the run's load axis: its open-loop steps when it has any, else all of them (closed loop). */
@@ -38,6 +38,11 @@ record LoadCurve(List<StepResult> steps, double[] throughput, double[] latency, 
 
     double load(int i) {
         return steps.get(i).info().load();
+    }
+
+    /** True when every step has the same load (a batch-size ladder at one concurrency level) and there are several. */
+    boolean oneLoad() {
+        return steps.size() > 1 && steps.stream().allMatch(s -> s.info().load() == steps.get(0).info().load());
     }
 
     boolean openLoop() {

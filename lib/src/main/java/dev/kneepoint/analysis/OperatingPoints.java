@@ -92,7 +92,9 @@ public record OperatingPoints(Point latencyFirst, Point throughputFirst) {
         if (!p.named()) {
             return p.why();
         }
-        String load = l.openLoop() ? "rate=" + Format.num(p.load()) : "c=" + (long) p.load();
+        // a batch-size ladder's steps share one load: its points are named by their steps (b=16)
+        String load = l.oneLoad() && p.step() != null ? p.step()
+                : l.openLoop() ? "rate=" + Format.num(p.load()) : "c=" + (long) p.load();
         return load + " (" + p.why() + ")";
     }
 }

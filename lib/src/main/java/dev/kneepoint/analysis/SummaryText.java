@@ -49,6 +49,21 @@ public final class SummaryText {
             new Column("ttfat_p50", s -> num(s.latency().ttfat().p50(), 1)),
             new Column("ttfat_p99", s -> num(s.latency().ttfat().p99(), 1)));
 
+    /**
+     * The table of a run of pooling requests (embeddings, rerank, score): items/s and items per request instead of the
+     * token columns (no output tokens: no ITL, TPOT or per-user rate), TTFT equal to E2E (a whole answer) left out.
+     */
+    private static final List<Column> POOLING = List.of(COLUMNS.get(0), COLUMNS.get(1), COLUMNS.get(2),
+            COLUMNS.get(3), COLUMNS.get(4), COLUMNS.get(5),
+            new Column("items/s", s -> num(s.rates().itemsPerS(), 1)),
+            new Column("items/req", s -> num(s.rates().itemsPerS() / s.rates().requestsPerS(), 1)),
+            new Column("in_tok/s", s -> num(s.rates().inputTokensPerS(), 0)),
+            new Column("e2e_p50", s -> num(s.latency().e2e().p50(), 1)),
+            new Column("e2e_p99", s -> num(s.latency().e2e().p99(), 1)),
+            new Column("e2e_sched_p99", s -> num(s.latency().e2eSched().p99(), 1)),
+            new Column("lag_p99", s -> num(s.latency().scheduleLag().p99(), 2)),
+            new Column("goodput", s -> num(s.rates().goodputRps(), 2)));
+
     /** Shown only when some step's server said how many prompt tokens its prefix cache held. */
     private static final Column CACHED = new Column("cached%", s -> num(100 * s.tokens().cachedShare(), 1));
 
@@ -60,7 +75,10 @@ public final class SummaryText {
         sb.append("run ").append(run.runId()).append(run.complete() ? "" : " (INCOMPLETE)")
                 .append(" against ").append(run.target()).append('\n');
         sb.append(format(run.steps()));
-        sb.append("latencies in ms; out_tok/s = system output token throughput in the window; user_tok/s = one user's"
+        sb.append(Tables.pooling(run.steps()) ? "latencies in ms (a pooling answer arrives whole: its TTFT is its E2E);"
+                + " items/s = vectors or scores returned in the window; items/req = their mean per request; e2e_sched"
+                + " includes client-side wait (open loop)\n"
+                : "latencies in ms; out_tok/s = system output token throughput in the window; user_tok/s = one user's"
                 + " decode rate (1000 / TPOT p50); ttft_sched includes client-side wait (open loop)\n");
         if (Tables.hasReasoning(run.steps())) {
             sb.append("reason_tok = reasoning tokens per OK request; reason% = their share of the output tokens"
@@ -76,7 +94,7 @@ public final class SummaryText {
 
     /** The table for the given steps. */
     public static String format(List<StepResult> steps) {
-        List<Column> columns = new ArrayList<>(COLUMNS);
+        List<Column> columns = new ArrayList<>(Tables.pooling(steps) ? POOLING : COLUMNS);
         if (Tables.hasReasoning(steps)) {
             columns.addAll(REASONING);
         }

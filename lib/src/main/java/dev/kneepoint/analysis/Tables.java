@@ -173,6 +173,15 @@ public final class Tables {
     }
 
     /** True when some step's OK requests carried reasoning tokens. */
+    /**
+     * True for the steps of a run of pooling requests (embeddings, rerank, score): items returned and no output token
+     * anywhere; their tables and texts speak of items/s instead of tokens.
+     */
+    static boolean pooling(List<StepResult> steps) {
+        return steps.stream().anyMatch(s -> s.rates().itemsPerS() > 0)
+                && steps.stream().noneMatch(s -> s.rates().outputTokensPerS() > 0);
+    }
+
     static boolean hasReasoning(List<StepResult> steps) {
         return steps.stream().anyMatch(s -> s.tokens().reasoningTokens() > 0);
     }

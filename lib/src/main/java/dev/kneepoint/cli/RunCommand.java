@@ -90,6 +90,12 @@ final class RunCommand implements Callable<Integer> {
             + "is, so add --no-ignore-eos")
     String responseFormat;
 
+    @Option(names = "--batch", split = ",", paramLabel = "N[,N...]", description = "Inputs per request of a pooling "
+            + "API (--api embeddings, ollama-embed, rerank, tei-rerank, score), each a prompt of --input-tokens (rerank,"
+            + " score: scored against one more as the query); several sizes: a batch-size ladder at one --concurrency "
+            + "level, steps b=N (default: 1)")
+    List<Integer> batch = List.of();
+
     @Option(names = "--no-ignore-eos", description = "Do not send ignore_eos (outputs may end early)")
     boolean noIgnoreEos;
 
@@ -201,6 +207,9 @@ final class RunCommand implements Callable<Integer> {
         dataset.applyTo(sweep, lengths.outputTokens, !noIgnoreEos, arrival.seed, System.err);
         mix.applyTo(sweep);
         media.applyTo(sweep);
+        if (!batch.isEmpty()) {
+            sweep.batch(batch.stream().mapToInt(Integer::intValue).toArray());
+        }
         if (responseFormat != null) {
             sweep.structuredOutput(StructuredOutput.parse(responseFormat));
         }

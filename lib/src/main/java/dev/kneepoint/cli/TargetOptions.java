@@ -22,7 +22,8 @@ final class TargetOptions {
     String model;
 
     @Option(names = "--api", description = "Server API: chat, completions, responses (OpenAI), messages (Anthropic), "
-            + "tgi, ollama-generate, ollama-chat, llamacpp or sglang (native); see docs/SERVERS.md "
+            + "tgi, ollama-generate, ollama-chat, llamacpp or sglang (native); pooling: embeddings, ollama-embed, "
+            + "rerank, tei-rerank, score (with --batch); see docs/SERVERS.md "
             + "(default: ${DEFAULT-VALUE})")
     String api;
 

@@ -14,6 +14,13 @@ import java.util.function.Function;
 final class WorkloadLine {
     private WorkloadLine() {}
 
+    /** Batch sizes as {@code 8} or {@code 1, 4, 16} (a batch-size ladder). */
+    private static String sizes(JsonNode batch) {
+        List<String> out = new ArrayList<>();
+        batch.forEach(b -> out.add(b.asText()));
+        return String.join(", ", out);
+    }
+
     /** {@code "Workload: ..."}, or empty when the manifest has no config (a run written by an older version). */
     static String of(JsonNode manifest) {
         return line("Workload", manifest, WorkloadLine::workloadParts);
@@ -28,10 +35,17 @@ final class WorkloadLine {
                     + ", model " + t.path("model").asText("?"));
         }
         JsonNode w = c.path("workload");
-        if ("synthetic".equals(w.path("kind").asText()) || "shared_prefix".equals(w.path("kind").asText())) {
-            String calibration = c.path("prompt_calibration").asText("");
-            boolean estimate = calibration.startsWith("estimate");
-            boolean words = calibration.isEmpty() || calibration.startsWith("off") || estimate;
+        JsonNode batch = c.path("batch"); // a pooling API's inputs per request
+        String api = t.path("api").asText("");
+        String scored = api.equals("rerank") || api.equals("tei_rerank") || api.equals("score")
+                ? ", each scored against one more as the query" : "";
+        String calibration = c.path("prompt_calibration").asText("");
+        boolean estimate = calibration.startsWith("estimate");
+        boolean words = calibration.isEmpty() || calibration.startsWith("off") || estimate;
+        if (batch.isArray() && "synthetic".equals(w.path("kind").asText())) {
+            parts.add("batches of " + sizes(batch) + " synthetic inputs of " + length(w.path("input_tokens"))
+                    + (words ? " words" : " tokens") + scored);
+        } else if ("synthetic".equals(w.path("kind").asText()) || "shared_prefix".equals(w.path("kind").asText())) {
             parts.add("synthetic prompts of " + length(w.path("input_tokens")) + (words ? " words" : " tokens")
                     + (estimate ? " (token counts estimated: the server has no tokenizer endpoint)" : "")
                     + sharedPrefix(w, words ? " words" : " tokens")
@@ -60,6 +74,9 @@ final class WorkloadLine {
                     + ")");
         } else if (w.isObject()) {
             parts.add(w.path("kind").asText("workload") + " workload");
+        }
+        if (batch.isArray() && !"synthetic".equals(w.path("kind").asText())) {
+            parts.add("in batches of " + sizes(batch) + " inputs per request" + scored);
         }
         JsonNode tools = c.path("tools");
         if (tools.isObject()) {
