@@ -104,7 +104,7 @@ public final class Kneepoint {
     }
 
     /**
-     * A server-config sweep ({@code bin/kneepoint serve-sweep}, docs/SERVERS.md "Sweeping server settings"): for each
+     * A server-config sweep ({@code bin/kneepoint serve-sweep}, docs/SERVE-SWEEP.md): for each
      * combination of {@code params} ({@code "parallel=1,2,4"}, the first varying slowest) start {@code serve} (a
      * command line with {@code {port}} and a {@code {NAME}} per parameter) on a free 127.0.0.1 port, wait until it
      * answers (health, then a first request of {@code model}), run {@code ladder} against it, stop it; one run

@@ -29,7 +29,7 @@ import picocli.CommandLine.Parameters;
         description = "Sweep server settings: for each combination of the --param values start the --serve command on a "
                 + "free 127.0.0.1 port, wait until it is ready, run the ladder or SLO search given after -- (the options "
                 + "of 'kneepoint run', without --url, --out, --name), stop the server; then one table and plot across "
-                + "configurations. See docs/SERVERS.md \"Sweeping server settings\".",
+                + "configurations. See docs/SERVE-SWEEP.md.",
         footer = ExitCodes.HELP + " serve-sweep exits 3 when any configuration failed.")
 final class ServeSweepCommand implements Callable<Integer>, ConfigRunner {
     /** The run options serve-sweep sets itself, and why they may not be given after {@code --}. */

@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A server-config sweep (docs/SERVERS.md "Sweeping server settings"): for each combination of the swept parameters,
+ * A server-config sweep (docs/SERVE-SWEEP.md): for each combination of the swept parameters,
  * start the server on a free 127.0.0.1 port, wait until it is ready ({@link Readiness}), measure it with the
  * {@link ConfigRunner}, and stop it, always. One folder per sweep ({@link Plan#folder()}), one folder per
  * configuration inside it holding the server's log and the configuration's run directory; the index

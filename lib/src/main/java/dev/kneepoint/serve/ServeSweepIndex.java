@@ -16,7 +16,7 @@ import java.util.Map;
 /**
  * {@code serve-sweep.json} in a sweep folder: what was swept and, per configuration, its run directory and status,
  * rewritten after every configuration (so a killed sweep's index lists the ones it finished). Paths are relative
- * to the sweep folder. docs/SERVERS.md "Sweeping server settings" documents the fields.
+ * to the sweep folder. docs/SERVE-SWEEP.md documents the fields.
  */
 public final class ServeSweepIndex {
     /** The index's file name in the sweep folder. */
