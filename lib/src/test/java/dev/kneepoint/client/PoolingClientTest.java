@@ -78,6 +78,18 @@ class PoolingClientTest extends ClientFixture {
     }
 
     @Test
+    void aRecordedLlamaServerEmbeddingsAnswerDecodes() {
+        // llama-server (llama.cpp of llama-cpp-python 0.3.36) --embeddings --pooling mean, SmolLM2-135M, asked
+        // for this test's three inputs in the body PoolingBodies writes: 576-float vectors, 7 prompt tokens
+        enqueueJson(body().write(new String(Fixtures.bytes("llamacpp/real-embeddings.json"),
+                java.nio.charset.StandardCharsets.UTF_8)));
+        RequestRecord r = send(ApiKind.EMBEDDINGS);
+        assertThat(r.outcome()).isEqualTo(Outcome.OK);
+        assertThat(r.response().items()).isEqualTo(3);
+        assertThat(r.tokens().promptTokens()).isEqualTo(7);
+    }
+
+    @Test
     void aLargeAnswerIsCountedWithoutBeingRead() {
         enqueueJson(body().write(embeddings(64, 1024, 4096))); // about 900 KB of floats
         RequestRecord r = send(target(b -> b.api(ApiKind.EMBEDDINGS)),
