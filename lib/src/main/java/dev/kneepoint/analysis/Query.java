@@ -40,6 +40,15 @@ public final class Query {
         return t.where(t.stringColumn("tag").isIn(tags));
     }
 
+    /** Rows of requests that asked for the given models (a model mix: the table's {@code model} column). */
+    public static Table model(Table t, String... models) {
+        if (!t.columnNames().contains("model")) {
+            throw new IllegalArgumentException("the table has no model column: its requests named no model of their "
+                    + "own (a model mix, Sweep.models / --model A=W,B=W, gives them one)");
+        }
+        return t.where(t.stringColumn("model").isIn(models));
+    }
+
     /**
      * Rows whose outcome matches: an exact label ({@code HTTP_ERROR(429)}) or a kind
      * ({@code HTTP_ERROR}, {@code TIMEOUT}, {@code OK}).

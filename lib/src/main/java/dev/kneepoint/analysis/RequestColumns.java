@@ -16,7 +16,8 @@ import tech.tablesaw.api.Table;
 /**
  * One streaming pass from request records to the per-request table: the facts go into primitive
  * arrays (no per-request objects are kept) and then into exactly-sized Tablesaw columns.
- * About 140 bytes per request once built (13 doubles, 4 ints, 1 long, 4 dictionary-coded strings, 4 booleans).
+ * About 140 bytes per request once built (13 doubles, 4 ints, 1 long, 4 dictionary-coded strings (5 with
+ * {@code model}, the model a request of a model mix asked for), 4 booleans).
  * {@code setup_ms} is a new connection's DNS, connect and TLS time ({@code NaN} on a kept-alive connection, where
  * {@code new_connection} is false): the part of {@code ttfb_ms} and {@code ttft_ms} the network setup took.
  */
@@ -26,7 +27,9 @@ final class RequestColumns {
     private static final String[] DOUBLES = {"intended_s", "dispatch_s", "end_s", "schedule_lag_ms", "ttft_ms",
         "ttft_sched_ms", "tpot_ms", "e2e_ms", "e2e_sched_ms", "chunk_gap_max_ms", "user_tokens_per_s", "ttfb_ms", "setup_ms"};
     private static final String[] INTS = {"prompt_tokens", "output_tokens", "requested_output_tokens", "chunks"};
-    private static final String[] STRINGS = {"step", "tag", "outcome", "token_source"};
+    /** The last, {@code model}, is a column only when some request named a model of its own (a model mix). */
+    private static final String[] STRINGS = {"step", "tag", "outcome", "token_source", "model"};
+    private boolean anyModel;
 
     private int n;
     private int capacity;
@@ -98,6 +101,8 @@ final class RequestColumns {
         code(1, r.tag());
         code(2, r.outcome().label());
         code(3, r.tokens().tokenSource().label());
+        code(4, r.model() == null ? "" : r.model());
+        anyModel |= r.model() != null;
         n++;
     }
 
@@ -161,7 +166,7 @@ final class RequestColumns {
         Table t = Table.create("requests");
         t.addColumns(LongColumn.create("id", Arrays.copyOf(id, n)));
         id = null;
-        for (int i = 0; i < STRINGS.length; i++) {
+        for (int i = 0; i < STRINGS.length - (anyModel ? 0 : 1); i++) {
             String[] names = dictionaries.get(i).keySet().toArray(new String[0]);
             StringColumn col = StringColumn.create(STRINGS[i]);
             short[] c = codes[i];

@@ -149,7 +149,7 @@ public final class SummaryText {
         return sb.toString();
     }
 
-    private static String num(double v, int decimals) {
+    static String num(double v, int decimals) {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", v);
     }
 }

@@ -167,6 +167,20 @@ public final class Tables {
      * One user's decode rate in the step, {@code 1000 / TPOT p50} tok/s: the median of the requests'
      * {@code user_tokens_per_s} (a per-user rate: the system's is {@code output_tokens_per_s}); NaN without TPOT.
      */
+    /**
+     * Each step broken down by model (a model mix: {@code Sweep.models}, {@code --model A=W,B=W}): one row per step
+     * and model, aggregated as a step is over the step's window ({@link Breakdown}); e.g. {@code
+     * Tables.byModel(run.result(), run.records())} of a {@code LoadedRun}.
+     */
+    public static Table byModel(RunResult run, Iterable<RequestRecord> records) {
+        return Breakdown.table(Breakdown.groups(run, records, Breakdown.By.MODEL), Breakdown.By.MODEL);
+    }
+
+    /** As {@link #byModel}, by tag: each traffic class of a mix, or the background stream apart. */
+    public static Table byTag(RunResult run, Iterable<RequestRecord> records) {
+        return Breakdown.table(Breakdown.groups(run, records, Breakdown.By.TAG), Breakdown.By.TAG);
+    }
+
     public static double userTokensPerS(StepResult s) {
         double tpot = s.latency().tpot().p50();
         return Double.isNaN(tpot) || tpot <= 0 ? Double.NaN : 1000 / tpot;

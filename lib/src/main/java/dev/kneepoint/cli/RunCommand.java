@@ -207,6 +207,9 @@ final class RunCommand implements Callable<Integer> {
         dataset.applyTo(sweep, lengths.outputTokens, !noIgnoreEos, arrival.seed, System.err);
         mix.applyTo(sweep);
         media.applyTo(sweep);
+        if (target.modelMix() != null) {
+            sweep.models(target.modelMix());
+        }
         if (!batch.isEmpty()) {
             sweep.batch(batch.stream().mapToInt(Integer::intValue).toArray());
         }

@@ -15,8 +15,12 @@ final class SimulatorOptions {
     @Option(names = "--seed", description = "Seed for jitter, output lengths and faults (default: ${DEFAULT-VALUE})")
     long seed;
 
-    /** A builder of the preset's configuration with this seed, for a command to adjust. */
+    @Option(names = "--lora", split = ",", paramLabel = "NAME[,NAME...]", description = "Serve these LoRA adapters "
+            + "beside the base model (listed by /v1/models; a request may name one as its model)")
+    java.util.List<String> lora = java.util.List.of();
+
+    /** A builder of the preset's configuration with this seed and adapters, for a command to adjust. */
     SimConfig.Builder builder() {
-        return SimConfig.presetBuilder(preset).seed(seed);
+        return SimConfig.presetBuilder(preset).seed(seed).loraAdapters(lora);
     }
 }

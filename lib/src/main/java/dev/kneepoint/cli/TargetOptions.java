@@ -3,6 +3,7 @@ package dev.kneepoint.cli;
 import dev.kneepoint.Kneepoint;
 import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.TargetConfig;
+import dev.kneepoint.workload.ModelMix;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +19,16 @@ final class TargetOptions {
     @Option(names = "--url", required = true, description = "Server base URL, e.g. http://127.0.0.1:8000")
     String url;
 
-    @Option(names = "--model", required = true, description = "Model name sent in each request")
+    @Option(names = "--model", required = true, paramLabel = "NAME|NAME=WEIGHT,...", description = "Model name sent "
+            + "in each request, or a mix: each request to one model by weight, e.g. base=0.6,adapter-a=0.3,adapter-b=0.1"
+            + " (LoRA adapters, several models behind one URL; the first is the target's, for the preflight and the "
+            + "tokenizer); the report breaks every step down by model")
     String model;
+
+    /** The model mix {@code --model} gives, or null for one model. */
+    ModelMix modelMix() {
+        return ModelMix.isMix(model) ? ModelMix.parse(model, 0) : null; // the sweep's seed draws it
+    }
 
     @Option(names = "--api", description = "Server API: chat, completions, responses (OpenAI), messages (Anthropic), "
             + "tgi, ollama-generate, ollama-chat, llamacpp or sglang (native); pooling: embeddings, ollama-embed, "
@@ -54,7 +63,8 @@ final class TargetOptions {
      */
     TargetConfig.Builder builder() {
         checkTimeouts();
-        TargetConfig.Builder b = Kneepoint.targetBuilder().baseUrl(url).model(model);
+        ModelMix mix = modelMix();
+        TargetConfig.Builder b = Kneepoint.targetBuilder().baseUrl(url).model(mix == null ? model : mix.models().get(0));
         Given.set(connectTimeout, b::connectTimeout);
         Given.set(firstTokenTimeout, b::firstTokenTimeout);
         Given.set(idleTimeout, b::idleTimeout);

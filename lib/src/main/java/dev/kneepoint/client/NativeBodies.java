@@ -57,7 +57,7 @@ final class NativeBodies {
                 body.put("parameters", params);
             }
             case OLLAMA_GENERATE, OLLAMA_CHAT -> {
-                body.put("model", t.model());
+                body.put("model", spec.modelOr(t.model()));
                 if (t.apiKind() == ApiKind.OLLAMA_CHAT) {
                     body.put("messages", messages(spec, t.apiKind()));
                 } else {
@@ -94,7 +94,7 @@ final class NativeBodies {
                 body.put("stream", t.stream());
             }
             case RESPONSES, MESSAGES -> {
-                body.put("model", t.model());
+                body.put("model", spec.modelOr(t.model()));
                 boolean messagesApi = t.apiKind() == ApiKind.MESSAGES;
                 List<Map<String, Object>> msgs = messages(spec, t.apiKind());
                 if (messagesApi && !msgs.isEmpty() && msgs.getFirst().get("role").equals("system")) {

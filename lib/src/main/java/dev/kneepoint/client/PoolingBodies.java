@@ -37,16 +37,16 @@ final class PoolingBodies {
         Map<String, Object> body = new LinkedHashMap<>();
         switch (t.apiKind()) {
             case EMBEDDINGS -> {
-                body.put("model", t.model());
+                body.put("model", spec.modelOr(t.model()));
                 body.put("input", batch);
                 body.put("encoding_format", "float");
             }
             case OLLAMA_EMBED -> {
-                body.put("model", t.model());
+                body.put("model", spec.modelOr(t.model()));
                 body.put("input", batch);
             }
             case RERANK -> {
-                body.put("model", t.model());
+                body.put("model", spec.modelOr(t.model()));
                 body.put("query", spec.prompt());
                 body.put("documents", batch);
             }
@@ -55,7 +55,7 @@ final class PoolingBodies {
                 body.put("texts", batch);
             }
             case SCORE -> {
-                body.put("model", t.model());
+                body.put("model", spec.modelOr(t.model()));
                 body.put("text_1", spec.prompt());
                 body.put("text_2", batch);
             }

@@ -29,7 +29,7 @@ final class RequestBodies {
             return NativeBodies.bodyMap(t, spec);
         }
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("model", t.model());
+        body.put("model", spec.modelOr(t.model()));
         if (t.apiKind() == ApiKind.CHAT) {
             List<Map<String, Object>> msgs = new ArrayList<>();
             for (RequestSpec.ChatMessage m : spec.chatMessages()) {
@@ -93,7 +93,7 @@ final class RequestBodies {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         try (JsonGenerator g = OpenAiChunkDecoder.MAPPER.getFactory().createGenerator(out)) {
             g.writeStartObject();
-            g.writeStringField("model", t.model());
+            g.writeStringField("model", spec.modelOr(t.model()));
             if (t.apiKind() == ApiKind.CHAT) {
                 g.writeArrayFieldStart("messages");
                 for (RequestSpec.ChatMessage m : spec.chatMessages()) {

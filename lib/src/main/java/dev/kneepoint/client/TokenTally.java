@@ -202,6 +202,7 @@ final class TokenTally {
         s.id = b.id;
         s.step = b.step;
         s.tag = b.tag;
+        s.model = b.model;
         s.warmup = b.warmup;
         s.intendedNanos = b.intendedNanos;
         s.dispatchNanos = b.dispatchNanos;

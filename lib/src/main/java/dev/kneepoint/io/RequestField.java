@@ -166,6 +166,11 @@ enum RequestField {
         @Override boolean flagOf(RequestRecord r) { return r.response().outputInvalid(); }
         @Override void putFlag(RequestDraft d, boolean v) { d.builder.outputInvalid = v; }
     },
+    /** Only when the request asked for a model of its own (a model mix): the model. */
+    MODEL(WHEN_SET, TEXT) {
+        @Override String textOf(RequestRecord r) { return r.model(); }
+        @Override void putText(RequestDraft d, String v) { d.builder.model = v; }
+    },
     /** Only for a pooling answer (embeddings, rerank, score): the vectors or results it returned. */
     ITEMS(WHEN_SET, LONG) {
         @Override long longOf(RequestRecord r) { return r.response().items(); }
@@ -263,7 +268,7 @@ enum RequestField {
     static final RequestField[] PREFIX = select(f -> f.presence == REQUIRED || f.presence == ALWAYS);
     /** The fields without which a line is rejected, in order. */
     static final RequestField[] REQUIRED_FIELDS = select(f -> f.presence == REQUIRED);
-    /** The text fields among the stored ones, in order (all in the prefix: a text is required or always written). */
+    /** The text fields among the stored ones, in order (a text written only when set comes after the prefix). */
     static final RequestField[] TEXTS = select(f -> f.presence != DERIVED && f.kind == TEXT);
     /** The whole numbers written only when set: after the prefix, among the derived fields. */
     static final RequestField[] TAIL_LONGS = select(f -> f.presence == WHEN_SET && f.kind == LONG);
@@ -283,7 +288,7 @@ enum RequestField {
             boolean prefix = f.ordinal() < PREFIX.length;
             if (prefix != (f.presence == REQUIRED || f.presence == ALWAYS)
                     || (f.presence == REQUIRED && f.kind != LONG && f.kind != TEXT)
-                    || (f.presence == WHEN_SET && f.kind != LONG && f.kind != FLAG)
+                    || (f.presence == WHEN_SET && f.kind != LONG && f.kind != FLAG && f.kind != TEXT)
                     || ((f.presence == DERIVED) != (f.kind == MILLIS || f.kind == DECIMAL))) {
                 throw new IllegalStateException("requests.jsonl field " + f.json + ": " + f.presence + " " + f.kind
                         + " does not fit at position " + f.ordinal());
@@ -305,7 +310,10 @@ enum RequestField {
         return json;
     }
 
-    /** Written only when set ({@link Presence#WHEN_SET}): a long only when not negative, a flag only when true. */
+    /**
+     * Written only when set ({@link Presence#WHEN_SET}): a long only when not negative, a flag only when true, a text
+     * only when not null.
+     */
     boolean whenSet() {
         return presence == WHEN_SET;
     }
@@ -318,20 +326,10 @@ enum RequestField {
         return presence == REQUIRED;
     }
 
-    /** What a line without this {@link Kind#LONG} field reads as. */
-    long absentLong() {
-        return longOf(ABSENT);
-    }
-
-    /** What a line without this {@link Kind#INT} field reads as. */
-    int absentInt() {
-        return intOf(ABSENT);
-    }
-
-    /** What a line without this {@link Kind#FLAG} field reads as. */
-    boolean absentFlag() {
-        return flagOf(ABSENT);
-    }
+    /** What a line without this {@link Kind#LONG}, {@link Kind#INT} or {@link Kind#FLAG} field reads as. */
+    long absentLong() { return longOf(ABSENT); }
+    int absentInt() { return intOf(ABSENT); }
+    boolean absentFlag() { return flagOf(ABSENT); }
 
     /** What a line without this {@link Kind#TEXT} field reads as; {@code null}: the value may be {@code null}. */
     String absentText() {

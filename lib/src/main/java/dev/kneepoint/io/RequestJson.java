@@ -39,7 +39,12 @@ public final class RequestJson {
                         g.writeBooleanField(name, v);
                     }
                 }
-                case TEXT -> g.writeStringField(name, f.textOf(r));
+                case TEXT -> {
+                    String v = f.textOf(r);
+                    if (v != null || !f.whenSet()) {
+                        g.writeStringField(name, v);
+                    }
+                }
                 case LONGS -> {
                     long[] v = f.longsOf(r);
                     g.writeFieldName(name);

@@ -23,6 +23,7 @@ import java.util.Objects;
  * @param id       request index within the run, unique
  * @param step     label of the load step the request belongs to
  * @param tag      stream tag (e.g. {@code fg}, {@code bg}) separating traffic classes
+ * @param model    the model the request asked for when it overrode the target's (a model mix); null: the target's
  * @param warmup   true when sent during a step's warm-up (kept in the log, excluded from statistics)
  * @param outcome  how the request ended
  * @param timing   the timestamps and the token-carrying events
@@ -33,6 +34,7 @@ public record RequestRecord(
         long id,
         String step,
         String tag,
+        String model,
         boolean warmup,
         Outcome outcome,
         Timing timing,
@@ -172,6 +174,7 @@ public record RequestRecord(
         b.id = id;
         b.step = step;
         b.tag = tag;
+        b.model = model;
         b.warmup = warmup;
         b.outcome = outcome;
         b.intendedNanos = timing.intendedNanos();
@@ -310,6 +313,7 @@ public record RequestRecord(
     public boolean equals(Object o) {
         return o instanceof RequestRecord r
                 && id == r.id && warmup == r.warmup && step.equals(r.step) && tag.equals(r.tag)
+                && Objects.equals(model, r.model)
                 && outcome.label().equals(r.outcome.label())
                 && timing.equals(r.timing) && tokens.equals(r.tokens) && response.equals(r.response);
     }
@@ -332,6 +336,8 @@ public record RequestRecord(
         public long id;
         public String step = "";
         public String tag = "default";
+        /** The model the request asked for, when not the target's (a model mix); null: the target's. */
+        public String model;
         public boolean warmup;
         public long intendedNanos = ABSENT;
         public long dispatchNanos = ABSENT;
@@ -369,7 +375,7 @@ public record RequestRecord(
         public int items = -1; // vectors or scores a pooling answer returned
 
         public RequestRecord build() {
-            return new RequestRecord(id, step, tag, warmup, outcome,
+            return new RequestRecord(id, step, tag, model, warmup, outcome,
                     new Timing(intendedNanos, dispatchNanos, firstByteNanos, firstTokenNanos, firstAnswerNanos,
                             firstToolCallNanos, lastTokenNanos, endNanos, chunkNanos, chunkTokens),
                     new Tokens(promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,

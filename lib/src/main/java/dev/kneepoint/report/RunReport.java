@@ -11,6 +11,7 @@ import dev.kneepoint.analysis.KneeReport;
 import dev.kneepoint.analysis.LatencyMetric;
 import dev.kneepoint.analysis.RunTables;
 import dev.kneepoint.analysis.SloCapacity;
+import dev.kneepoint.analysis.Breakdown;
 import dev.kneepoint.analysis.SummaryText;
 import dev.kneepoint.analysis.Tables;
 import dev.kneepoint.analysis.TrialTables;
@@ -67,6 +68,9 @@ public final class RunReport {
     /** The Pareto view (tok/s per GPU vs tok/s per user), written beside {@link #FILES} when the GPU count is known. */
     public static final String PARETO_CHART = "pareto.png";
 
+    /** Every step broken down by model ({@link Breakdown}), written when the run mixed models. */
+    public static final String MODELS_TABLE = "models.csv";
+
     /** Every trial as a step ({@code steps.csv} has one row per load), written when the run repeated its loads. */
     public static final String TRIALS_TABLE = "trials.csv";
     /** Mean, 95 % interval and CV across trials per load and headline metric ({@link TrialTables#table}). */
@@ -113,6 +117,10 @@ public final class RunReport {
         more.add(knee.sloCapacity() == null ? "" : knee.sloCapacity().table());
         more.add(TrialTables.text(measured));
         more.add(efficiency.known() ? efficiency.table() : "");
+        // a model mix: every step broken down by model (a second pass over requests.jsonl, only for such a run)
+        List<Breakdown.Group> byModel = loaded.source().manifest().path("config").has("models")
+                ? Breakdown.groups(runDirectory, measured, Breakdown.By.MODEL) : List.of();
+        more.add(Breakdown.text(byModel, Breakdown.By.MODEL));
         for (String block : more) {
             if (!block.isEmpty()) {
                 text.append('\n').append(block);
@@ -124,6 +132,9 @@ public final class RunReport {
         try {
             Files.writeString(runDirectory.resolve("report.txt"), text, StandardCharsets.UTF_8);
             Tables.steps(run).write().csv(runDirectory.resolve("steps.csv").toFile());
+            if (!byModel.isEmpty()) {
+                Breakdown.table(byModel, Breakdown.By.MODEL).write().csv(runDirectory.resolve(MODELS_TABLE).toFile());
+            }
             if (Trials.repeated(measured)) {
                 Tables.steps(measured).write().csv(runDirectory.resolve(TRIALS_TABLE).toFile());
                 TrialTables.table(measured).write().csv(runDirectory.resolve(REPEATS_TABLE).toFile());

@@ -24,6 +24,7 @@ public record RequestContext(long id, String step, boolean warmup, long intended
         b.id = id;
         b.step = step;
         b.tag = spec.tag();
+        b.model = spec.model();
         b.warmup = warmup;
         b.intendedNanos = intendedNanos;
         b.promptTokens = spec.requestedPromptTokens();

@@ -22,6 +22,8 @@ import java.util.Objects;
  *                              embed, for rerank and score the documents scored against {@code prompt} as the query;
  *                              empty for a generation request (an embeddings request without inputs embeds
  *                              {@code prompt} alone)
+ * @param model                 the model this request asks for, overriding the target's (a model or LoRA adapter of a
+ *                              mix, {@code ModelMix}); null: the target's
  */
 public record RequestSpec(
         String prompt,
@@ -31,7 +33,8 @@ public record RequestSpec(
         Map<String, Object> extraBody,
         String tag,
         boolean keepResponseText,
-        List<String> inputs) {
+        List<String> inputs,
+        String model) {
 
     /** One chat message: its text, then the media it carries (none for a text message). */
     public record ChatMessage(String role, String content, List<Media> media) {
@@ -76,16 +79,16 @@ public record RequestSpec(
         inputs = inputs == null ? List.of() : List.copyOf(inputs);
     }
 
-    /** A request without a pooling batch. */
+    /** A request without a pooling batch, to the target's model. */
     public RequestSpec(String prompt, List<ChatMessage> messages, int maxTokens, int requestedPromptTokens,
                        Map<String, Object> extraBody, String tag, boolean keepResponseText) {
-        this(prompt, messages, maxTokens, requestedPromptTokens, extraBody, tag, keepResponseText, List.of());
+        this(prompt, messages, maxTokens, requestedPromptTokens, extraBody, tag, keepResponseText, List.of(), null);
     }
 
     /** A request whose answer text is not kept (the usual case). */
     public RequestSpec(String prompt, List<ChatMessage> messages, int maxTokens, int requestedPromptTokens,
                        Map<String, Object> extraBody, String tag) {
-        this(prompt, messages, maxTokens, requestedPromptTokens, extraBody, tag, false, List.of());
+        this(prompt, messages, maxTokens, requestedPromptTokens, extraBody, tag, false, List.of(), null);
     }
 
     /** A single-turn request with a prompt and an output budget. */
@@ -95,19 +98,20 @@ public record RequestSpec(
 
     public RequestSpec withTag(String newTag) {
         return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, extraBody, newTag, keepResponseText,
-                inputs);
+                inputs, model);
     }
 
     /** The same request with {@code fields} added to its extra body (a field already there takes the new value). */
     public RequestSpec withExtraBody(Map<String, Object> fields) {
         Map<String, Object> merged = new java.util.LinkedHashMap<>(extraBody);
         merged.putAll(fields);
-        return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, merged, tag, keepResponseText, inputs);
+        return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, merged, tag, keepResponseText, inputs,
+                model);
     }
 
     /** The same request, asking the client to keep (or not) the answer's text; see {@link #keepResponseText()}. */
     public RequestSpec withKeepResponseText(boolean keep) {
-        return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, extraBody, tag, keep, inputs);
+        return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, extraBody, tag, keep, inputs, model);
     }
 
     /**
@@ -128,7 +132,8 @@ public record RequestSpec(
 
     /** The same request with {@code newMessages} and {@code promptTokens} requested (-1: unknown). */
     public RequestSpec withMessages(List<ChatMessage> newMessages, int promptTokens) {
-        return new RequestSpec(prompt, newMessages, maxTokens, promptTokens, extraBody, tag, keepResponseText, inputs);
+        return new RequestSpec(prompt, newMessages, maxTokens, promptTokens, extraBody, tag, keepResponseText, inputs,
+                model);
     }
 
     /**
@@ -136,7 +141,19 @@ public record RequestSpec(
      * the whole batch (-1: unknown).
      */
     public RequestSpec withInputs(List<String> batch, int promptTokens) {
-        return new RequestSpec(prompt, messages, maxTokens, promptTokens, extraBody, tag, keepResponseText, batch);
+        return new RequestSpec(prompt, messages, maxTokens, promptTokens, extraBody, tag, keepResponseText, batch,
+                model);
+    }
+
+    /** The same request to {@code name} instead of the target's model (null: the target's). */
+    public RequestSpec withModel(String name) {
+        return new RequestSpec(prompt, messages, maxTokens, requestedPromptTokens, extraBody, tag, keepResponseText,
+                inputs, name);
+    }
+
+    /** The model to send: this request's, else {@code targetModel}. */
+    public String modelOr(String targetModel) {
+        return model != null ? model : targetModel;
     }
 
     /** True when a message carries media (then the body is written through its map, in each API's shape). */

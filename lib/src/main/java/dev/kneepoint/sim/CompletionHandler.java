@@ -48,7 +48,7 @@ final class CompletionHandler {
             error(ex, 400, "BadRequestError", e.getMessage());
             return;
         }
-        if (cr.model() != null && !cr.model().equals(config.modelName())) {
+        if (cr.model() != null && !config.serves(cr.model())) {
             error(ex, 404, "NotFoundError", "The model `" + cr.model() + "` does not exist.");
             return;
         }
@@ -87,7 +87,7 @@ final class CompletionHandler {
         Sequence seq = new Sequence(index, cr.promptIds(), config.blockSize(), target, sink);
         Response r = new Response(cr, seq, sink, fault, finishReason, random.nextLong(), function,
                 new Sse(chat, (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(Sequence.mix(config.seed() + index + 1)),
-                        System.currentTimeMillis() / 1000, config.modelName()));
+                        System.currentTimeMillis() / 1000, cr.model() != null ? cr.model() : config.modelName()));
         if (sink instanceof EmitStream es) {
             es.bind(r);
         }
@@ -151,7 +151,7 @@ final class CompletionHandler {
                 + JsonText.escape(Sse.arguments(r.textSeed(), generated)) + "\"}}]";
         String body = "{\"id\":\"" + (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(Sequence.mix(config.seed() + r.seq().id + 1))
                 + "\",\"object\":\"" + (chat ? "chat.completion" : "text_completion") + "\",\"created\":"
-                + System.currentTimeMillis() / 1000 + ",\"model\":\"" + JsonText.escape(config.modelName())
+                + System.currentTimeMillis() / 1000 + ",\"model\":\"" + JsonText.escape(r.sse().model())
                 + "\",\"choices\":[{\"index\":0," + (chat ? "\"message\":{\"role\":\"assistant\","
                 + message + "}" : "\"text\":\"" + text + "\"") + ",\"logprobs\":null,\"finish_reason\":\"" + r.finishReason()
                 + "\"}],\"usage\":" + Sse.usage(r.promptTokens(), generated, r.seq().cachedTokens) + "}";

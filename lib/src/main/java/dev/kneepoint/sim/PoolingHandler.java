@@ -50,7 +50,7 @@ final class PoolingHandler {
             CompletionHandler.error(ex, 400, "BadRequestError", e.getMessage());
             return;
         }
-        if (pr.model() != null && !pr.model().equals(config.modelName())) {
+        if (pr.model() != null && !config.serves(pr.model())) {
             CompletionHandler.error(ex, 404, "NotFoundError", "The model `" + pr.model() + "` does not exist.");
             return;
         }

@@ -39,13 +39,15 @@ import java.util.Objects;
  *        keep {@code maxNumSeqs * emitNanosPerSeq} below the step time). 0 = all at the step's end
  * @param embeddingDimensions size of the embeddings the pooling routes answer (default 384; a request's
  *        {@code dimensions} may ask for fewer)
+ * @param loraAdapters names of LoRA adapters served beside the base model (vLLM's {@code --lora-modules}): a request
+ *        may name one as its model; each costs as the base model does (none by default)
  */
 public record SimConfig(String host, int port, String modelName, int maxModelLen, int maxNumSeqs,
                         int maxNumBatchedTokens, int blockSize, int kvCapacityTokens, boolean prefixCaching,
                         long stepOverheadNanos, double prefillNanosPerToken, double decodeNanosPerSeq,
                         double attentionNanosPerContextToken, double jitter, long seed,
                         LengthModel outputLength, int tokensPerChunk, int maxWaiting, FaultConfig faults,
-                        long emitNanosPerSeq, int embeddingDimensions) {
+                        long emitNanosPerSeq, int embeddingDimensions, List<String> loraAdapters) {
 
     /** Names accepted by {@link #preset(String)}. */
     public static final List<String> PRESETS = List.of("fast", "cpu-small", "gpu-8b", "gpu-70b-tp8");
@@ -55,6 +57,12 @@ public record SimConfig(String host, int port, String modelName, int maxModelLen
         Objects.requireNonNull(modelName, "modelName");
         Objects.requireNonNull(outputLength, "outputLength");
         Objects.requireNonNull(faults, "faults");
+        loraAdapters = List.copyOf(loraAdapters);
+    }
+
+    /** True when {@code model} is served: the base model's name or one of its adapters'. */
+    public boolean serves(String model) {
+        return modelName.equals(model) || loraAdapters.contains(model);
     }
 
     /** Number of KV blocks ({@code kvCapacityTokens / blockSize}). */
@@ -114,13 +122,14 @@ public record SimConfig(String host, int port, String modelName, int maxModelLen
                 .prefillNanosPerToken(prefillNanosPerToken).decodeNanosPerSeq(decodeNanosPerSeq)
                 .attentionNanosPerContextToken(attentionNanosPerContextToken).jitter(jitter).seed(seed)
                 .outputLength(outputLength).tokensPerChunk(tokensPerChunk).maxWaiting(maxWaiting).faults(faults)
-                .emitNanosPerSeq(emitNanosPerSeq).embeddingDimensions(embeddingDimensions);
+                .emitNanosPerSeq(emitNanosPerSeq).embeddingDimensions(embeddingDimensions).loraAdapters(loraAdapters);
     }
 
     /** Validated builder; {@link #build()} reports every problem at once. */
     public static final class Builder {
         private String host = "127.0.0.1";
         private int port;
+        private List<String> loraAdapters = List.of();
         private String modelName = "sim-fast";
         private int maxModelLen = 8192;
         private int maxNumSeqs = 64;
@@ -167,6 +176,7 @@ public record SimConfig(String host, int port, String modelName, int maxModelLen
         public Builder faults(FaultConfig v) { faults = v; return this; }
         public Builder emitNanosPerSeq(long v) { emitNanosPerSeq = v; return this; }
         public Builder embeddingDimensions(int v) { embeddingDimensions = v; return this; }
+        public Builder loraAdapters(List<String> names) { loraAdapters = names; return this; }
 
         /** The configuration, or an {@link IllegalArgumentException} listing every problem. */
         public SimConfig build() {
@@ -204,13 +214,17 @@ public record SimConfig(String host, int port, String modelName, int maxModelLen
             if (emitNanosPerSeq < 0) p.add("emitNanosPerSeq must be >= 0, was " + emitNanosPerSeq);
             if (embeddingDimensions < 1) p.add("embeddingDimensions must be >= 1, was " + embeddingDimensions);
             if (faults == null) p.add("faults must be set (FaultConfig.NONE for none)");
+            if (loraAdapters == null || loraAdapters.stream().anyMatch(n -> n == null || n.isBlank()
+                    || n.equals(modelName))) {
+                p.add("loraAdapters must be names other than the base model's, was " + loraAdapters);
+            }
             if (!p.isEmpty()) {
                 throw new IllegalArgumentException("invalid simulator configuration: " + String.join("; ", p));
             }
             return new SimConfig(host, port, modelName, maxModelLen, maxNumSeqs, maxNumBatchedTokens, blockSize,
                     kvCapacityTokens, prefixCaching, stepOverheadNanos, prefillNanosPerToken, decodeNanosPerSeq,
                     attentionNanosPerContextToken, jitter, seed, outputLength, tokensPerChunk, maxWaiting, faults,
-                    emitNanosPerSeq, embeddingDimensions);
+                    emitNanosPerSeq, embeddingDimensions, loraAdapters);
         }
     }
 }

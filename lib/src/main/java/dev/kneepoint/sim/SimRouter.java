@@ -125,10 +125,19 @@ final class SimRouter implements MiniHttpServer.Handler {
         completions.handle(chat, new HttpRequestData(req.method(), req.path(), req.headers(), body), ex);
     }
 
+    /** The base model, then each LoRA adapter with the base as its {@code parent}, as vLLM lists them. */
     private String models() {
-        return "{\"object\":\"list\",\"data\":[{\"id\":\"" + JsonText.escape(config.modelName())
-                + "\",\"object\":\"model\",\"created\":" + created + ",\"owned_by\":\"kneepoint-sim\",\"root\":\""
-                + JsonText.escape(config.modelName()) + "\",\"parent\":null,\"max_model_len\":" + config.maxModelLen() + "}]}";
+        StringBuilder sb = new StringBuilder("{\"object\":\"list\",\"data\":[");
+        model(sb, config.modelName(), null);
+        config.loraAdapters().forEach(a -> model(sb.append(','), a, config.modelName()));
+        return sb.append("]}").toString();
+    }
+
+    private void model(StringBuilder sb, String id, String parent) {
+        sb.append("{\"id\":\"").append(JsonText.escape(id)).append("\",\"object\":\"model\",\"created\":").append(created)
+                .append(",\"owned_by\":\"kneepoint-sim\",\"root\":\"").append(JsonText.escape(id)).append("\",\"parent\":")
+                .append(parent == null ? "null" : "\"" + JsonText.escape(parent) + "\"").append(",\"max_model_len\":")
+                .append(config.maxModelLen()).append('}');
     }
 
     /**

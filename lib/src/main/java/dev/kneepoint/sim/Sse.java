@@ -8,6 +8,8 @@ import java.util.List;
  * {@code chat.completion.chunk} objects, completion chunks {@code text_completion} objects.
  */
 final class Sse {
+    /** The model the answer names: the one the request asked for (an adapter's name, when it asked for one). */
+    private final String model;
     /** Words of the generated text; each is exactly one token with its leading space. */
     static final String[] VOCAB = ("alpha beta gamma delta zeta theta iota kappa lambda sigma omega river stone cloud "
             + "light green amber north south east west maple cedar birch pine oak lake hill field ocean wind rain snow "
@@ -75,9 +77,14 @@ final class Sse {
      */
     Sse(boolean chat, String id, long created, String model) {
         this.chat = chat;
+        this.model = model;
         this.head = ("data: {\"id\":\"" + id + "\",\"object\":\"" + (chat ? "chat.completion.chunk" : "text_completion")
                 + "\",\"created\":" + created + ",\"model\":\"" + JsonText.escape(model) + "\",\"choices\":")
                 .getBytes(StandardCharsets.UTF_8);
+    }
+
+    String model() {
+        return model;
     }
 
     /** Text of output tokens {@code [from, from + n)} of a request with text seed {@code seed}. */

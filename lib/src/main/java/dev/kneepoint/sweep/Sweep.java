@@ -15,6 +15,7 @@ import dev.kneepoint.telemetry.Telemetry;
 import dev.kneepoint.workload.LengthDistribution;
 import dev.kneepoint.workload.Lengths;
 import dev.kneepoint.workload.MediaInputs;
+import dev.kneepoint.workload.ModelMix;
 import dev.kneepoint.workload.StructuredOutput;
 import dev.kneepoint.workload.ToolUse;
 import dev.kneepoint.workload.TraceWorkload;
@@ -96,11 +97,7 @@ public final class Sweep {
      * price per hour (all its GPUs together; NaN: none). Each step then has output tok/s per GPU and dollars per
      * million output and input tokens; energy per token comes from sampled GPU power.
      */
-    public Sweep cost(int gpus, double pricePerHourUsd) {
-        settings.gpus = gpus;
-        settings.pricePerHour = pricePerHourUsd;
-        return this;
-    }
+    public Sweep cost(int gpus, double pricePerHourUsd) { settings.gpus = gpus; settings.pricePerHour = pricePerHourUsd; return this; }
 
     /**
      * A label of the run, recorded in its manifest ({@code config.labels}) and its report's header, e.g.
@@ -206,6 +203,9 @@ public final class Sweep {
      * batch-size ladder at one concurrency level, steps {@code b=N}. METRICS.md "Pooling requests".
      */
     public Sweep batch(int... sizes) { settings.batch = Arrays.stream(sizes).boxed().toList(); return this; }
+
+    /** Send each request to one model of {@code mix} by weight (LoRA adapters, several models); METRICS.md "Model mixes". */
+    public Sweep models(ModelMix mix) { settings.models = Objects.requireNonNull(mix, "mix"); return this; }
 
     /** Offer these functions ({@code tools}, {@code tool_choice}) on every chat request; METRICS.md "Tool calls". */
     public Sweep tools(ToolUse tools) { settings.tools = Objects.requireNonNull(tools, "tools"); return this; }

@@ -202,7 +202,7 @@ final class SweepChecks {
             problems.add("tools are offered with the chat, responses and messages APIs, and the target's API is "
                     + target.apiKind().label() + ": use one of those, or remove the tools");
         }
-        PoolingChecks.add(s, target, problems);
+        ShapeChecks.add(s, target, problems);
         BackgroundStream background = background(s, problems);
         if ((s.sweepsRates() || s.searchesSlo()) && background != null && background.perStep()) {
             problems.add("background: per-step rates cannot follow a " + (s.searchesSlo() ? "SLO search" : "rate sweep")
@@ -303,7 +303,8 @@ final class SweepChecks {
                 new SweepSpec.Prompts(s.workload, lengths(s.inputLengths, s.inputTokens),
                         lengths(s.outputLengths, s.outputTokens), s.ignoreEos, s.calibrate,
                         s.sharedPrefix == null || s.sharedPrefix.tokens() == 0 ? null : s.sharedPrefix, s.turns,
-                        s.mix, new SweepSpec.Shape(s.tools, s.structured, s.media, s.batch)),
+                        s.mix, new SweepSpec.Shape(s.tools, s.structured, s.media, s.batch,
+                        s.models == null ? null : s.models.seeded(s.seed))),
                 s.seed,
                 new SweepSpec.Steps(s.stepDuration, warmup, s.pause, s.drainTimeout, s.maxRequestsPerStep, s.repeat,
                         s.resetPrefixCache),

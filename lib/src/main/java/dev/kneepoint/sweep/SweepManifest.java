@@ -81,6 +81,9 @@ final class SweepManifest {
         if (p.shape().media() != null) {
             m.put("media", p.shape().media().seed(spec.seed()).describe());
         }
+        if (p.shape().models() != null) {
+            m.put("models", p.shape().models().describe());
+        }
         if (spec.target().apiKind().isPooling()) {
             m.put("batch", p.shape().batch());
         }

@@ -130,6 +130,11 @@ final class SweepPlan {
      */
     static Workload withTools(SweepSpec spec, Workload workload) {
         SweepSpec.Shape shape = spec.prompts().shape();
+        return shape.models() == null ? shaped(spec, workload) : shape.models().applyTo(shaped(spec, workload));
+    }
+
+    private static Workload shaped(SweepSpec spec, Workload workload) {
+        SweepSpec.Shape shape = spec.prompts().shape();
         if (spec.target().apiKind().isPooling()) {
             return shape.batchLadder() ? workload
                     : PoolingBatch.of(workload, shape.batch().get(0), spec.target().apiKind().takesQuery());

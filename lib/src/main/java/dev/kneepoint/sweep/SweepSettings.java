@@ -61,6 +61,8 @@ final class SweepSettings {
     dev.kneepoint.workload.MediaInputs media;
     /** Inputs per pooling request; several sizes: a batch-size ladder. */
     List<Integer> batch = List.of(SweepDefaults.BATCH);
+    /** Each request to one of these models by weight, or null: the target's. */
+    dev.kneepoint.workload.ModelMix models;
     Duration stepDuration = SweepDefaults.STEP_DURATION;
     Duration warmup = SweepDefaults.WARMUP;
     boolean stepDurationSet;

@@ -11,6 +11,7 @@ import dev.kneepoint.request.Workload;
 import dev.kneepoint.telemetry.Telemetry;
 import dev.kneepoint.workload.LengthDistribution;
 import dev.kneepoint.workload.MediaInputs;
+import dev.kneepoint.workload.ModelMix;
 import dev.kneepoint.workload.StructuredOutput;
 import dev.kneepoint.workload.ToolUse;
 import dev.kneepoint.workload.TraceWorkload;
@@ -159,9 +160,11 @@ public record SweepSpec(String name, TargetConfig target, Mode mode, Prompts pro
     /**
      * What every request carries besides its prompt: {@code tools} offered (null: none), {@code structured} output
      * asked and checked (null: none), {@code media} (images, audio; null: none), and for a pooling API the
-     * {@code batch} of inputs per request ({@link Sweep#batch}: one size, or several for a batch-size ladder).
+     * {@code batch} of inputs per request ({@link Sweep#batch}: one size, or several for a batch-size ladder), and
+     * the {@code models} each request is sent to by weight (null: the target's).
      */
-    public record Shape(ToolUse tools, StructuredOutput structured, MediaInputs media, List<Integer> batch) {
+    public record Shape(ToolUse tools, StructuredOutput structured, MediaInputs media, List<Integer> batch,
+                        ModelMix models) {
         public Shape {
             batch = List.copyOf(batch);
         }

@@ -29,13 +29,27 @@ final class EveryRequest {
 
     /** As {@link #apply(Workload, UnaryOperator, String, Object)}, the change told each request's index. */
     static Workload apply(Workload workload, Indexed change, String key, Object description) {
+        return apply(workload, change, key, description, false);
+    }
+
+    /**
+     * As {@link #apply(Workload, Indexed, String, Object)}, but every turn of a chat session is told the session's
+     * index: a change drawn from it holds for the whole session (a conversation stays on its model).
+     */
+    static Workload applyPerSession(Workload workload, Indexed change, String key, Object description) {
+        return apply(workload, change, key, description, true);
+    }
+
+    private static Workload apply(Workload workload, Indexed change, String key, Object description,
+                                  boolean perSession) {
         Objects.requireNonNull(workload, "workload");
         if (workload instanceof SessionWorkload s) {
             return new SessionWorkload() {
                 @Override public int turns() { return s.turns(); }
                 @Override public java.time.Duration thinkTime() { return s.thinkTime(); }
                 @Override public RequestSpec turn(long session, int turn, List<Answer> answers) {
-                    return change.apply(LengthDistribution.mix(session, turn), s.turn(session, turn, answers));
+                    return change.apply(perSession ? session : LengthDistribution.mix(session, turn),
+                            s.turn(session, turn, answers));
                 }
                 @Override public RequestSpec next(long index) { return change.apply(index, s.next(index)); }
             };

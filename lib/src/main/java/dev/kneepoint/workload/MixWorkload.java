@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 
 /**
  * Weighted workloads in one step: request {@code i} goes to component {@code k} with probability
@@ -21,31 +20,18 @@ public final class MixWorkload implements DescribedWorkload {
     }
 
     private final List<Component> components;
-    private final double[] cumulative;
+    private final WeightedPick pick;
     private final long seed;
 
     private MixWorkload(List<Component> components, long seed) {
         this.components = List.copyOf(components);
         this.seed = seed;
-        this.cumulative = new double[components.size()];
-        double total = components.stream().mapToDouble(Component::weight).sum();
-        double acc = 0;
-        for (int i = 0; i < cumulative.length; i++) {
-            acc += components.get(i).weight() / total;
-            cumulative[i] = acc;
-        }
-        cumulative[cumulative.length - 1] = 1.0;
+        this.pick = new WeightedPick(components.stream().mapToDouble(Component::weight).toArray(), seed);
     }
 
     /** Which component serves request {@code index}. */
     public int componentOf(long index) {
-        double u = new SplittableRandom(LengthDistribution.mix(seed, index)).nextDouble();
-        for (int i = 0; i < cumulative.length; i++) {
-            if (u < cumulative[i]) {
-                return i;
-            }
-        }
-        return cumulative.length - 1;
+        return pick.of(index);
     }
 
     @Override

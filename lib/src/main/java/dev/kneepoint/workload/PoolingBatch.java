@@ -69,7 +69,8 @@ public final class PoolingBatch implements DescribedWorkload {
             tokens += Math.max(0, s.requestedPromptTokens()) + queryTokens;
         }
         int requested = known ? (int) Math.min(tokens, Integer.MAX_VALUE) : -1;
-        return new RequestSpec(text(lead), List.of(), -1, requested, Map.of(), lead.tag()).withInputs(inputs, requested);
+        return new RequestSpec(text(lead), List.of(), -1, requested, Map.of(), lead.tag()).withInputs(inputs, requested)
+                .withModel(lead.model());
     }
 
     /** A request's text: its prompt, or (a chat request of a dataset) its last message's. */

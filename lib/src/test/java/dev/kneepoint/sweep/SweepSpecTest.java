@@ -46,7 +46,7 @@ class SweepSpecTest {
         assertThat(spec.mode()).isEqualTo(new Mode.Closed(List.of(1, 2, 4), Duration.ofMillis(5), SweepDefaults.RAMP_UP, true));
         assertThat(spec.target().apiKind()).isEqualTo(ApiKind.OLLAMA_CHAT); // the api override, resolved
         assertThat(spec.prompts()).isEqualTo(new SweepSpec.Prompts(null, Lengths.fixed(64), Lengths.fixed(8), true,
-                Calibrate.AUTO, null, 1, List.of(), new SweepSpec.Shape(null, null, null, List.of(SweepDefaults.BATCH))));
+                Calibrate.AUTO, null, 1, List.of(), new SweepSpec.Shape(null, null, null, List.of(SweepDefaults.BATCH), null)));
         assertThat(spec.seed()).isEqualTo(7);
         assertThat(spec.steps()).isEqualTo(new SweepSpec.Steps(SweepDefaults.STEP_DURATION, Duration.ofSeconds(1),
                 SweepDefaults.PAUSE, SweepDefaults.DRAIN_TIMEOUT, 20, SweepDefaults.REPEAT, false));

@@ -1,20 +1,32 @@
 package dev.kneepoint.sweep;
 
+import dev.kneepoint.client.ApiKind;
 import dev.kneepoint.client.TargetConfig;
 import dev.kneepoint.request.SessionWorkload;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * The checks of a sweep's pooling settings ({@link Sweep#batch}) against its target's API: a batch needs a pooling
- * API, a pooling API generates nothing (so nothing that shapes or judges generated output applies), and a
- * batch-size ladder runs at one concurrency level.
+ * The checks of what a sweep's requests carry against its target's API: a model mix needs an API whose body names
+ * the model; a batch ({@link Sweep#batch}) needs a pooling API, a pooling API generates nothing (so nothing that
+ * shapes or judges generated output applies), and a batch-size ladder runs at one concurrency level.
  */
-final class PoolingChecks {
-    private PoolingChecks() {
+final class ShapeChecks {
+    /** The APIs whose request body has no model field: a model mix cannot route their requests. */
+    private static final Set<ApiKind> NO_MODEL = EnumSet.of(ApiKind.TGI_GENERATE_STREAM, ApiKind.LLAMACPP_COMPLETION,
+            ApiKind.SGLANG_GENERATE, ApiKind.TEI_RERANK);
+
+    private ShapeChecks() {
     }
 
-    /** Adds every problem of {@code s}'s pooling settings for {@code target} to {@code problems}. */
+    /** Adds every problem of {@code s}'s request shape for {@code target} to {@code problems}. */
     static void add(SweepSettings s, TargetConfig target, List<String> problems) {
+        if (s.models != null && NO_MODEL.contains(target.apiKind())) {
+            problems.add("a model mix names each request's model, and the " + target.apiKind().label() + " API's "
+                    + "body has no model field (the server serves one model): use an OpenAI-compatible API (chat, "
+                    + "completions, embeddings ...), or one model");
+        }
         boolean pooling = target.apiKind().isPooling();
         if (s.batch.isEmpty() || s.batch.stream().anyMatch(b -> b == null || b < 1)) {
             problems.add("batch sizes must be 1 or more inputs per request, got " + s.batch);
