@@ -31,8 +31,13 @@ final class WorkloadLine {
         List<String> parts = new ArrayList<>();
         JsonNode t = c.path("target");
         if (t.isObject()) {
+            JsonNode mix = c.path("models");
+            List<String> shares = new ArrayList<>();
+            mix.fields().forEachRemaining(e -> shares.add(e.getKey() + " " + Math.round(100 * e.getValue().asDouble())
+                    + " %"));
             parts.add(t.path("api").asText("?") + " API" + (t.path("stream").asBoolean(true) ? ", streamed" : ", not streamed")
-                    + ", model " + t.path("model").asText("?"));
+                    + (shares.isEmpty() ? ", model " + t.path("model").asText("?")
+                    : ", each request to one model: " + String.join(", ", shares)));
         }
         JsonNode w = c.path("workload");
         JsonNode batch = c.path("batch"); // a pooling API's inputs per request
