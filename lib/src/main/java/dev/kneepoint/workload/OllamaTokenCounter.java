@@ -26,15 +26,23 @@ final class OllamaTokenCounter extends RemoteTokenCounter {
     private static final Set<String> OWN = Set.of("model", "prompt", "messages", "stream", "options");
 
     private final Map<String, Object> extraBody;
+    /** Count texts as {@code /api/embed} embeds them (no template), not as {@code /api/generate} prompts. */
+    private final boolean embed;
 
-    OllamaTokenCounter(HttpUrl baseUrl, String model, Map<String, Object> extraBody, OkHttpClient http) {
+    OllamaTokenCounter(HttpUrl baseUrl, String model, Map<String, Object> extraBody, OkHttpClient http, boolean embed) {
         super(baseUrl, model, http);
         this.extraBody = Map.copyOf(extraBody);
+        this.embed = embed;
     }
 
     @Override
     public int count(String text) {
         Map<String, Object> body = body();
+        if (embed) {
+            body.remove("options");
+            body.put("input", text);
+            return promptEvalCount("api/embed", body);
+        }
         body.put("prompt", text);
         return promptEvalCount("api/generate", body);
     }
@@ -79,6 +87,7 @@ final class OllamaTokenCounter extends RemoteTokenCounter {
 
     @Override
     public String describe() {
-        return "ollama:" + root + " (prompt_eval_count of /api/generate and /api/chat with num_predict 1)";
+        return "ollama:" + root + (embed ? " (prompt_eval_count of /api/embed)"
+                : " (prompt_eval_count of /api/generate and /api/chat with num_predict 1)");
     }
 }

@@ -56,11 +56,13 @@ public interface TokenCounter {
      * tokenizer and chat template), one short prefill per call. The target's extra body fields are sent
      * too (they can change the template). Works for any target at an Ollama server, including one that
      * is measured through Ollama's OpenAI-compatible {@code /v1} (its chat requests go through the same
-     * template as {@code /api/chat}).
+     * template as {@code /api/chat}). A target of {@code /api/embed} counts each text there instead: an input is
+     * embedded as it is, without the template a generation prompt gets.
      */
     static TokenCounter ollama(TargetConfig target) {
         return new OllamaTokenCounter(target.baseUrl(), target.model(), target.extraBody(),
-                dev.kneepoint.client.HttpClients.forChecks(target));
+                dev.kneepoint.client.HttpClients.forChecks(target),
+                target.apiKind() == dev.kneepoint.client.ApiKind.OLLAMA_EMBED);
     }
 
     /** Like {@link #server(TargetConfig)} from a base URL and model name. */

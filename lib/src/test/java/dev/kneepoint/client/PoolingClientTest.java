@@ -90,6 +90,18 @@ class PoolingClientTest extends ClientFixture {
     }
 
     @Test
+    void aRecordedOllamaEmbedAnswerDecodes() {
+        // Ollama 0.17.4 /api/embed, SmolLM2-135M, this test's three inputs: 576-float vectors, its durations in ns
+        enqueueJson(body().write(new String(Fixtures.bytes("ollama/real-embed.json"),
+                java.nio.charset.StandardCharsets.UTF_8)));
+        RequestRecord r = send(ApiKind.OLLAMA_EMBED);
+        assertThat(r.outcome()).isEqualTo(Outcome.OK);
+        assertThat(r.response().items()).isEqualTo(3);
+        assertThat(r.tokens().promptTokens()).isEqualTo(7);
+        assertThat(r.response().serverTimings()).containsKeys("total_ms", "load_ms");
+    }
+
+    @Test
     void aLargeAnswerIsCountedWithoutBeingRead() {
         enqueueJson(body().write(embeddings(64, 1024, 4096))); // about 900 KB of floats
         RequestRecord r = send(target(b -> b.api(ApiKind.EMBEDDINGS)),

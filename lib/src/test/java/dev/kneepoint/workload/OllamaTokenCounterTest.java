@@ -32,6 +32,26 @@ class OllamaTokenCounterTest {
     }
 
     @Test
+    void anEmbedTargetCountsItsTextsAsApiEmbedEmbedsThem() throws Exception {
+        // /api/embed applies no chat template: /api/generate's count of the same text is larger by the template's
+        String embed = fixture("real-embed.json");
+        try (MockWebServer server = new MockWebServer()) {
+            server.enqueue(new MockResponse.Builder().body(embed).build());
+            server.start();
+            TargetConfig t = TargetConfig.builder().baseUrl(server.url("/").toString()).model("smollm2-135m")
+                    .api(ApiKind.OLLAMA_EMBED).build();
+            TokenCounter c = TokenCounter.ollama(t);
+            assertThat(c.count("alpha beta")).isEqualTo(JSON.readTree(embed).get("prompt_eval_count").asInt());
+            assertThat(c.describe()).contains("/api/embed");
+            RecordedRequest r = server.takeRequest();
+            assertThat(r.getUrl().encodedPath()).isEqualTo("/api/embed");
+            JsonNode b = JSON.readTree(r.getBody().utf8());
+            assertThat(b.get("input").asText()).isEqualTo("alpha beta");
+            assertThat(b.has("prompt") || b.has("options")).isFalse();
+        }
+    }
+
+    @Test
     void countsArePromptEvalCountOfOneTokenRequests() throws Exception {
         String generate = fixture("real-generate-nostream.json");
         String chat = fixture("real-chat-nostream.json");
