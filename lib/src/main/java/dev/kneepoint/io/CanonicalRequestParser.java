@@ -104,7 +104,7 @@ final class CanonicalRequestParser {
             }
         }
         derivedTail(d);
-        for (RequestField f : RequestField.TEXTS) { // texts last, in order: the token source and outcome may not parse
+        for (RequestField f : RequestField.PREFIX_TEXTS) { // texts last, in order: token source, outcome may not parse
             String v = texts[f.ordinal()];
             if (v != null) {
                 f.putText(d, v);

@@ -270,6 +270,9 @@ enum RequestField {
     static final RequestField[] REQUIRED_FIELDS = select(f -> f.presence == REQUIRED);
     /** The text fields among the stored ones, in order (a text written only when set comes after the prefix). */
     static final RequestField[] TEXTS = select(f -> f.presence != DERIVED && f.kind == TEXT);
+    /** The text fields of the prefix, in order (what the canonical fast path reads; a later text makes it give up). */
+    static final RequestField[] PREFIX_TEXTS = select(f -> (f.presence == REQUIRED || f.presence == ALWAYS)
+            && f.kind == TEXT);
     /** The whole numbers written only when set: after the prefix, among the derived fields. */
     static final RequestField[] TAIL_LONGS = select(f -> f.presence == WHEN_SET && f.kind == LONG);
     private static final Map<String, RequestField> BY_NAME = new HashMap<>();

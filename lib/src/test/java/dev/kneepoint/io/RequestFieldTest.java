@@ -51,6 +51,7 @@ class RequestFieldTest {
         b.firstToolCallNanos = 7_000_000;
         b.cachedPromptTokens = 32;
         b.items = 5;
+        b.model = "adapter-a";
         b.retried = true;
         b.streamed = false;
         b.serverTimings = Map.of("queue_ms", 2.0);

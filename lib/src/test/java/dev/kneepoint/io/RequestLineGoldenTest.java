@@ -149,6 +149,7 @@ class RequestLineGoldenTest {
         b.tokenSource = dev.kneepoint.metrics.TokenSource.SERVER_USAGE;
         b.clientCountedTokens = 0;
         b.items = 8;
+        b.model = "adapter-a"; // and sent to a model of a mix
         b.finishReason = null;
         all.add(b.build());
         return all;
