@@ -71,7 +71,7 @@ final class PoolingBodies {
     }
 
     /** The items the answer to {@code spec} must return: one per input of its batch. */
-    static int expectedItems(ApiKind kind, RequestSpec spec) {
+    static int expectedItems(RequestSpec spec) {
         return batch(spec).size();
     }
 

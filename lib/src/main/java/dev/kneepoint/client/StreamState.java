@@ -2,6 +2,7 @@ package dev.kneepoint.client;
 
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.request.RequestSpec;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -52,9 +53,9 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
     }
 
     /** Takes from {@code spec} what the answer is judged by: whether its text is kept, the items it must return. */
-    void expect(dev.kneepoint.request.RequestSpec spec) {
+    void expect(RequestSpec spec) {
         text = spec.keepResponseText() ? new StringBuilder() : null;
-        expectedItems = kind.isPooling() ? PoolingBodies.expectedItems(kind, spec) : -1;
+        expectedItems = kind.isPooling() ? PoolingBodies.expectedItems(spec) : -1;
     }
 
     /** A framer for this kind's stream that reports to this state. */
