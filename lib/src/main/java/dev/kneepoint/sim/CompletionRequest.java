@@ -124,7 +124,8 @@ record CompletionRequest(boolean chat, String model, long[] promptIds, Integer m
         throw new IllegalArgumentException("'prompt' must be a string or a list of token ids (batches are not supported)");
     }
 
-    private static Integer intOrNull(JsonNode root, String field) {
+    /** {@code root.field} as an integer, null when absent or null; not an integer: an error naming the field. */
+    static Integer intOrNull(JsonNode root, String field) {
         JsonNode v = root.get(field);
         if (v == null || v.isNull()) {
             return null;

@@ -81,8 +81,8 @@ record PoolingRequest(Api api, String model, List<Item> items, boolean base64, I
         if (!format.equals("float") && !format.equals("base64")) {
             throw new IllegalArgumentException("encoding_format must be 'float' or 'base64', got '" + format + "'");
         }
-        Integer dimensions = intOrNull(root, "dimensions");
-        Integer topN = intOrNull(root, "top_n");
+        Integer dimensions = CompletionRequest.intOrNull(root, "dimensions");
+        Integer topN = CompletionRequest.intOrNull(root, "top_n");
         if (topN != null && topN < 0) {
             throw new IllegalArgumentException("top_n must be >= 0 (0 = all), got " + topN);
         }
@@ -176,16 +176,5 @@ record PoolingRequest(Api api, String model, List<Item> items, boolean base64, I
             }
         }
         return null;
-    }
-
-    private static Integer intOrNull(JsonNode root, String field) {
-        JsonNode v = root.get(field);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isIntegralNumber()) {
-            throw new IllegalArgumentException("'" + field + "' must be an integer");
-        }
-        return v.asInt();
     }
 }
