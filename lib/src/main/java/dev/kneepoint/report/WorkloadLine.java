@@ -41,9 +41,7 @@ final class WorkloadLine {
         }
         JsonNode w = c.path("workload");
         JsonNode batch = c.path("batch"); // a pooling API's inputs per request
-        String api = t.path("api").asText("");
-        String scored = api.equals("rerank") || api.equals("tei_rerank") || api.equals("score")
-                ? ", each scored against one more as the query" : "";
+        String scored = c.path("batch_query").asBoolean(false) ? ", each scored against one more as the query" : "";
         String calibration = c.path("prompt_calibration").asText("");
         boolean estimate = calibration.startsWith("estimate");
         boolean words = calibration.isEmpty() || calibration.startsWith("off") || estimate;

@@ -52,11 +52,7 @@ final class CompletionHandler {
             error(ex, 404, "NotFoundError", "The model `" + cr.model() + "` does not exist.");
             return;
         }
-        FaultKind kind = fault.kind();
-        if (kind != null && kind.httpStatus() != 0) {
-            metrics.fault(kind);
-            error(ex, kind.httpStatus(), kind == FaultKind.HTTP_429 ? "RateLimitError" : "ServiceUnavailableError",
-                    "simulated fault " + kind.wireName());
+        if (refusedByFault(fault, metrics, ex)) {
             return;
         }
         int prompt = cr.promptIds().length;
@@ -72,16 +68,8 @@ final class CompletionHandler {
         int target = Math.min(natural, maxTokens);
         String function = cr.tools().call(random);
         String finishReason = target >= maxTokens ? "length" : function != null ? "tool_calls" : "stop";
-        if (config.maxWaiting() > 0 && engine.waitingApprox() >= config.maxWaiting()) {
-            metrics.fault(FaultKind.QUEUE_FULL);
-            error(ex, 503, "ServiceUnavailableError", "waiting queue is full (" + config.maxWaiting() + " requests)");
+        if (!admitted(fault, config, engine, metrics, ex)) {
             return;
-        }
-        if (kind != null) {
-            metrics.fault(kind);
-            if (kind == FaultKind.ENGINE_STALL) {
-                engine.stall(fault.durationNanos());
-            }
         }
         TokenSink sink = cr.stream() ? new EmitStream(ex, metrics) : new StreamSink();
         Sequence seq = new Sequence(index, cr.promptIds(), config.blockSize(), target, sink);
@@ -164,6 +152,39 @@ final class CompletionHandler {
      * it, a reset or a missing end drops the connection, an error in the stream is a 500, a malformed event a
      * truncated JSON body. Returns whether the fault answered (the caller sends nothing more).
      */
+    /** Answers the request's HTTP-status fault (429, 503), when it has one; true when it did (the request ends). */
+    static boolean refusedByFault(FaultPlanner.Decision fault, SimMetrics metrics, SimExchange ex) throws IOException {
+        FaultKind kind = fault.kind();
+        if (kind == null || kind.httpStatus() == 0) {
+            return false;
+        }
+        metrics.fault(kind);
+        error(ex, kind.httpStatus(), kind == FaultKind.HTTP_429 ? "RateLimitError" : "ServiceUnavailableError",
+                "simulated fault " + kind.wireName());
+        return true;
+    }
+
+    /**
+     * Admits a valid request to the engine's queue: refused with 503 when {@code maxWaiting} requests already wait;
+     * else its fault (if any) is counted and an engine stall applied. False when it was refused (answered).
+     */
+    static boolean admitted(FaultPlanner.Decision fault, SimConfig config, Engine engine, SimMetrics metrics,
+                            SimExchange ex) throws IOException {
+        if (config.maxWaiting() > 0 && engine.waitingApprox() >= config.maxWaiting()) {
+            metrics.fault(FaultKind.QUEUE_FULL);
+            error(ex, 503, "ServiceUnavailableError", "waiting queue is full (" + config.maxWaiting() + " requests)");
+            return false;
+        }
+        FaultKind kind = fault.kind();
+        if (kind != null) {
+            metrics.fault(kind);
+            if (kind == FaultKind.ENGINE_STALL) {
+                engine.stall(fault.durationNanos());
+            }
+        }
+        return true;
+    }
+
     static boolean answeredFault(FaultPlanner.Decision fault, SimExchange ex) throws IOException, InterruptedException {
         FaultKind kind = fault.kind();
         if (kind == FaultKind.STREAM_STALL || kind == FaultKind.SLOW_FIRST_BYTE) {

@@ -54,11 +54,7 @@ final class PoolingHandler {
             CompletionHandler.error(ex, 404, "NotFoundError", "The model `" + pr.model() + "` does not exist.");
             return;
         }
-        FaultKind kind = fault.kind();
-        if (kind != null && kind.httpStatus() != 0) {
-            metrics.fault(kind);
-            CompletionHandler.error(ex, kind.httpStatus(), kind == FaultKind.HTTP_429 ? "RateLimitError"
-                    : "ServiceUnavailableError", "simulated fault " + kind.wireName());
+        if (CompletionHandler.refusedByFault(fault, metrics, ex)) {
             return;
         }
         String invalid = invalid(pr);
@@ -66,17 +62,8 @@ final class PoolingHandler {
             CompletionHandler.error(ex, 400, "BadRequestError", invalid);
             return;
         }
-        if (config.maxWaiting() > 0 && engine.waitingApprox() >= config.maxWaiting()) {
-            metrics.fault(FaultKind.QUEUE_FULL);
-            CompletionHandler.error(ex, 503, "ServiceUnavailableError",
-                    "waiting queue is full (" + config.maxWaiting() + " requests)");
+        if (!CompletionHandler.admitted(fault, config, engine, metrics, ex)) {
             return;
-        }
-        if (kind != null) {
-            metrics.fault(kind);
-            if (kind == FaultKind.ENGINE_STALL) {
-                engine.stall(fault.durationNanos());
-            }
         }
         StreamSink sink = new StreamSink();
         List<Sequence> seqs = new ArrayList<>(pr.items().size());

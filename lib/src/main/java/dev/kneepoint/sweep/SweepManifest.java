@@ -86,6 +86,7 @@ final class SweepManifest {
         }
         if (spec.target().apiKind().isPooling()) {
             m.put("batch", p.shape().batch());
+            m.put("batch_query", spec.target().apiKind().takesQuery()); // rerank, score: each batch has a query
         }
         if (spec.abandonment() != null) {
             Abandonment a = spec.abandonment();
