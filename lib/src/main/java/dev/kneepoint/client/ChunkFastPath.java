@@ -17,8 +17,10 @@ final class ChunkFastPath extends StrictJsonScanner {
     private int choices = -1;
     private int promptTokens = -1;
     private int completionTokens = -1;
-    private String toolCalls;
+    private java.util.List<StreamPayload.ToolCallDelta> toolCalls;
     private int cachedTokens = -1;
+    private String callName;
+    private String callArguments;
 
     private ChunkFastPath(String s) {
         super(s);
@@ -128,14 +130,18 @@ final class ChunkFastPath extends StrictJsonScanner {
             } else if (is(k, "tool_calls")) {
                 toolCalls();
             } else if (is(k, "function_call")) {
-                function(3);
+                callName = null;
+                callArguments = null;
+                if (function(3)) {
+                    addCall(0, null);
+                }
             } else {
                 skipValue(3);
             }
         } while (next('}'));
     }
 
-    /** A {@code tool_calls} array (depth 3): each entry's {@code function}; other values skipped. */
+    /** A {@code tool_calls} array (depth 3): each object entry one fragment ({@code index}, {@code id}, {@code function}). */
     private void toolCalls() {
         if (peek() != '[') {
             skipValue(3);
@@ -144,42 +150,65 @@ final class ChunkFastPath extends StrictJsonScanner {
         if (!enter(']')) {
             return;
         }
+        int position = 0;
         do {
             if (peek() != '{') {
                 skipValue(4);
+                position++;
                 continue;
             }
-            if (!enter('}')) {
-                continue;
+            int index = position++;
+            String id = null;
+            callName = null;
+            callArguments = null;
+            if (enter('}')) {
+                do {
+                    int k = member();
+                    if (is(k, "function")) {
+                        function(5);
+                    } else if (is(k, "index")) {
+                        index = intOrSkip(index);
+                    } else if (is(k, "id")) {
+                        id = concat(id, stringOrSkip());
+                    } else {
+                        skipValue(5);
+                    }
+                } while (next('}'));
             }
-            do {
-                int k = member();
-                if (is(k, "function")) {
-                    function(5);
-                } else {
-                    skipValue(5);
-                }
-            } while (next('}'));
+            addCall(index, id);
         } while (next(']'));
     }
 
-    /** A {@code function} object at {@code depth}: its {@code name} and {@code arguments} join the tool-call text. */
-    private void function(int depth) {
+    /**
+     * A {@code function} object at {@code depth}: its {@code name} and {@code arguments} into the fragment being read;
+     * false when the value is not an object.
+     */
+    private boolean function(int depth) {
         if (peek() != '{') {
             skipValue(depth);
-            return;
+            return false;
         }
         if (!enter('}')) {
-            return;
+            return true;
         }
         do {
             int k = member();
-            if (is(k, "name") || is(k, "arguments")) {
-                toolCalls = concat(toolCalls, stringOrSkip());
+            if (is(k, "name")) {
+                callName = concat(callName, stringOrSkip());
+            } else if (is(k, "arguments")) {
+                callArguments = concat(callArguments, stringOrSkip());
             } else {
                 skipValue(depth + 1);
             }
         } while (next('}'));
+        return true;
+    }
+
+    private void addCall(int index, String id) {
+        if (toolCalls == null) {
+            toolCalls = new java.util.ArrayList<>(1);
+        }
+        toolCalls.add(new StreamPayload.ToolCallDelta(index, id, callName, callArguments));
     }
 
     private void usage() {

@@ -1,6 +1,8 @@
 package dev.kneepoint.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The Anthropic Messages API, {@code POST /v1/messages} (served by vLLM as well): SSE events whose data is an
@@ -28,40 +30,44 @@ final class MessagesDecoder extends NativeDecoder {
     @Override
     StreamPayload decodeObject(JsonNode n) {
         return switch (NativeJson.text(n, "type")) {
-            case "content_block_delta" -> delta(n.path("delta"));
+            case "content_block_delta" -> delta(n.path("delta"), NativeJson.integer(n, "index"));
             case "content_block_start" -> {
                 JsonNode block = n.path("content_block");
                 yield NativeJson.text(block, "type").equals("tool_use")
-                        ? StreamPayload.Chunk.delta("", "", NativeJson.text(block, "name")) : StreamPayload.Chunk.delta("", "", "");
+                        ? StreamPayload.Chunk.toolCall(new StreamPayload.ToolCallDelta(NativeJson.integer(n, "index"),
+                                NativeJson.text(block, "id"), NativeJson.text(block, "name"), ""))
+                        : StreamPayload.Chunk.delta("", "");
             }
             case "message_start" -> prompt(n.path("message").path("usage"));
             case "message_delta" -> {
                 String stop = NativeJson.text(n.path("delta"), "stop_reason");
                 JsonNode usage = n.path("usage");
                 yield new StreamPayload.Chunk("", "", null, stop.isEmpty() ? null : finishReason(stop), 0,
-                        promptTokens(usage), NativeJson.integer(usage, "output_tokens"), -1, null, "",
+                        promptTokens(usage), NativeJson.integer(usage, "output_tokens"), -1, null, null,
                         NativeJson.integer(usage, "cache_read_input_tokens"));
             }
-            case "message_stop" -> ending(StreamPayload.Chunk.delta("", "", ""));
+            case "message_stop" -> ending(StreamPayload.Chunk.delta("", ""));
             case "message" -> whole(n);
             case "" -> new StreamPayload.Malformed("a Messages API event without a type: "
                     + OpenAiChunkDecoder.snippet(n.toString()));
-            default -> StreamPayload.Chunk.delta("", "", "");
+            default -> StreamPayload.Chunk.delta("", "");
         };
     }
 
-    private static StreamPayload delta(JsonNode d) {
+    /** A {@code content_block_delta}'s delta, of content block {@code index}. */
+    private static StreamPayload delta(JsonNode d, int index) {
         return switch (NativeJson.text(d, "type")) {
-            case "text_delta" -> StreamPayload.Chunk.delta(NativeJson.text(d, "text"), "", "");
-            case "thinking_delta" -> StreamPayload.Chunk.delta("", NativeJson.text(d, "thinking"), "");
-            case "input_json_delta" -> StreamPayload.Chunk.delta("", "", NativeJson.text(d, "partial_json"));
-            default -> StreamPayload.Chunk.delta("", "", "");
+            case "text_delta" -> StreamPayload.Chunk.delta(NativeJson.text(d, "text"), "");
+            case "thinking_delta" -> StreamPayload.Chunk.delta("", NativeJson.text(d, "thinking"));
+            case "input_json_delta" -> StreamPayload.Chunk.toolCall(
+                    new StreamPayload.ToolCallDelta(index, null, null, NativeJson.text(d, "partial_json")));
+            default -> StreamPayload.Chunk.delta("", "");
         };
     }
 
     /** The prompt's count and its cached share; the output count of this event is not the final one. */
     private static StreamPayload.Chunk prompt(JsonNode usage) {
-        return new StreamPayload.Chunk("", "", "assistant", null, 1, promptTokens(usage), -1, -1, null, "",
+        return new StreamPayload.Chunk("", "", "assistant", null, 1, promptTokens(usage), -1, -1, null, null,
                 NativeJson.integer(usage, "cache_read_input_tokens"));
     }
 
@@ -79,21 +85,24 @@ final class MessagesDecoder extends NativeDecoder {
     private StreamPayload whole(JsonNode m) {
         StringBuilder content = new StringBuilder();
         StringBuilder thinking = new StringBuilder();
-        StringBuilder tools = new StringBuilder();
+        List<StreamPayload.ToolCallDelta> tools = new ArrayList<>();
+        int index = 0;
         for (JsonNode block : m.path("content")) {
             switch (NativeJson.text(block, "type")) {
                 case "text" -> content.append(NativeJson.text(block, "text"));
                 case "thinking" -> thinking.append(NativeJson.text(block, "thinking"));
-                case "tool_use" -> tools.append(NativeJson.text(block, "name")).append(block.path("input"));
+                case "tool_use" -> tools.add(new StreamPayload.ToolCallDelta(index, NativeJson.text(block, "id"),
+                        NativeJson.text(block, "name"), block.path("input").toString()));
                 default -> {
                 }
             }
+            index++;
         }
         JsonNode usage = m.path("usage");
         String stop = NativeJson.text(m, "stop_reason");
         return ending(new StreamPayload.Chunk(content.toString(), thinking.toString(), "assistant",
                 finishReason(stop.isEmpty() ? "end_turn" : stop), 0, promptTokens(usage),
-                NativeJson.integer(usage, "output_tokens"), -1, null, tools.toString(),
+                NativeJson.integer(usage, "output_tokens"), -1, null, tools,
                 NativeJson.integer(usage, "cache_read_input_tokens")));
     }
 

@@ -101,8 +101,17 @@ final class OpenAiChunkDecoder {
         boolean objectIsError;
         String topMessage;
         Map<String, Double> timings;
-        String toolCalls;
+        java.util.List<StreamPayload.ToolCallDelta> toolCalls;
         int cachedTokens = -1;
+        String callName;
+        String callArguments;
+
+        void addCall(int index, String id) {
+            if (toolCalls == null) {
+                toolCalls = new java.util.ArrayList<>(1);
+            }
+            toolCalls.add(new StreamPayload.ToolCallDelta(index, id, callName, callArguments));
+        }
     }
 
     private static void readChoices(JsonParser p, JsonToken t, Fields f) throws IOException {
@@ -138,7 +147,11 @@ final class OpenAiChunkDecoder {
                 return;
             }
             if (name.equals("function_call")) {
-                readFunction(p, v, f);
+                f.callName = null;
+                f.callArguments = null;
+                if (readFunction(p, v, f)) {
+                    f.addCall(0, null);
+                }
                 return;
             }
             String s = v == JsonToken.VALUE_STRING ? p.getText() : skip(p);
@@ -152,29 +165,43 @@ final class OpenAiChunkDecoder {
         });
     }
 
-    /** A {@code tool_calls} array: each entry's {@code function} (name and arguments fragment); other values skipped. */
+    /** A {@code tool_calls} array: each object entry one fragment ({@code index}, {@code id}, {@code function}). */
     private static void readToolCalls(JsonParser p, JsonToken t, Fields f) throws IOException {
         if (t != JsonToken.START_ARRAY) {
             p.skipChildren();
             return;
         }
+        int position = 0;
         for (JsonToken e = p.nextToken(); e != null && e != JsonToken.END_ARRAY; e = p.nextToken()) {
-            eachField(p, e, (name, v) -> {
-                if (name.equals("function")) {
-                    readFunction(p, v, f);
-                } else {
-                    p.skipChildren();
+            int[] index = {position++};
+            String[] id = {null};
+            f.callName = null;
+            f.callArguments = null;
+            boolean object = eachField(p, e, (name, v) -> {
+                switch (name) {
+                    case "function" -> readFunction(p, v, f);
+                    case "index" -> index[0] = intOr(p, v, index[0]);
+                    case "id" -> id[0] = concat(id[0], v == JsonToken.VALUE_STRING ? p.getText() : skip(p));
+                    default -> p.skipChildren();
                 }
             });
+            if (object) {
+                f.addCall(index[0], id[0]);
+            }
         }
     }
 
-    /** A {@code function} object's {@code name} and {@code arguments}, appended to the chunk's tool-call text. */
-    private static void readFunction(JsonParser p, JsonToken t, Fields f) throws IOException {
-        eachField(p, t, (name, v) -> {
+    /**
+     * A {@code function} object's {@code name} and {@code arguments} into the fragment being read; false when the value
+     * is not an object.
+     */
+    private static boolean readFunction(JsonParser p, JsonToken t, Fields f) throws IOException {
+        return eachField(p, t, (name, v) -> {
             String s = v == JsonToken.VALUE_STRING ? p.getText() : skip(p);
-            if (name.equals("name") || name.equals("arguments")) {
-                f.toolCalls = concat(f.toolCalls, s);
+            if (name.equals("name")) {
+                f.callName = concat(f.callName, s);
+            } else if (name.equals("arguments")) {
+                f.callArguments = concat(f.callArguments, s);
             }
         });
     }

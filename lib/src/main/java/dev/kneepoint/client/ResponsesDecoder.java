@@ -1,6 +1,8 @@
 package dev.kneepoint.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The OpenAI Responses API, {@code POST /v1/responses} (served by vLLM and SGLang as well): SSE events whose data
@@ -30,25 +32,27 @@ final class ResponsesDecoder extends NativeDecoder {
     StreamPayload decodeObject(JsonNode n) {
         String type = NativeJson.text(n, "type");
         return switch (type) {
-            case "response.output_text.delta" -> StreamPayload.Chunk.delta(NativeJson.text(n, "delta"), "", "");
+            case "response.output_text.delta" -> StreamPayload.Chunk.delta(NativeJson.text(n, "delta"), "");
             case "response.reasoning_text.delta", "response.reasoning_summary_text.delta" ->
-                    StreamPayload.Chunk.delta("", NativeJson.text(n, "delta"), "");
-            case "response.function_call_arguments.delta" -> StreamPayload.Chunk.delta("", "", NativeJson.text(n, "delta"));
-            case "response.output_item.added" -> functionCallName(n.path("item"));
+                    StreamPayload.Chunk.delta("", NativeJson.text(n, "delta"));
+            case "response.function_call_arguments.delta" -> StreamPayload.Chunk.toolCall(new StreamPayload.ToolCallDelta(
+                    NativeJson.integer(n, "output_index"), null, null, NativeJson.text(n, "delta")));
+            case "response.output_item.added" -> functionCallName(n.path("item"), NativeJson.integer(n, "output_index"));
             case "response.completed", "response.incomplete", "response.failed" -> end(n.path("response"));
             case "error" -> new StreamPayload.ServerError(errorText(n));
             case "" -> n.has("output") || n.has("status") ? whole(n) : unexpected(n);
-            default -> StreamPayload.Chunk.delta("", "", "");
+            default -> StreamPayload.Chunk.delta("", "");
         };
     }
 
-    /** A function call's first event: its name is its first generated text. */
-    private StreamPayload functionCallName(JsonNode item) {
+    /** A function call's first event (output item {@code index}): its name is its first generated text. */
+    private StreamPayload functionCallName(JsonNode item, int index) {
         if (!NativeJson.text(item, "type").equals("function_call")) {
-            return StreamPayload.Chunk.delta("", "", "");
+            return StreamPayload.Chunk.delta("", "");
         }
         calledTool = true;
-        return StreamPayload.Chunk.delta("", "", NativeJson.text(item, "name"));
+        return StreamPayload.Chunk.toolCall(new StreamPayload.ToolCallDelta(index, NativeJson.text(item, "call_id"),
+                NativeJson.text(item, "name"), ""));
     }
 
     /** The final event: the response's status and usage (the server's totals). */
@@ -60,14 +64,15 @@ final class ResponsesDecoder extends NativeDecoder {
             return new StreamPayload.ServerError(msg.isEmpty() ? "response failed: " + OpenAiChunkDecoder.snippet(
                     response.toString()) : msg);
         }
-        return ending(totals(response, "", "", "", finishReason(response, status)));
+        return ending(totals(response, "", "", List.of(), finishReason(response, status)));
     }
 
     /** A non-streamed response: its output items' text, reasoning and function calls, and its usage. */
     private StreamPayload whole(JsonNode response) {
         StringBuilder content = new StringBuilder();
         StringBuilder reasoning = new StringBuilder();
-        StringBuilder tools = new StringBuilder();
+        List<StreamPayload.ToolCallDelta> tools = new ArrayList<>();
+        int index = 0;
         for (JsonNode item : response.path("output")) {
             switch (NativeJson.text(item, "type")) {
                 case "message" -> item.path("content").forEach(p -> content.append(NativeJson.text(p, "text")));
@@ -77,17 +82,19 @@ final class ResponsesDecoder extends NativeDecoder {
                 }
                 case "function_call" -> {
                     calledTool = true;
-                    tools.append(NativeJson.text(item, "name")).append(NativeJson.text(item, "arguments"));
+                    tools.add(new StreamPayload.ToolCallDelta(index, NativeJson.text(item, "call_id"),
+                            NativeJson.text(item, "name"), NativeJson.text(item, "arguments")));
                 }
                 default -> {
                 }
             }
+            index++;
         }
         String status = NativeJson.text(response, "status");
         if (status.equals("failed")) {
             return end(response);
         }
-        return ending(totals(response, content.toString(), reasoning.toString(), tools.toString(),
+        return ending(totals(response, content.toString(), reasoning.toString(), tools,
                 finishReason(response, status)));
     }
 
@@ -99,7 +106,8 @@ final class ResponsesDecoder extends NativeDecoder {
         return calledTool ? "tool_calls" : "stop";
     }
 
-    private static StreamPayload.Chunk totals(JsonNode response, String content, String reasoning, String tools,
+    private static StreamPayload.Chunk totals(JsonNode response, String content, String reasoning,
+                                              List<StreamPayload.ToolCallDelta> tools,
                                               String finish) {
         JsonNode usage = response.path("usage");
         return new StreamPayload.Chunk(content, reasoning, null, finish, 0, NativeJson.integer(usage, "input_tokens"),

@@ -1,5 +1,6 @@
 package dev.kneepoint.client;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -60,33 +61,38 @@ sealed interface StreamPayload {
      * @param reasoningTokens  {@code usage.completion_tokens_details.reasoning_tokens}, -1 when absent
      * @param timings          server-reported phase timings and counts (llama.cpp {@code timings}, Ollama
      *                         {@code *_duration} in ms, TGI {@code details}, SGLang {@code meta_info}), possibly empty
-     * @param toolCalls        generated tool-call text: each {@code tool_calls} entry's {@code function.name} and
-     *                         {@code function.arguments} fragment (and the legacy {@code function_call}'s), in order;
-     *                         "" when none
+     * @param toolCalls        the tool-call fragments the chunk carries, in order: each {@code tool_calls} entry (and the
+     *                         legacy {@code function_call}, the Messages API's {@code tool_use} block, the Responses
+     *                         API's {@code function_call} item and argument deltas); empty when none
      * @param cachedTokens     {@code usage.prompt_tokens_details.cached_tokens}: prompt tokens the server's prefix
      *                         cache held; -1 when absent
      */
     record Chunk(String content, String reasoning, String role, String finishReason, int choices,
                  int promptTokens, int completionTokens, int reasoningTokens, Map<String, Double> timings,
-                 String toolCalls, int cachedTokens)
+                 List<ToolCallDelta> toolCalls, int cachedTokens)
             implements StreamPayload {
         public Chunk {
             content = Objects.requireNonNullElse(content, "");
             reasoning = Objects.requireNonNullElse(reasoning, "");
             timings = timings == null ? Map.of() : Map.copyOf(timings);
-            toolCalls = Objects.requireNonNullElse(toolCalls, "");
+            toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
         }
 
         /** A chunk without tool calls or a cached count (the native APIs' decoders, whose streams have neither). */
         public Chunk(String content, String reasoning, String role, String finishReason, int choices,
                      int promptTokens, int completionTokens, int reasoningTokens, Map<String, Double> timings) {
             this(content, reasoning, role, finishReason, choices, promptTokens, completionTokens, reasoningTokens,
-                    timings, "", -1);
+                    timings, List.of(), -1);
         }
 
         /** A chunk of generated text only (each part may be ""): a native stream's delta event. */
-        static Chunk delta(String content, String reasoning, String toolCalls) {
-            return new Chunk(content, reasoning, null, null, 1, -1, -1, -1, null, toolCalls, -1);
+        static Chunk delta(String content, String reasoning) {
+            return new Chunk(content, reasoning, null, null, 1, -1, -1, -1, null, List.of(), -1);
+        }
+
+        /** A chunk of one tool-call fragment only: a native stream's tool-call event. */
+        static Chunk toolCall(ToolCallDelta call) {
+            return new Chunk("", "", null, null, 1, -1, -1, -1, null, List.of(call), -1);
         }
 
         /**
@@ -94,17 +100,49 @@ sealed interface StreamPayload {
          * token-carrying event.
          */
         public boolean carriesText() {
-            return !content.isEmpty() || !reasoning.isEmpty() || !toolCalls.isEmpty();
+            return !content.isEmpty() || !reasoning.isEmpty() || callsTool();
         }
 
         /** True when the chunk carries reasoning text and nothing of the answer (neither content nor a tool call). */
         public boolean reasoningOnly() {
-            return content.isEmpty() && toolCalls.isEmpty() && !reasoning.isEmpty();
+            return content.isEmpty() && !callsTool() && !reasoning.isEmpty();
+        }
+
+        /** True when a tool-call fragment carries generated text: a function's name or a piece of its arguments. */
+        public boolean callsTool() {
+            for (ToolCallDelta d : toolCalls) { // on every chunk: no stream pipeline
+                if (d.generates()) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** True when the chunk has a {@code usage} object with a completion count. */
         public boolean hasUsage() {
             return completionTokens >= 0;
+        }
+    }
+
+    /**
+     * One fragment of a streamed tool call: the call it belongs to ({@code index}), and what this fragment adds. The
+     * first fragment of a call usually names it ({@code id}, {@code name}); the next ones carry pieces of its
+     * {@code arguments} (JSON text), which {@link ToolCallText} joins into whole calls.
+     *
+     * @param index     the call's position in the answer ({@code tool_calls[].index}, the content block's or output
+     *                  item's index)
+     * @param id        the call's id, or null when this fragment has none
+     * @param name      the function's name, or null when this fragment has none
+     * @param arguments a piece of the arguments' JSON text, "" when none
+     */
+    record ToolCallDelta(int index, String id, String name, String arguments) {
+        public ToolCallDelta {
+            arguments = Objects.requireNonNullElse(arguments, "");
+        }
+
+        /** True when the fragment carries generated text: the function's name or a piece of its arguments. */
+        boolean generates() {
+            return (name != null && !name.isEmpty()) || !arguments.isEmpty();
         }
     }
 }

@@ -29,6 +29,8 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
     int comments;
     /** The answer's content deltas, concatenated; null unless the spec asked to keep the text. */
     StringBuilder text;
+    /** The answer's tool calls, kept with its text (null when the text is not kept). */
+    private ToolCallText toolCalls;
     /** The items a pooling answer must return (the request's batch), -1 for a generation request. */
     int expectedItems = -1;
     /** The items the pooling answer returned, -1 before one (or for a generation request). */
@@ -55,6 +57,7 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
     /** Takes from {@code spec} what the answer is judged by: whether its text is kept, the items it must return. */
     void expect(RequestSpec spec) {
         text = spec.keepResponseText() ? new StringBuilder() : null;
+        toolCalls = spec.keepResponseText() ? new ToolCallText() : null;
         expectedItems = kind.isPooling() ? PoolingBodies.expectedItems(spec) : -1;
     }
 
@@ -133,6 +136,7 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
         b.items = items;
         if (text != null) {
             b.responseText = text.toString();
+            b.toolCalls = toolCalls.calls();
         }
     }
 
@@ -198,10 +202,11 @@ final class StreamState implements SseParser.Listener, NdjsonParser.Listener {
         }
     }
 
-    /** Appends the chunk's content when the text is kept (reasoning is not part of the answer). */
+    /** Appends the chunk's content and tool calls when the text is kept (reasoning is not part of the answer). */
     void keepText(StreamPayload.Chunk c) {
         if (text != null) {
             text.append(c.content());
+            toolCalls.add(c.toolCalls());
         }
     }
 

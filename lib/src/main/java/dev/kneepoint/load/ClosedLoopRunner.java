@@ -122,7 +122,7 @@ final class ClosedLoopRunner extends StepRunner<ClosedLoopStep> {
                 boolean goesOn = sessions.advance(session, record);
                 session = goesOn ? session : sessions.fresh();
                 sessionThink = goesOn ? sessions.thinkNanos() : 0;
-                record = record.withResponseText(null);
+                record = record.withoutKeptAnswer();
             }
             tracker.complete(flight, record);
             intended = run.clock.now() + step.thinkTime().toNanos() + sessionThink;

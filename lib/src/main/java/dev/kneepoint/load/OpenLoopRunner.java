@@ -175,7 +175,7 @@ final class OpenLoopRunner extends StepRunner<OpenLoopStep> {
                 if (sessions.advance(session, record)) {
                     sessions.park(session, record.timing().endNanos());
                 }
-                record = record.withResponseText(null);
+                record = record.withoutKeptAnswer();
             }
             tracker.complete(flight, record);
         } finally {

@@ -87,13 +87,14 @@ final class Sessions {
     /**
      * Takes the answer out of a finished turn's record: returns true when the session goes on (the turn succeeded
      * and another follows); the answer is then part of the session. The record to hand on is
-     * {@code record.withResponseText(null)}.
+     * {@code record.withoutKeptAnswer()}.
      */
     boolean advance(Session s, RequestRecord record) {
         if (!record.isOk() || s.turn() + 1 >= workload.turns() || record.response().responseText() == null) {
             return false;
         }
-        s.answers.add(new SessionWorkload.Answer(record.response().responseText(), record.tokens().outputTokens()));
+        s.answers.add(new SessionWorkload.Answer(record.response().responseText(), record.tokens().outputTokens(),
+                record.response().toolCalls()));
         return true;
     }
 

@@ -318,8 +318,7 @@ final class BackgroundAggregator {
         }
         RequestRecord.Builder b = r.toBuilder();
         b.warmup = warmup;
-        b.responseText = null;
-        return b.build();
+        return b.build().withoutKeptAnswer();
     }
 
     /** One foreground step's background. */

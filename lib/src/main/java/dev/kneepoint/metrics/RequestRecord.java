@@ -1,6 +1,7 @@
 package dev.kneepoint.metrics;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -135,15 +136,18 @@ public record RequestRecord(
      * @param responseText  the answer's text (concatenated content deltas), only when the request's spec asked
      *                      for it ({@code RequestSpec.keepResponseText}); else null. Not part of
      *                      {@code requests.jsonl} nor of {@link #equals}
+     * @param toolCalls     the answer's tool calls, kept with its text (else empty); like it, not written nor compared
      */
     public record Response(String finishReason, boolean streamed, boolean retried, Connection connection,
-            boolean outputInvalid, int items, Map<String, Double> serverTimings, String responseText) {
+            boolean outputInvalid, int items, Map<String, Double> serverTimings, String responseText,
+            List<ToolCall> toolCalls) {
         public Response {
             connection = connection == null ? Connection.UNKNOWN : connection;
             serverTimings = serverTimings == null ? Map.of() : Map.copyOf(serverTimings);
+            toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
         }
 
-        /** Equal in everything but {@code responseText}. */
+        /** Equal in everything but the kept answer ({@code responseText}, {@code toolCalls}). */
         @Override
         public boolean equals(Object o) {
             return o instanceof Response r
@@ -161,10 +165,11 @@ public record RequestRecord(
     /** Marks a timestamp or count that does not exist. */
     public static final long ABSENT = -1;
 
-    /** The same record with {@code text} as its response text (null drops it, e.g. before the record is kept). */
-    public RequestRecord withResponseText(String text) {
+    /** The same record without the kept answer (its text and tool calls), e.g. before the record is kept. */
+    public RequestRecord withoutKeptAnswer() {
         Builder b = toBuilder();
-        b.responseText = text;
+        b.responseText = null;
+        b.toolCalls = List.of();
         return b.build();
     }
 
@@ -206,6 +211,7 @@ public record RequestRecord(
         b.items = response.items();
         b.serverTimings = response.serverTimings();
         b.responseText = response.responseText();
+        b.toolCalls = response.toolCalls();
         return b;
     }
 
@@ -362,6 +368,8 @@ public record RequestRecord(
         public Map<String, Double> serverTimings = Map.of();
         /** The answer's text, only when the spec asked the client to keep it; else null. */
         public String responseText;
+        /** The answer's tool calls, kept with its text; else empty. */
+        public List<ToolCall> toolCalls = List.of();
         /** {@code t_first_answer}, only for a request with reasoning; else {@link RequestRecord#ABSENT}. */
         public long firstAnswerNanos = ABSENT;
         /** {@code t_first_tool_call}, only when the answer called a tool; else {@link RequestRecord#ABSENT}. */
@@ -381,7 +389,7 @@ public record RequestRecord(
                     new Tokens(promptTokens, outputTokens, reasoningTokens, requestedPromptTokens,
                             requestedOutputTokens, clientCountedTokens, tokenSource, cachedPromptTokens),
                     new Response(finishReason, streamed, retried, connection(), outputInvalid, items, serverTimings,
-                            responseText));
+                            responseText, toolCalls));
         }
 
         private Connection connection() {

@@ -1,5 +1,6 @@
 package dev.kneepoint.request;
 
+import dev.kneepoint.metrics.ToolCall;
 import java.util.List;
 import java.util.Objects;
 
@@ -53,12 +54,19 @@ public interface SessionWorkload extends Workload {
     /**
      * One answer of a session: its text and its output-token count as the server (or the client) counted it.
      *
-     * @param text   the answer's content, concatenated from the stream's deltas
-     * @param tokens output tokens of the answer (the record's {@code outputTokens})
+     * @param text      the answer's content, concatenated from the stream's deltas
+     * @param tokens    output tokens of the answer (the record's {@code outputTokens})
+     * @param toolCalls the tools the answer called, whole, in order (empty: none)
      */
-    record Answer(String text, int tokens) {
+    record Answer(String text, int tokens, List<ToolCall> toolCalls) {
         public Answer {
             Objects.requireNonNull(text, "text");
+            toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
+        }
+
+        /** An answer of text only. */
+        public Answer(String text, int tokens) {
+            this(text, tokens, List.of());
         }
     }
 }

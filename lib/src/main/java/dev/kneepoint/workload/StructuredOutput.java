@@ -126,8 +126,7 @@ public record StructuredOutput(String type, Map<String, Object> schema, String s
     private RequestRecord checked(RequestRecord r) {
         RequestRecord.Builder b = r.toBuilder();
         b.outputInvalid = r.isOk() && !valid(r.response().responseText());
-        b.responseText = null;
-        return b.build();
+        return b.build().withoutKeptAnswer();
     }
 
     /** True when {@code text} is one JSON object (whitespace around it allowed) holding the required properties. */

@@ -81,16 +81,40 @@ class ChunkFastPathTest {
     @Test
     void readsToolCallNamesAndArgumentFragments() {
         List<String> c = corpus();
-        assertThat(ChunkFastPath.tryDecode(c.get(23)).toolCalls()).isEqualTo("get_weather");
-        assertThat(ChunkFastPath.tryDecode(c.get(24)).toolCalls()).isEqualTo(" Paris");
-        assertThat(ChunkFastPath.tryDecode(c.get(25)).toolCalls()).isEqualTo("asearch");
-        assertThat(ChunkFastPath.tryDecode(c.get(26)).toolCalls()).isEqualTo("fx");
+        assertThat(generated(ChunkFastPath.tryDecode(c.get(23)))).isEqualTo("get_weather");
+        assertThat(generated(ChunkFastPath.tryDecode(c.get(24)))).isEqualTo(" Paris");
+        assertThat(generated(ChunkFastPath.tryDecode(c.get(25)))).isEqualTo("asearch");
+        assertThat(generated(ChunkFastPath.tryDecode(c.get(26)))).isEqualTo("fx");
         assertThat(ChunkFastPath.tryDecode(c.get(27)).carriesText()).isFalse();
         assertThat(ChunkFastPath.tryDecode(c.get(28))).isNull();
-        assertThat(((StreamPayload.Chunk) OpenAiChunkDecoder.decode(c.get(28))).toolCalls()).isEqualTo("{\"city\": \"");
+        assertThat(generated((StreamPayload.Chunk) OpenAiChunkDecoder.decode(c.get(28)))).isEqualTo("{\"city\": \"");
         StreamPayload.Chunk first = ChunkFastPath.tryDecode(c.get(23));
         assertThat(first.carriesText()).isTrue();
         assertThat(first.reasoningOnly()).isFalse();
+    }
+
+    @Test
+    void keepsEachFragmentsCallIndexIdAndName() {
+        List<String> c = corpus();
+        assertThat(ChunkFastPath.tryDecode(c.get(23)).toolCalls())
+                .containsExactly(new StreamPayload.ToolCallDelta(0, "call_1", "get_weather", ""));
+        assertThat(ChunkFastPath.tryDecode(c.get(25)).toolCalls()).containsExactly(
+                new StreamPayload.ToolCallDelta(0, null, null, "a"),
+                new StreamPayload.ToolCallDelta(1, "call_2", "search", ""));
+        assertThat(ChunkFastPath.tryDecode(c.get(26)).toolCalls()) // the legacy function_call: one call, index 0
+                .containsExactly(new StreamPayload.ToolCallDelta(0, null, "f", "x"));
+        // entries that are not objects are skipped, but keep their place: an entry without an index is its position
+        assertThat(ChunkFastPath.tryDecode(c.get(27)).toolCalls()).extracting(StreamPayload.ToolCallDelta::index)
+                .containsExactly(2, 3, 4);
+    }
+
+    /** A chunk's tool-call text: each fragment's name and arguments, in order. */
+    private static String generated(StreamPayload.Chunk c) {
+        StringBuilder sb = new StringBuilder();
+        for (StreamPayload.ToolCallDelta d : c.toolCalls()) {
+            sb.append(d.name() == null ? "" : d.name()).append(d.arguments());
+        }
+        return sb.toString();
     }
 
     @Test

@@ -7,12 +7,13 @@ import static dev.kneepoint.client.ScriptedBody.usage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kneepoint.metrics.RequestRecord;
+import dev.kneepoint.metrics.ToolCall;
 import dev.kneepoint.request.Cancellation;
 import dev.kneepoint.request.RequestSpec;
 import mockwebserver3.MockResponse;
 import org.junit.jupiter.api.Test;
 
-/** The opt-in answer text: the content deltas concatenated, only when the spec asks for it. */
+/** The opt-in answer text: the content deltas concatenated, and the tool calls whole, only when the spec asks for it. */
 class ResponseTextTest extends ClientFixture {
     private static final String REASONING =
             "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"thinking\"},\"finish_reason\":null}]}";
@@ -40,5 +41,29 @@ class ResponseTextTest extends ClientFixture {
                 new Cancellation());
         assertThat(r.isOk()).isTrue();
         assertThat(r.response().responseText()).isEqualTo("whole answer");
+    }
+
+    @Test
+    void toolCallsAreKeptWholeBesideTheText() {
+        // two calls interleaved by index, each named in its first fragment, its arguments in pieces after
+        enqueueSse(body().event(content("Let me check. "))
+                .event(ToolCallStreamTest.callStart(0, "call_a", "get_weather"))
+                .event(ToolCallStreamTest.arguments(0, "{\\\"city\\\": "))
+                .event(ToolCallStreamTest.callStart(1, "call_b", "calculate"))
+                .event(ToolCallStreamTest.arguments(1, "{\\\"expression\\\": \\\"2+2\\\"}"))
+                .event(ToolCallStreamTest.arguments(0, "\\\"Paris\\\"}"))
+                .event(ToolCallStreamTest.finishToolCalls()).event(usage(20, 12)).write("data: [DONE]\n\n"));
+        RequestRecord kept = send(target(b -> b), RequestSpec.of("hi", 16).withKeepResponseText(true), new Cancellation());
+        assertThat(kept.isOk()).isTrue();
+        assertThat(kept.response().responseText()).isEqualTo("Let me check. ");
+        assertThat(kept.response().toolCalls()).containsExactly(
+                new ToolCall("call_a", "get_weather", "{\"city\": \"Paris\"}"),
+                new ToolCall("call_b", "calculate", "{\"expression\": \"2+2\"}"));
+        assertThat(kept.withoutKeptAnswer().response().toolCalls()).isEmpty();
+
+        enqueueSse(body().event(ToolCallStreamTest.callStart(0, "call_a", "get_weather"))
+                .event(ToolCallStreamTest.finishToolCalls()).event(usage(20, 1)).write("data: [DONE]\n\n"));
+        RequestRecord plain = send(target(b -> b), RequestSpec.of("hi", 16), new Cancellation());
+        assertThat(plain.response().toolCalls()).isEmpty();
     }
 }

@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.kneepoint.metrics.Outcome;
 import dev.kneepoint.metrics.RequestRecord;
 import dev.kneepoint.metrics.TokenSource;
+import dev.kneepoint.metrics.ToolCall;
+import dev.kneepoint.request.Cancellation;
+import dev.kneepoint.request.RequestSpec;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
@@ -44,6 +47,15 @@ class TypedEventApiTest extends ClientFixture {
         assertThat(r.tokens().outputTokens()).isEqualTo(12);
         assertThat(r.response().finishReason()).isEqualTo("tool_calls");
         assertThat(r.timing().firstToolCallNanos()).isEqualTo(r.timing().firstTokenNanos()).isPositive();
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"RESPONSES, responses/function-call.sse, call_3", "MESSAGES, messages/tool-use.sse, toolu_3"})
+    void aKeptAnswerHoldsTheWholeToolCall(ApiKind kind, String fixture, String id) {
+        serveSse(fixture);
+        RequestRecord r = send(target(b -> b.api(kind)), RequestSpec.of("hi", 16).withKeepResponseText(true),
+                new Cancellation());
+        assertThat(r.response().toolCalls()).containsExactly(new ToolCall(id, "get_weather", "{\"city\":\"Paris\"}"));
     }
 
     @ParameterizedTest(name = "{0} {1}")
